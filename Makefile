@@ -1,0 +1,60 @@
+# topochess: `make` builds ./topochess and build/libtopochess.a;
+# `make test` runs the suite; `make sanitize` runs it under ASan and UBSan;
+# `make fuzz` builds the libFuzzer targets (clang).
+CC      ?= cc
+OPT     ?= -O3 -march=native
+WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
+CFLAGS  ?=
+CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+LDLIBS  := -lyaml -lpthread -lm
+
+LIB_SRC  := $(wildcard src/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+FUZZ_SRC := $(wildcard fuzz/*.c)
+
+B := build
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+
+S := build/san
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all test sanitize fuzz bench clean
+all: topochess
+
+$(B)/%.o: %.c $(wildcard include/*.h src/*.h tests/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) -MMD -c $< -o $@
+
+$(B)/libtopochess.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+topochess: $(CLI_OBJ) $(B)/libtopochess.a
+	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/run_tests: $(TEST_OBJ) $(B)/libtopochess.a
+	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+test: $(B)/run_tests topochess
+	./$(B)/run_tests
+
+# The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize:
+	$(MAKE) --no-print-directory B=$(S) OPT="$(SAN_FLAGS)" $(S)/run_tests
+	TC_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(S)/run_tests
+
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
+fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/*.h src/*.h)
+	@mkdir -p $(dir $@)
+	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+bench: topochess
+	./topochess bench
+
+clean:
+	rm -rf build topochess
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,173 @@
+/* Internal types shared by the library's modules. Not installed. */
+#ifndef TC_INTERNAL_H
+#define TC_INTERNAL_H
+
+#include "topochess.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- cell sets */
+
+/// A set of cells, one bit per cell; 256 bits cover the largest board.
+typedef struct {
+    uint64_t w[4];
+} tc_bits;
+
+static inline void bits_clear(tc_bits *b) { b->w[0] = b->w[1] = b->w[2] = b->w[3] = 0; }
+static inline void bits_fill(tc_bits *b) { b->w[0] = b->w[1] = b->w[2] = b->w[3] = ~0ull; }
+static inline void bits_set(tc_bits *b, int c) { b->w[c >> 6] |= 1ull << (c & 63); }
+static inline void bits_reset(tc_bits *b, int c) { b->w[c >> 6] &= ~(1ull << (c & 63)); }
+static inline bool bits_has(const tc_bits *b, int c) { return (b->w[c >> 6] >> (c & 63)) & 1; }
+static inline bool bits_any(const tc_bits *b) { return (b->w[0] | b->w[1] | b->w[2] | b->w[3]) != 0; }
+static inline bool bits_meet(const tc_bits *a, const tc_bits *b)
+{
+    return ((a->w[0] & b->w[0]) | (a->w[1] & b->w[1]) | (a->w[2] & b->w[2]) | (a->w[3] & b->w[3])) != 0;
+}
+static inline void bits_and(tc_bits *a, const tc_bits *b)
+{
+    a->w[0] &= b->w[0]; a->w[1] &= b->w[1]; a->w[2] &= b->w[2]; a->w[3] &= b->w[3];
+}
+static inline void bits_or(tc_bits *a, const tc_bits *b)
+{
+    a->w[0] |= b->w[0]; a->w[1] |= b->w[1]; a->w[2] |= b->w[2]; a->w[3] |= b->w[3];
+}
+static inline int bits_count(const tc_bits *b)
+{
+    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) +
+           __builtin_popcountll(b->w[2]) + __builtin_popcountll(b->w[3]);
+}
+/* Runs the trailing block for each cell c of a copy of set. */
+#define BITS_FOREACH(c, set, ...)                                      \
+    for (int bw_ = 0; bw_ < 4; bw_++) {                                 \
+        uint64_t bv_ = (set).w[bw_];                                    \
+        while (bv_) {                                                   \
+            int c = bw_ * 64 + __builtin_ctzll(bv_);                    \
+            bv_ &= bv_ - 1;                                             \
+            __VA_ARGS__                                                 \
+        }                                                               \
+    }
+
+/* ---------------------------------------------------------------- directions */
+
+/* Direction index: 0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW. */
+extern const int tc_dir_dx[8];
+extern const int tc_dir_dy[8];
+int tc_dir_index(int dx, int dy);
+static inline bool dir_is_diag(int d) { return d & 1; }
+
+/// Every table that movement reads, built once from a definition. Cells are
+/// y * W + x; "none" is -1 in int16 tables. Rays, leaps and their reverses
+/// live in pools addressed by offset and length so that any board fits.
+struct tc_variant {
+    tc_variant_def def;
+    int W, H, ncells;
+
+    /* step: destination (or -1), new direction, frame transform (bit0: x
+     * mirrored, bit1: y mirrored). */
+    int16_t step_to[TC_MAX_CELLS][8];
+    uint8_t step_dir[TC_MAX_CELLS][8];
+    uint8_t step_tf[TC_MAX_CELLS][8];
+
+    /* rays: pool[ray_off .. ray_off + ray_len) */
+    uint32_t ray_off[TC_MAX_CELLS][8];
+    uint16_t ray_len[TC_MAX_CELLS][8];
+    uint8_t *ray_pool;
+
+    /* leaps and their reverses (cells that reach c), deduplicated */
+    uint8_t knight[TC_MAX_CELLS][8], nknight[TC_MAX_CELLS];
+    uint8_t king[TC_MAX_CELLS][8], nking[TC_MAX_CELLS];
+    uint16_t knight_from_off[TC_MAX_CELLS], knight_from_len[TC_MAX_CELLS];
+    uint16_t king_from_off[TC_MAX_CELLS], king_from_len[TC_MAX_CELLS];
+    uint8_t *from_pool;
+
+    /* pawns per colour and cell: forward dy (0: none), push cells, captures,
+     * and the cells from which a pawn of that colour captures onto c */
+    int8_t pawn_dy[2][TC_MAX_CELLS];
+    int16_t push1[2][TC_MAX_CELLS];
+    int16_t push2[2][TC_MAX_CELLS]; /* -1 unless a two-step start cell */
+    uint8_t pcap[2][TC_MAX_CELLS][2], npcap[2][TC_MAX_CELLS];
+    uint8_t pcap_from[2][TC_MAX_CELLS][8], npcap_from[2][TC_MAX_CELLS];
+    tc_bits promo_cells[2];
+    int back_rank[2];     /* rank index of each side's king in the setup */
+    uint32_t double_ranks[2]; /* bit y: that colour has pawns on rank y at start */
+
+    /* empty-board reach of rook-like and bishop-like rays, for filtering */
+    tc_bits orth_reach[TC_MAX_CELLS], diag_reach[TC_MAX_CELLS];
+    tc_bits all_cells;
+
+    /* castling: exists per colour; cells of king start and rook starts */
+    bool castle_ok[2];
+    int castle_king[2];
+    int castle_rook[2][2]; /* [colour][0 kingside, 1 queenside] */
+    int castle_king_to[2][2], castle_rook_to[2][2];
+    tc_bits castle_empty[2][2]; /* cells strictly between king and rook */
+    int castle_safe[2][2][3];   /* king start, passed cell, landing cell */
+    uint8_t castle_clear[TC_MAX_CELLS]; /* rights kept when a cell is touched */
+    bool castle_uci_rook[2][2]; /* write castling as king-takes-rook */
+
+    /* Zobrist keys */
+    uint64_t zob_piece[16][TC_MAX_CELLS];
+    uint64_t zob_castle[16];
+    uint64_t zob_ep[TC_MAX_CELLS];
+    uint64_t zob_side;
+
+    /* the empty-board maximum of destinations, for the move-count bound */
+    int max_dest;
+};
+
+/// What tc_unmake_move needs to restore, one entry per ply played.
+typedef struct {
+    tc_move move;
+    uint8_t captured;
+    uint8_t castle;
+    int16_t ep, ep_victim;
+    int halfmove;
+    uint64_t key;
+    bool ep_hashed;
+} tc_undo;
+
+/// A position and its history. The board is a mailbox; per-colour and
+/// per-piece cell sets let the generator filter attacks quickly.
+struct tc_position {
+    const tc_variant *v;
+    uint8_t board[TC_MAX_CELLS];
+    tc_bits occ[2];
+    tc_bits pieces[16]; /* by piece code */
+    int side;
+    int castle;
+    int ep;        /* en passant cell written in FEN, or -1 */
+    int ep_victim; /* cell of the pawn that may be taken en passant */
+    bool ep_hashed; /* the key includes the ep cell (a capture is possible) */
+    int halfmove, fullmove;
+    int king[2];
+    uint64_t key;
+    tc_undo *hist;
+    int ply, cap;
+    char start_fen[720];
+};
+
+/* movegen.c */
+int tc_gen_legal(const tc_position *p, tc_move *out);
+bool tc_attacked_occ(const tc_position *p, int cell, int by);
+bool tc_ep_capture_legal(const tc_position *p, int from);
+bool tc_ep_possible(const tc_position *p);
+
+/* position.c */
+int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
+uint64_t tc_compute_key(const tc_position *p);
+void tc_put_piece(tc_position *p, int cell, int piece);
+void tc_remove_piece(tc_position *p, int cell);
+
+/* variant.c / frontmatter.c */
+int tc_variant_def_check(const tc_variant_def *def, tc_error *err);
+
+/* Puts prefix in front of the message already in err. */
+void tc_error_prefix(tc_error *err, const char *prefix);
+void tc_set_error(tc_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,327 @@
+/* Legal move generation and attack queries.
+ *
+ * Legality is decided without making moves: from the king's own rays we find
+ * every checking line and every pinned piece, each as a set of cells (a
+ * piece may be pinned, or the king checked, along several lines at once on
+ * these boards). A non-king move must land inside the intersection of the
+ * check lines and of its pin lines; king moves and en passant are tested on
+ * the position after the move. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* Is `t` attacked by `by` once cells e1 and e2 are emptied and cell blk is
+ * filled with a piece of the other side? (-1 for unused.) */
+static inline bool attacked_sim(const tc_position *p, int t, int by, int e1, int e2, int blk)
+{
+    const tc_variant *v = p->v;
+    const uint8_t *b = p->board;
+#define PIECE_AT(c) (((c) == e1 || (c) == e2) ? 0 : (c) == blk ? 0xff : b[c])
+    int pawn = TC_PIECE(by, TC_PAWN);
+    for (int i = 0; i < v->npcap_from[by][t]; i++) {
+        int c = v->pcap_from[by][t][i];
+        if (PIECE_AT(c) == pawn)
+            return true;
+    }
+    int knight = TC_PIECE(by, TC_KNIGHT);
+    const uint8_t *lf = v->from_pool + v->knight_from_off[t];
+    for (int i = 0; i < v->knight_from_len[t]; i++)
+        if (PIECE_AT(lf[i]) == knight)
+            return true;
+    int king = TC_PIECE(by, TC_KING);
+    lf = v->from_pool + v->king_from_off[t];
+    for (int i = 0; i < v->king_from_len[t]; i++)
+        if (PIECE_AT(lf[i]) == king)
+            return true;
+    int rook = TC_PIECE(by, TC_ROOK), bishop = TC_PIECE(by, TC_BISHOP), queen = TC_PIECE(by, TC_QUEEN);
+    tc_bits orth = p->pieces[rook], diag = p->pieces[bishop];
+    bits_or(&orth, &p->pieces[queen]);
+    bits_or(&diag, &p->pieces[queen]);
+    bool do_orth = bits_meet(&orth, &v->orth_reach[t]);
+    bool do_diag = bits_meet(&diag, &v->diag_reach[t]);
+    if (!do_orth && !do_diag)
+        return false;
+    for (int d = do_orth ? 0 : 1; d < 8; d += (do_orth && do_diag) ? 1 : 2) {
+        const uint8_t *r = v->ray_pool + v->ray_off[t][d];
+        int len = v->ray_len[t][d];
+        for (int i = 0; i < len; i++) {
+            int pc = PIECE_AT(r[i]);
+            if (!pc)
+                continue;
+            if (pc == queen || pc == (dir_is_diag(d) ? bishop : rook))
+                return true;
+            break;
+        }
+    }
+    return false;
+#undef PIECE_AT
+}
+
+bool tc_attacked_occ(const tc_position *p, int cell, int by)
+{
+    return attacked_sim(p, cell, by, -1, -1, -1);
+}
+
+int tc_attacked(const tc_position *p, int cell, int colour)
+{
+    if (cell < 0 || cell >= p->v->ncells)
+        return 0;
+    return attacked_sim(p, cell, colour & 1, -1, -1, -1);
+}
+
+int tc_in_check(const tc_position *p)
+{
+    return attacked_sim(p, p->king[p->side], !p->side, -1, -1, -1);
+}
+
+bool tc_ep_capture_legal(const tc_position *p, int from)
+{
+    int us = p->side;
+    return !attacked_sim(p, p->king[us], !us, from, p->ep_victim, p->ep);
+}
+
+bool tc_ep_possible(const tc_position *p)
+{
+    const tc_variant *v = p->v;
+    int us = p->side, e = p->ep;
+    if (e < 0)
+        return false;
+    for (int i = 0; i < v->npcap_from[us][e]; i++) {
+        int c = v->pcap_from[us][e][i];
+        if (p->board[c] == TC_PIECE(us, TC_PAWN) && tc_ep_capture_legal(p, c))
+            return true;
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------- generation */
+
+static inline int add_pawn_moves(tc_move *out, int n, const tc_variant *v, int us, int from, int to,
+                                 int kind)
+{
+    if (bits_has(&v->promo_cells[us], to)) {
+        out[n++] = TC_MOVE_MAKE(from, to, TC_QUEEN, kind);
+        out[n++] = TC_MOVE_MAKE(from, to, TC_ROOK, kind);
+        out[n++] = TC_MOVE_MAKE(from, to, TC_BISHOP, kind);
+        out[n++] = TC_MOVE_MAKE(from, to, TC_KNIGHT, kind);
+    } else {
+        out[n++] = TC_MOVE_MAKE(from, to, 0, kind);
+    }
+    return n;
+}
+
+/// Lines through which the side to move's king is checked or its pieces pinned.
+typedef struct {
+    tc_bits check_mask; /* non-king moves must land here */
+    int checks;
+    int npins;
+    int pin_cell[16];
+    tc_bits pin_mask[16];
+    tc_bits pinned;
+} king_lines;
+
+static void find_lines(const tc_position *p, king_lines *kl)
+{
+    const tc_variant *v = p->v;
+    const uint8_t *b = p->board;
+    int us = p->side, them = !us, ksq = p->king[us];
+    bits_fill(&kl->check_mask);
+    kl->checks = 0;
+    kl->npins = 0;
+    bits_clear(&kl->pinned);
+    tc_bits one;
+
+    int pawn = TC_PIECE(them, TC_PAWN), knight = TC_PIECE(them, TC_KNIGHT);
+    for (int i = 0; i < v->npcap_from[them][ksq]; i++) {
+        int c = v->pcap_from[them][ksq][i];
+        if (b[c] == pawn) {
+            bits_clear(&one);
+            bits_set(&one, c);
+            bits_and(&kl->check_mask, &one);
+            kl->checks++;
+        }
+    }
+    const uint8_t *lf = v->from_pool + v->knight_from_off[ksq];
+    for (int i = 0; i < v->knight_from_len[ksq]; i++)
+        if (b[lf[i]] == knight) {
+            bits_clear(&one);
+            bits_set(&one, lf[i]);
+            bits_and(&kl->check_mask, &one);
+            kl->checks++;
+        }
+
+    int rook = TC_PIECE(them, TC_ROOK), bishop = TC_PIECE(them, TC_BISHOP), queen = TC_PIECE(them, TC_QUEEN);
+    tc_bits orth = p->pieces[rook], diag = p->pieces[bishop];
+    bits_or(&orth, &p->pieces[queen]);
+    bits_or(&diag, &p->pieces[queen]);
+    bool do_orth = bits_meet(&orth, &v->orth_reach[ksq]);
+    bool do_diag = bits_meet(&diag, &v->diag_reach[ksq]);
+    for (int d = 0; d < 8; d++) {
+        if (!(dir_is_diag(d) ? do_diag : do_orth))
+            continue;
+        int slider = dir_is_diag(d) ? bishop : rook;
+        const uint8_t *r = v->ray_pool + v->ray_off[ksq][d];
+        int len = v->ray_len[ksq][d], i = 0;
+        while (i < len && !b[r[i]])
+            i++;
+        if (i == len)
+            continue;
+        int pc = b[r[i]];
+        if (TC_COLOUR(pc) == them) {
+            if (pc == slider || pc == queen) {
+                tc_bits seg;
+                bits_clear(&seg);
+                for (int k = 0; k <= i; k++)
+                    bits_set(&seg, r[k]);
+                bits_and(&kl->check_mask, &seg);
+                kl->checks++;
+            }
+            continue;
+        }
+        int j = i + 1;
+        while (j < len && !b[r[j]])
+            j++;
+        if (j == len || (b[r[j]] != slider && b[r[j]] != queen) || kl->npins == 16)
+            continue;
+        tc_bits *seg = &kl->pin_mask[kl->npins];
+        kl->pin_cell[kl->npins++] = r[i];
+        bits_clear(seg);
+        for (int k = 0; k <= j; k++)
+            bits_set(seg, r[k]);
+        bits_set(&kl->pinned, r[i]);
+    }
+}
+
+static int gen_castling(const tc_position *p, tc_move *out, int n)
+{
+    const tc_variant *v = p->v;
+    int us = p->side, them = !us;
+    tc_bits occ = p->occ[0];
+    bits_or(&occ, &p->occ[1]);
+    for (int s = 0; s < 2; s++) {
+        if (!(p->castle & (1 << (us * 2 + s))) || bits_meet(&occ, &v->castle_empty[us][s]))
+            continue;
+        const int *safe = v->castle_safe[us][s];
+        if (attacked_sim(p, safe[1], them, -1, -1, -1))
+            continue;
+        /* the landing cell is judged on the position after the move */
+        int kfrom = v->castle_king[us], rfrom = v->castle_rook[us][s];
+        if (attacked_sim(p, safe[2], them, kfrom, rfrom, v->castle_rook_to[us][s]))
+            continue;
+        out[n++] = TC_MOVE_MAKE(kfrom, v->castle_king_to[us][s], 0,
+                                s ? TC_MOVE_CASTLE_Q : TC_MOVE_CASTLE_K);
+    }
+    return n;
+}
+
+int tc_gen_legal(const tc_position *p, tc_move *out)
+{
+    const tc_variant *v = p->v;
+    const uint8_t *b = p->board;
+    int us = p->side, them = !us, ksq = p->king[us];
+    int n = 0;
+    king_lines kl;
+    find_lines(p, &kl);
+
+    for (int i = 0; i < v->nking[ksq]; i++) {
+        int t = v->king[ksq][i];
+        if (b[t] && TC_COLOUR(b[t]) == us)
+            continue;
+        if (!attacked_sim(p, t, them, ksq, -1, -1))
+            out[n++] = TC_MOVE_MAKE(ksq, t, 0, TC_MOVE_NORMAL);
+    }
+    if (kl.checks && !bits_any(&kl.check_mask))
+        return n;
+    if (!kl.checks && p->castle && v->castle_ok[us] && ksq == v->castle_king[us])
+        n = gen_castling(p, out, n);
+
+    tc_bits mine = p->occ[us];
+    bits_reset(&mine, ksq);
+    BITS_FOREACH(from, mine, {
+        tc_bits mask = kl.check_mask;
+        if (bits_has(&kl.pinned, from))
+            for (int k = 0; k < kl.npins; k++)
+                if (kl.pin_cell[k] == from)
+                    bits_and(&mask, &kl.pin_mask[k]);
+        int pc = b[from];
+        switch (TC_TYPE(pc)) {
+        case TC_PAWN: {
+            int t = v->push1[us][from];
+            if (t >= 0 && !b[t]) {
+                if (bits_has(&mask, t))
+                    n = add_pawn_moves(out, n, v, us, from, t, TC_MOVE_NORMAL);
+                int t2 = v->push2[us][from];
+                if (t2 >= 0 && !b[t2] && bits_has(&mask, t2))
+                    n = add_pawn_moves(out, n, v, us, from, t2, TC_MOVE_DOUBLE);
+            }
+            for (int i = 0; i < v->npcap[us][from]; i++) {
+                int c = v->pcap[us][from][i];
+                if (b[c] && TC_COLOUR(b[c]) == them) {
+                    if (bits_has(&mask, c))
+                        n = add_pawn_moves(out, n, v, us, from, c, TC_MOVE_NORMAL);
+                } else if (c == p->ep && tc_ep_capture_legal(p, from)) {
+                    out[n++] = TC_MOVE_MAKE(from, c, 0, TC_MOVE_EP);
+                }
+            }
+            break;
+        }
+        case TC_KNIGHT:
+            for (int i = 0; i < v->nknight[from]; i++) {
+                int t = v->knight[from][i];
+                if ((!b[t] || TC_COLOUR(b[t]) == them) && bits_has(&mask, t))
+                    out[n++] = TC_MOVE_MAKE(from, t, 0, TC_MOVE_NORMAL);
+            }
+            break;
+        default: {
+            int type = TC_TYPE(pc);
+            int d0 = type == TC_BISHOP ? 1 : 0, dstep = type == TC_QUEEN ? 1 : 2;
+            tc_bits seen;
+            bits_clear(&seen);
+            for (int d = d0; d < 8; d += dstep) {
+                const uint8_t *r = v->ray_pool + v->ray_off[from][d];
+                int len = v->ray_len[from][d];
+                for (int i = 0; i < len; i++) {
+                    int t = r[i];
+                    int occ = b[t];
+                    if (occ && TC_COLOUR(occ) == us)
+                        break;
+                    if (bits_has(&mask, t) && !bits_has(&seen, t)) {
+                        bits_set(&seen, t);
+                        out[n++] = TC_MOVE_MAKE(from, t, 0, TC_MOVE_NORMAL);
+                    }
+                    if (occ)
+                        break;
+                }
+            }
+            break;
+        }
+        }
+    })
+    return n;
+}
+
+int tc_generate_legal(const tc_position *p, tc_movelist *list)
+{
+    list->count = tc_gen_legal(p, list->moves);
+    return list->count;
+}
+
+int tc_is_legal(const tc_position *p, tc_move m)
+{
+    tc_movelist *list = malloc(sizeof *list);
+    if (!list)
+        return 0;
+    int n = tc_generate_legal(p, list), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = list->moves[i] == m;
+    free(list);
+    return ok;
+}
+
+int tc_gives_check(tc_position *p, tc_move m)
+{
+    tc_make_move(p, m);
+    int c = tc_in_check(p);
+    tc_unmake_move(p);
+    return c;
+}

@@ -1,0 +1,672 @@
+/* Position: board state, FEN in and out, make/unmake, keys, game status. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+#define FEN_MAX_LEN 1000
+
+static const char piece_chars[] = " PNBRQK  pnbrqk";
+
+static int piece_from_char(char ch)
+{
+    for (int i = 0; i < 16; i++)
+        if (piece_chars[i] == ch && ch != ' ')
+            return i;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+void tc_put_piece(tc_position *p, int cell, int piece)
+{
+    p->board[cell] = (uint8_t)piece;
+    bits_set(&p->occ[TC_COLOUR(piece)], cell);
+    bits_set(&p->pieces[piece], cell);
+    p->key ^= p->v->zob_piece[piece][cell];
+    if (TC_TYPE(piece) == TC_KING)
+        p->king[TC_COLOUR(piece)] = cell;
+}
+
+void tc_remove_piece(tc_position *p, int cell)
+{
+    int piece = p->board[cell];
+    p->board[cell] = 0;
+    bits_reset(&p->occ[TC_COLOUR(piece)], cell);
+    bits_reset(&p->pieces[piece], cell);
+    p->key ^= p->v->zob_piece[piece][cell];
+}
+
+uint64_t tc_compute_key(const tc_position *p)
+{
+    uint64_t k = 0;
+    for (int c = 0; c < p->v->ncells; c++)
+        if (p->board[c])
+            k ^= p->v->zob_piece[p->board[c]][c];
+    k ^= p->v->zob_castle[p->castle];
+    if (p->ep_hashed)
+        k ^= p->v->zob_ep[p->ep];
+    if (p->side)
+        k ^= p->v->zob_side;
+    return k;
+}
+
+/* ---------------------------------------------------------------- FEN */
+
+int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err)
+{
+    memset(board, 0, TC_MAX_CELLS);
+    if (len == 0) {
+        tc_set_error(err, "empty board field");
+        return -1;
+    }
+    int nranks = 1;
+    for (size_t i = 0; i < len; i++)
+        nranks += text[i] == '/';
+    if (nranks != H) {
+        tc_set_error(err, "board has %d ranks, the variant has %d", nranks, H);
+        return -1;
+    }
+    int y = H - 1, x = 0;
+    for (size_t i = 0; i <= len; i++) {
+        char ch = i < len ? text[i] : '/';
+        int rank = y + 1;
+        if (ch == '/') {
+            if (x != W) {
+                tc_set_error(err, "rank %d has %d cells, the variant has %d files", rank, x, W);
+                return -1;
+            }
+            y--;
+            x = 0;
+        } else if (ch >= '0' && ch <= '9') {
+            int n = 0;
+            while (i < len && text[i] >= '0' && text[i] <= '9') {
+                n = n * 10 + (text[i] - '0');
+                if (n > W)
+                    break;
+                i++;
+            }
+            i--;
+            if (n == 0 || x + n > W) {
+                tc_set_error(err, "rank %d has more than %d cells", rank, W);
+                return -1;
+            }
+            x += n;
+        } else {
+            int pc = piece_from_char(ch);
+            if (!pc) {
+                tc_set_error(err, "unexpected character '%c' in rank %d", isprint((unsigned char)ch) ? ch : '?',
+                             rank);
+                return -1;
+            }
+            if (x >= W) {
+                tc_set_error(err, "rank %d has more than %d cells", rank, W);
+                return -1;
+            }
+            board[y * W + x++] = (uint8_t)pc;
+        }
+    }
+    return 0;
+}
+
+static void clear_position(tc_position *p)
+{
+    memset(p->board, 0, sizeof p->board);
+    for (int i = 0; i < 2; i++)
+        bits_clear(&p->occ[i]);
+    for (int i = 0; i < 16; i++)
+        bits_clear(&p->pieces[i]);
+    p->key = 0;
+    p->ply = 0;
+}
+
+/* Splits s into at most `max` space-separated fields. */
+static int split_fields(const char *s, char fields[][FEN_MAX_LEN + 1], int max)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            s++;
+        if (!*s)
+            break;
+        if (n == max)
+            return max + 1;
+        int len = 0;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
+            if (len < FEN_MAX_LEN)
+                fields[n][len++] = *s;
+            s++;
+        }
+        fields[n][len] = '\0';
+        n++;
+    }
+    return n;
+}
+
+static int parse_count(const char *s, const char *what, int *out, tc_error *err)
+{
+    long n = 0;
+    if (!*s) {
+        tc_set_error(err, "%s is empty", what);
+        return -1;
+    }
+    for (const char *q = s; *q; q++) {
+        if (*q < '0' || *q > '9') {
+            tc_set_error(err, "%s '%s' is not a number", what, s);
+            return -1;
+        }
+        n = n * 10 + (*q - '0');
+        if (n > 1000000) {
+            tc_set_error(err, "%s '%s' is too large", what, s);
+            return -1;
+        }
+    }
+    *out = (int)n;
+    return 0;
+}
+
+/* Castling rights that the placement allows. */
+static int castle_allowed(const tc_position *p)
+{
+    const tc_variant *v = p->v;
+    int mask = 0;
+    for (int col = 0; col < 2; col++) {
+        if (!v->castle_ok[col] || p->board[v->castle_king[col]] != TC_PIECE(col, TC_KING))
+            continue;
+        for (int s = 0; s < 2; s++)
+            if (p->board[v->castle_rook[col][s]] == TC_PIECE(col, TC_ROOK))
+                mask |= 1 << (col * 2 + s);
+    }
+    return mask;
+}
+
+/* The en passant cell is kept only if a two-step move of the side not to
+ * move explains it; returns the victim's cell or -1. */
+static int ep_explained(const tc_position *p, int ep)
+{
+    const tc_variant *v = p->v;
+    int them = !p->side;
+    if (p->board[ep])
+        return -1;
+    for (int o = 0; o < v->ncells; o++)
+        if (v->push1[them][o] == ep && v->push2[them][o] >= 0) {
+            int d = v->push2[them][o];
+            if (!p->board[o] && p->board[d] == TC_PIECE(them, TC_PAWN))
+                return d;
+        }
+    return -1;
+}
+
+int tc_position_set_fen(tc_position *p, const char *fen, tc_error *err)
+{
+    const tc_variant *v = p->v;
+    if (!fen) {
+        tc_set_error(err, "FEN: empty");
+        return -1;
+    }
+    size_t flen = strlen(fen);
+    if (flen > FEN_MAX_LEN) {
+        tc_set_error(err, "FEN: too long (%zu characters, at most %d)", flen, FEN_MAX_LEN);
+        return -1;
+    }
+    static const char *const names[] = {"board", "side to move", "castling", "en passant",
+                                        "halfmove clock", "fullmove number"};
+    char f[6][FEN_MAX_LEN + 1];
+    int nf = split_fields(fen, f, 6);
+    if (nf == 0) {
+        tc_set_error(err, "FEN: empty");
+        return -1;
+    }
+    if (nf > 6) {
+        tc_set_error(err, "FEN: more than 6 fields");
+        return -1;
+    }
+    (void)names;
+    tc_position *q = malloc(sizeof *q);
+    if (!q) {
+        tc_set_error(err, "out of memory");
+        return -1;
+    }
+    *q = *p;
+    q->hist = NULL;
+    clear_position(q);
+    uint8_t board[TC_MAX_CELLS];
+    if (tc_board_parse(v->W, v->H, f[0], strlen(f[0]), board, err)) {
+        tc_error_prefix(err, "FEN: ");
+        goto fail;
+    }
+    int kings[2] = {0, 0}, count[2] = {0, 0};
+    for (int c = 0; c < v->ncells; c++) {
+        int pc = board[c];
+        if (!pc)
+            continue;
+        tc_put_piece(q, c, pc);
+        count[TC_COLOUR(pc)]++;
+        if (TC_TYPE(pc) == TC_KING)
+            kings[TC_COLOUR(pc)]++;
+        if (TC_TYPE(pc) == TC_PAWN && (c / v->W == v->back_rank[0] || c / v->W == v->back_rank[1])) {
+            char nm[8];
+            tc_cell_name(v, c, nm);
+            tc_set_error(err, "FEN: pawn on a back rank (%s)", nm);
+            goto fail;
+        }
+    }
+    if (kings[0] != 1 || kings[1] != 1) {
+        tc_set_error(err, "FEN: needs exactly one king per side (white has %d, black has %d)", kings[0],
+                     kings[1]);
+        goto fail;
+    }
+    for (int col = 0; col < 2; col++)
+        if ((long)count[col] * v->max_dest > TC_MAX_MOVES) {
+            tc_set_error(err, "FEN: too many pieces for this board (%s has %d)", col ? "black" : "white",
+                         count[col]);
+            goto fail;
+        }
+    q->side = TC_WHITE;
+    if (nf > 1) {
+        if (strcmp(f[1], "w") == 0 || strcmp(f[1], "W") == 0)
+            q->side = TC_WHITE;
+        else if (strcmp(f[1], "b") == 0 || strcmp(f[1], "B") == 0)
+            q->side = TC_BLACK;
+        else {
+            tc_set_error(err, "FEN: side to move '%s' is not 'w' or 'b'", f[1]);
+            goto fail;
+        }
+    }
+    int allowed = castle_allowed(q);
+    q->castle = allowed;
+    if (nf > 2) {
+        q->castle = 0;
+        if (strcmp(f[2], "-") != 0)
+            for (const char *s = f[2]; *s; s++) {
+                const char *k = strchr("KQkq", *s);
+                if (!k || !*s) {
+                    tc_set_error(err, "FEN: castling field '%s' has '%c' (expected KQkq or -)", f[2], *s);
+                    goto fail;
+                }
+                q->castle |= 1 << (k - "KQkq");
+            }
+        q->castle &= allowed;
+    }
+    q->ep = -1;
+    q->ep_victim = -1;
+    q->ep_hashed = false;
+    if (nf > 3 && strcmp(f[3], "-") != 0) {
+        int e = tc_cell_parse(v, f[3]);
+        if (e < 0) {
+            tc_set_error(err, "FEN: en passant field '%s' is not '-' or a cell of the board", f[3]);
+            goto fail;
+        }
+        int victim = ep_explained(q, e);
+        if (victim >= 0) {
+            q->ep = e;
+            q->ep_victim = victim;
+        }
+    }
+    q->halfmove = 0;
+    q->fullmove = 1;
+    if (nf > 4 && parse_count(f[4], "FEN: halfmove clock", &q->halfmove, err))
+        goto fail;
+    if (nf > 5 && parse_count(f[5], "FEN: fullmove number", &q->fullmove, err))
+        goto fail;
+    if (q->fullmove < 1)
+        q->fullmove = 1;
+    if (tc_attacked_occ(q, q->king[!q->side], q->side)) {
+        tc_set_error(err, "FEN: the side not to move (%s) is in check", q->side ? "white" : "black");
+        goto fail;
+    }
+    q->ep_hashed = q->ep >= 0 && tc_ep_possible(q);
+    q->key = tc_compute_key(q);
+
+    /* commit: keep p's history buffer */
+    tc_undo *hist = p->hist;
+    int cap = p->cap;
+    *p = *q;
+    p->hist = hist;
+    p->cap = cap;
+    p->ply = 0;
+    tc_position_fen(p, p->start_fen, sizeof p->start_fen);
+    free(q);
+    return 0;
+fail:
+    free(q);
+    return -1;
+}
+
+int tc_position_fen(const tc_position *p, char *buf, size_t n)
+{
+    const tc_variant *v = p->v;
+    char tmp[1024];
+    size_t k = 0;
+    for (int y = v->H - 1; y >= 0; y--) {
+        int empty = 0;
+        for (int x = 0; x < v->W; x++) {
+            int pc = p->board[y * v->W + x];
+            if (!pc) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                k += (size_t)sprintf(tmp + k, "%d", empty);
+            empty = 0;
+            tmp[k++] = piece_chars[pc];
+        }
+        if (empty)
+            k += (size_t)sprintf(tmp + k, "%d", empty);
+        if (y)
+            tmp[k++] = '/';
+    }
+    tmp[k++] = ' ';
+    tmp[k++] = p->side ? 'b' : 'w';
+    tmp[k++] = ' ';
+    if (!p->castle)
+        tmp[k++] = '-';
+    for (int i = 0; i < 4; i++)
+        if (p->castle & (1 << i))
+            tmp[k++] = "KQkq"[i];
+    char ep[8];
+    tc_cell_name(v, p->ep, ep);
+    k += (size_t)sprintf(tmp + k, " %s %d %d", ep, p->halfmove, p->fullmove);
+    return snprintf(buf, n, "%s", tmp);
+}
+
+/* ---------------------------------------------------------------- objects */
+
+tc_position *tc_position_new(const tc_variant *v)
+{
+    tc_position *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->v = v;
+    tc_position_reset(p);
+    return p;
+}
+
+void tc_position_reset(tc_position *p)
+{
+    tc_error err;
+    if (tc_position_set_fen(p, p->v->def.setup, &err)) {
+        /* the setup was validated when the variant was built; a setup whose
+         * side not to move is in check can still fail here */
+        clear_position(p);
+        p->ep = p->ep_victim = -1;
+    }
+}
+
+tc_position *tc_position_clone(const tc_position *p)
+{
+    tc_position *q = malloc(sizeof *q);
+    if (!q)
+        return NULL;
+    *q = *p;
+    q->hist = NULL;
+    q->cap = 0;
+    if (p->ply) {
+        q->hist = malloc(sizeof *q->hist * (size_t)p->cap);
+        if (!q->hist) {
+            free(q);
+            return NULL;
+        }
+        memcpy(q->hist, p->hist, sizeof *q->hist * (size_t)p->ply);
+        q->cap = p->cap;
+    }
+    return q;
+}
+
+void tc_position_free(tc_position *p)
+{
+    if (!p)
+        return;
+    free(p->hist);
+    free(p);
+}
+
+const tc_variant *tc_position_variant(const tc_position *p) { return p->v; }
+int tc_piece_at(const tc_position *p, int cell)
+{
+    return cell >= 0 && cell < p->v->ncells ? p->board[cell] : 0;
+}
+int tc_side_to_move(const tc_position *p) { return p->side; }
+int tc_ep_cell(const tc_position *p) { return p->ep; }
+int tc_castling(const tc_position *p) { return p->castle; }
+int tc_halfmove_clock(const tc_position *p) { return p->halfmove; }
+int tc_fullmove_number(const tc_position *p) { return p->fullmove; }
+int tc_king_cell(const tc_position *p, int colour) { return p->king[colour & 1]; }
+uint64_t tc_key(const tc_position *p) { return p->key; }
+int tc_ply_count(const tc_position *p) { return p->ply; }
+const char *tc_position_start_fen(const tc_position *p) { return p->start_fen; }
+tc_move tc_history_move(const tc_position *p, int i)
+{
+    return i >= 0 && i < p->ply ? p->hist[i].move : 0;
+}
+tc_move tc_last_move(const tc_position *p) { return p->ply ? p->hist[p->ply - 1].move : 0; }
+
+/* ---------------------------------------------------------------- make/unmake */
+
+static tc_undo *push_undo(tc_position *p)
+{
+    if (p->ply == p->cap) {
+        int ncap = p->cap ? p->cap * 2 : 256;
+        tc_undo *h = realloc(p->hist, sizeof *h * (size_t)ncap);
+        if (!h)
+            abort(); /* a few KB; nothing sensible remains to be done */
+        p->hist = h;
+        p->cap = ncap;
+    }
+    tc_undo *u = &p->hist[p->ply++];
+    u->castle = (uint8_t)p->castle;
+    u->ep = (int16_t)p->ep;
+    u->ep_victim = (int16_t)p->ep_victim;
+    u->ep_hashed = p->ep_hashed;
+    u->halfmove = p->halfmove;
+    u->key = p->key;
+    return u;
+}
+
+void tc_make_move(tc_position *p, tc_move m)
+{
+    const tc_variant *v = p->v;
+    tc_undo *u = push_undo(p);
+    int us = p->side, from = TC_MOVE_FROM(m), to = TC_MOVE_TO(m), kind = TC_MOVE_KIND(m);
+    int pc = p->board[from];
+    u->move = m;
+    u->captured = 0;
+    if (p->ep_hashed)
+        p->key ^= v->zob_ep[p->ep];
+    p->key ^= v->zob_castle[p->castle];
+    p->halfmove++;
+    if (kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q) {
+        int s = kind == TC_MOVE_CASTLE_Q;
+        int rook = v->castle_rook[us][s];
+        tc_remove_piece(p, from);
+        tc_remove_piece(p, rook);
+        tc_put_piece(p, v->castle_king_to[us][s], pc);
+        tc_put_piece(p, v->castle_rook_to[us][s], TC_PIECE(us, TC_ROOK));
+    } else {
+        int capcell = kind == TC_MOVE_EP ? p->ep_victim : to;
+        if (p->board[capcell]) {
+            u->captured = p->board[capcell];
+            tc_remove_piece(p, capcell);
+            p->halfmove = 0;
+        }
+        tc_remove_piece(p, from);
+        int promo = TC_MOVE_PROMO(m);
+        tc_put_piece(p, to, promo ? TC_PIECE(us, promo) : pc);
+        if (TC_TYPE(pc) == TC_PAWN)
+            p->halfmove = 0;
+    }
+    p->castle &= v->castle_clear[from] & v->castle_clear[to];
+    p->key ^= v->zob_castle[p->castle];
+    p->ep = p->ep_victim = -1;
+    p->ep_hashed = false;
+    if (us == TC_BLACK)
+        p->fullmove++;
+    p->side = !us;
+    p->key ^= v->zob_side;
+    if (kind == TC_MOVE_DOUBLE) {
+        p->ep = v->push1[us][from];
+        p->ep_victim = to;
+        if (tc_ep_possible(p)) {
+            p->ep_hashed = true;
+            p->key ^= v->zob_ep[p->ep];
+        }
+    }
+}
+
+void tc_unmake_move(tc_position *p)
+{
+    if (p->ply == 0)
+        return;
+    const tc_variant *v = p->v;
+    tc_undo *u = &p->hist[--p->ply];
+    tc_move m = u->move;
+    int them = p->side, us = !them;
+    int from = TC_MOVE_FROM(m), to = TC_MOVE_TO(m), kind = TC_MOVE_KIND(m);
+    p->side = us;
+    if (us == TC_BLACK)
+        p->fullmove--;
+    if (kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q) {
+        int s = kind == TC_MOVE_CASTLE_Q;
+        tc_remove_piece(p, v->castle_king_to[us][s]);
+        tc_remove_piece(p, v->castle_rook_to[us][s]);
+        tc_put_piece(p, from, TC_PIECE(us, TC_KING));
+        tc_put_piece(p, v->castle_rook[us][s], TC_PIECE(us, TC_ROOK));
+    } else {
+        int pc = p->board[to];
+        tc_remove_piece(p, to);
+        tc_put_piece(p, from, TC_MOVE_PROMO(m) ? TC_PIECE(us, TC_PAWN) : pc);
+        if (u->captured)
+            tc_put_piece(p, kind == TC_MOVE_EP ? u->ep_victim : to, u->captured);
+    }
+    p->castle = u->castle;
+    p->ep = u->ep;
+    p->ep_victim = u->ep_victim;
+    p->ep_hashed = u->ep_hashed;
+    p->halfmove = u->halfmove;
+    p->key = u->key;
+}
+
+void tc_make_null(tc_position *p)
+{
+    tc_undo *u = push_undo(p);
+    u->move = 0;
+    u->captured = 0;
+    if (p->ep_hashed)
+        p->key ^= p->v->zob_ep[p->ep];
+    p->ep = p->ep_victim = -1;
+    p->ep_hashed = false;
+    p->side = !p->side;
+    p->key ^= p->v->zob_side;
+    p->halfmove++;
+}
+
+void tc_unmake_null(tc_position *p)
+{
+    tc_undo *u = &p->hist[--p->ply];
+    p->side = !p->side;
+    p->ep = u->ep;
+    p->ep_victim = u->ep_victim;
+    p->ep_hashed = u->ep_hashed;
+    p->halfmove = u->halfmove;
+    p->key = u->key;
+}
+
+/* ---------------------------------------------------------------- status */
+
+int tc_repetitions(const tc_position *p)
+{
+    int n = 1;
+    int stop = p->ply - p->halfmove;
+    if (stop < 0)
+        stop = 0;
+    for (int i = p->ply - 2; i >= stop; i -= 2)
+        if (p->hist[i].key == p->key)
+            n++;
+    return n;
+}
+
+int tc_is_dead_position(const tc_position *p)
+{
+    const tc_variant *v = p->v;
+    int minors = 0, knights = 0, colours = 0;
+    for (int c = 0; c < v->ncells; c++) {
+        int t = TC_TYPE(p->board[c]);
+        if (!p->board[c] || t == TC_KING)
+            continue;
+        if (t != TC_BISHOP && t != TC_KNIGHT)
+            return 0;
+        minors++;
+        if (t == TC_KNIGHT)
+            knights++;
+        else
+            colours |= 1 << ((c % v->W + c / v->W) & 1);
+    }
+    if (minors == 0)
+        return 1;
+    /* beyond bare kings only flat boards: wraps, twists and folds allow
+     * mates that a flat board forbids */
+    if (v->def.files != TC_FILES_OPEN || v->def.ranks != TC_RANKS_OPEN)
+        return 0;
+    if (knights == 1 && minors == 1)
+        return 1;
+    return knights == 0 && colours != 3;
+}
+
+tc_status tc_position_status(const tc_position *p)
+{
+    tc_movelist *list = malloc(sizeof *list);
+    int n = list ? tc_generate_legal(p, list) : 1;
+    free(list);
+    if (n == 0)
+        return tc_in_check(p) ? TC_CHECKMATE : TC_STALEMATE;
+    if (p->halfmove >= 100)
+        return TC_DRAW_FIFTY;
+    if (tc_repetitions(p) >= 3)
+        return TC_DRAW_REPETITION;
+    if (tc_is_dead_position(p))
+        return TC_DRAW_DEAD;
+    return TC_ONGOING;
+}
+
+const char *tc_status_text(tc_status s)
+{
+    switch (s) {
+    case TC_ONGOING: return "game goes on";
+    case TC_CHECKMATE: return "checkmate";
+    case TC_STALEMATE: return "stalemate";
+    case TC_DRAW_FIFTY: return "draw by the 50-move rule";
+    case TC_DRAW_REPETITION: return "draw by threefold repetition";
+    case TC_DRAW_DEAD: return "draw: dead position";
+    }
+    return "?";
+}
+
+/* ---------------------------------------------------------------- perft */
+
+static uint64_t perft_rec(tc_position *p, int depth, tc_move *buf)
+{
+    int n = tc_gen_legal(p, buf);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        tc_make_move(p, buf[i]);
+        total += perft_rec(p, depth - 1, buf + n);
+        tc_unmake_move(p);
+    }
+    return total;
+}
+
+uint64_t tc_perft(tc_position *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    /* one buffer for the whole tree: each level uses the slice after its
+     * parent's moves */
+    tc_move *buf = malloc(sizeof(tc_move) * (size_t)TC_MAX_MOVES * (size_t)(depth + 1));
+    if (!buf)
+        return 0;
+    uint64_t n = perft_rec(p, depth, buf);
+    free(buf);
+    return n;
+}
