@@ -2,6 +2,7 @@
 # `make test` runs the suite; `make sanitize` runs it under ASan and UBSan;
 # `make fuzz` builds the libFuzzer targets (clang).
 CC      ?= cc
+BIN     ?= topochess
 OPT     ?= -O3 -march=native
 WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
 CFLAGS  ?=
@@ -22,7 +23,7 @@ S := build/san
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all test sanitize fuzz bench clean
-all: topochess
+all: $(BIN)
 
 $(B)/%.o: %.c $(wildcard include/*.h src/*.h tests/*.h cli/*.h)
 	@mkdir -p $(dir $@)
@@ -31,13 +32,13 @@ $(B)/%.o: %.c $(wildcard include/*.h src/*.h tests/*.h cli/*.h)
 $(B)/libtopochess.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-topochess: $(CLI_OBJ) $(B)/libtopochess.a
+$(BIN): $(CLI_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/run_tests: $(TEST_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-test: $(B)/run_tests topochess
+test: $(B)/run_tests $(BIN)
 	./$(B)/run_tests
 
 # The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -51,8 +52,8 @@ $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/*.h src/*.h)
 	@mkdir -p $(dir $@)
 	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
 
-bench: topochess
-	./topochess bench
+bench: $(BIN)
+	./$(BIN) bench
 
 clean:
 	rm -rf build topochess
