@@ -35,7 +35,8 @@ $(B)/libtopochess.a: $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/run_tests: $(TEST_OBJ) $(B)/libtopochess.a
+# Tests link the command modules too (protocol loops, drawing), not main.
+$(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 test: $(B)/run_tests $(BIN)

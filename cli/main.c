@@ -18,7 +18,8 @@ static int usage(FILE *out)
             "  topology            report the board's topology, computed from its step function\n"
             "  play                play a game in the terminal\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
-            "  bench               perft speed on fixed positions of every preset\n");
+            "  bench               perft speed on fixed positions of every preset\n"
+            "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n");
     return out == stderr ? 1 : 0;
 }
 
@@ -120,6 +121,8 @@ static int cmd_perft(cli_ctx *c)
 }
 
 int cmd_pgn(cli_ctx *c);
+int cmd_uci(cli_ctx *c);
+int cmd_xboard(cli_ctx *c);
 
 typedef struct {
     const char *name;
@@ -131,6 +134,7 @@ static const command commands[] = {
     {"variants", cmd_variants, 0}, {"show", cmd_show, 1},   {"fen", cmd_fen, 1},
     {"moves", cmd_moves, 1},       {"perft", cmd_perft, 1}, {"topology", cmd_topology, 1},
     {"play", cmd_play, 1},         {"pgn", cmd_pgn, 0},     {"bench", cmd_bench, 0},
+    {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0},
 };
 
 int main(int argc, char **argv)
