@@ -20,7 +20,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 S := build/san
-SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := -O1 -g -DTC_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all test sanitize fuzz bench clean
 all: $(BIN)
@@ -39,7 +39,13 @@ $(BIN): $(CLI_OBJ) $(B)/libtopochess.a
 $(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-test: $(B)/run_tests $(BIN)
+# The README's library example is built and run as part of the tests.
+$(B)/examples/%: examples/%.c $(B)/libtopochess.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) -Iinclude -o $@ $< $(B)/libtopochess.a $(LDLIBS)
+
+test: $(B)/run_tests $(BIN) $(B)/examples/replies
+	./$(B)/examples/replies > /dev/null
 	./$(B)/run_tests
 
 # The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer.

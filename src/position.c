@@ -443,6 +443,35 @@ tc_move tc_last_move(const tc_position *p) { return p->ply ? p->hist[p->ply - 1]
 
 /* ---------------------------------------------------------------- make/unmake */
 
+#ifdef TC_DEBUG
+#include <assert.h>
+/* Debug builds (make sanitize) check after every make and unmake that the
+ * cell sets, king cells and key agree with the mailbox. */
+static void check_invariants(const tc_position *p)
+{
+    tc_bits occ[2], pcs[16];
+    for (int i = 0; i < 2; i++)
+        bits_clear(&occ[i]);
+    for (int i = 0; i < 16; i++)
+        bits_clear(&pcs[i]);
+    for (int c = 0; c < p->v->ncells; c++)
+        if (p->board[c]) {
+            bits_set(&occ[TC_COLOUR(p->board[c])], c);
+            bits_set(&pcs[p->board[c]], c);
+        }
+    for (int i = 0; i < 2; i++) {
+        assert(memcmp(&occ[i], &p->occ[i], sizeof occ[i]) == 0);
+        assert(p->board[p->king[i]] == TC_PIECE(i, TC_KING));
+    }
+    for (int i = 0; i < 16; i++)
+        assert(memcmp(&pcs[i], &p->pieces[i], sizeof pcs[i]) == 0);
+    assert(p->key == tc_compute_key(p));
+}
+#define CHECK_INVARIANTS(p) check_invariants(p)
+#else
+#define CHECK_INVARIANTS(p) ((void)0)
+#endif
+
 static tc_undo *push_undo(tc_position *p)
 {
     if (p->ply == p->cap) {
@@ -511,6 +540,7 @@ void tc_make_move(tc_position *p, tc_move m)
             p->key ^= v->zob_ep[p->ep];
         }
     }
+    CHECK_INVARIANTS(p);
 }
 
 void tc_unmake_move(tc_position *p)
@@ -544,6 +574,7 @@ void tc_unmake_move(tc_position *p)
     p->ep_hashed = u->ep_hashed;
     p->halfmove = u->halfmove;
     p->key = u->key;
+    CHECK_INVARIANTS(p);
 }
 
 void tc_make_null(tc_position *p)
