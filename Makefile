@@ -46,12 +46,12 @@ $(B)/examples/%: examples/%.c $(B)/libtopochess.a
 
 test: $(B)/run_tests $(BIN) $(B)/examples/replies
 	./$(B)/examples/replies > /dev/null
-	./$(B)/run_tests
+	TC_BIN=./$(BIN) ./$(B)/run_tests
 
 # The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
-	$(MAKE) --no-print-directory B=$(S) OPT="$(SAN_FLAGS)" $(S)/run_tests
-	TC_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(S)/run_tests
+	$(MAKE) --no-print-directory B=$(S) BIN=$(S)/topochess OPT="$(SAN_FLAGS)" $(S)/run_tests $(S)/topochess
+	TC_BIN=./$(S)/topochess TC_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(S)/run_tests
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)

@@ -513,6 +513,16 @@ tc_variant *tc_variant_new(const tc_variant_def *def, tc_error *err)
         if (q > v->max_dest)
             v->max_dest = q;
     }
+    /* the setup must be a legal position on this board (for instance the
+     * kings may not attack each other across a join) */
+    tc_position *start = tc_position_new(v);
+    int bad = !start || tc_position_set_fen(start, def->setup, err);
+    tc_position_free(start);
+    if (bad) {
+        tc_error_prefix(err, "setup: ");
+        tc_variant_free(v);
+        return NULL;
+    }
     return v;
 }
 

@@ -1,3 +1,320 @@
+/* The command line, driven as a user would: the built binary run through
+ * popen with its input piped from a file. The binary is $TC_BIN, else
+ * ./topochess; without either the suite passes with a notice. */
 #include "harness.h"
 
-void suite_cli(void) {}
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *cli_bin;
+
+/// What one run of the binary produced.
+typedef struct run_result {
+    int status; /* exit status, or -1 if it did not exit normally */
+    char *out;  /* the captured stream, NUL-terminated (heap) */
+} run_result;
+
+/* Runs `BIN args` with `input` on stdin; captures stdout, or only stderr
+ * when `want_stderr` is set. */
+static run_result run_cli(const char *args, const char *input, int want_stderr)
+{
+    run_result r = {-1, NULL};
+    char in_path[] = "/tmp/tc_cli_in_XXXXXX";
+    int fd = mkstemp(in_path);
+    if (fd < 0) {
+        CHECK(0, "cannot create a temporary input file");
+        return r;
+    }
+    FILE *in = fdopen(fd, "w");
+    if (in) {
+        fputs(input ? input : "", in);
+        fclose(in);
+    } else {
+        close(fd);
+    }
+    size_t cmd_len = strlen(cli_bin) + strlen(args) + strlen(in_path) + 64;
+    char *cmd = malloc(cmd_len);
+    /* Stderr goes to the pipe first, then stdout away, in that order. */
+    snprintf(cmd, cmd_len, "'%s' %s <'%s' %s", cli_bin, args, in_path,
+             want_stderr ? "2>&1 >/dev/null" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    size_t len = 0, cap = 4096;
+    r.out = malloc(cap);
+    r.out[0] = '\0';
+    if (p) {
+        size_t got;
+        while ((got = fread(r.out + len, 1, cap - len - 1, p)) > 0) {
+            len += got;
+            if (cap - len < 1024) {
+                cap *= 2;
+                r.out = realloc(r.out, cap);
+            }
+        }
+        r.out[len] = '\0';
+        int st = pclose(p);
+        r.status = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
+    }
+    CHECK(p != NULL, "popen failed for %s", args);
+    unlink(in_path);
+    return r;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* 1 if some line of `text` starts with `prefix`. */
+static int has_line_starting(const char *text, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (!strncmp(line, prefix, n))
+            return 1;
+    return 0;
+}
+
+static const char *last_line(char *text)
+{
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        text[--n] = '\0';
+    char *nl = strrchr(text, '\n');
+    return nl ? nl + 1 : text;
+}
+
+static int all_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* The FEN after `moves` from the variant's start, computed by the library. */
+static void expected_fen(const char *variant, const char *moves, char *fen, size_t n)
+{
+    fen[0] = '\0';
+    tc_variant *v = th_variant(variant);
+    if (!v)
+        return;
+    tc_position *p = tc_position_new(v);
+    tc_error err;
+    CHECK(tc_play_moves(p, moves, &err) == 0, "%s: %s", moves, err.msg);
+    tc_position_fen(p, fen, n);
+    tc_position_free(p);
+    tc_variant_free(v);
+}
+
+static void test_show(void)
+{
+    th_case("cli: show klein-bottle draws the twist, the wraps and the coordinates");
+    run_result r = run_cli("show --variant klein-bottle", NULL, 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "+====") != NULL, "no twist marker line");
+    CHECK(strstr(r.out, "a b c d e f g h") != NULL, "no file letters");
+    CHECK(has_line_starting(r.out, "14 ~ P P P P P P P P ~ 14"), "rank 14 missing or unmarked");
+    CHECK(has_line_starting(r.out, " 1 ~ R N B Q K B N R ~ 1"), "rank 1 missing or misaligned");
+    CHECK(has_line_starting(r.out, " 8 ~ r n b q k b n r ~ 8"), "rank 8 missing");
+    CHECK(strstr(r.out, "a12 joins h11, b12 joins g11") != NULL, "twist pairs missing");
+    CHECK(strstr(r.out, "h12 joins a11") != NULL, "last twist pair missing");
+    CHECK(strstr(r.out, "rank 14 joins rank 1") != NULL, "rank wrap note missing");
+    CHECK(strstr(r.out, "White to move; castling: KQkq; en passant: -; not in check") != NULL,
+          "state line missing");
+    CHECK(all_ascii(r.out), "not ASCII although stdout is a pipe");
+    /* The twist line sits between ranks 12 and 11. */
+    const char *r12 = strstr(r.out, "\n12 "), *seam = strstr(r.out, "+===="), *r11 = strstr(r.out, "\n11 ");
+    CHECK(r12 && seam && r11 && r12 < seam && seam < r11, "twist line not between ranks 12 and 11");
+    free(r.out);
+
+    th_case("cli: show folding notes the folded end ranks");
+    r = run_cli("show --variant folding", NULL, 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "rank 8 is folded onto itself") != NULL, "no fold note for rank 8");
+    CHECK(strstr(r.out, "rank 1 is folded onto itself") != NULL, "no fold note for rank 1");
+    CHECK(strstr(r.out, "e8 N -> d8") != NULL, "fold pair e8 -> d8 missing");
+    CHECK(strstr(r.out, "e1 S -> d1") != NULL, "fold pair e1 -> d1 missing");
+    CHECK(has_line_starting(r.out, "8 ~ r n b q k b n r ~ 8"), "rank 8 missing or unmarked");
+    CHECK(all_ascii(r.out), "not ASCII");
+    free(r.out);
+
+    th_case("cli: show chess and mobius mark no joins that do not exist");
+    r = run_cli("show --ascii", NULL, 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(!strstr(r.out, "~") && !strstr(r.out, "===") && !strstr(r.out, "joins"), "chess shows a join");
+    CHECK(has_line_starting(r.out, "1 | R N B Q K B N R | 1"), "rank 1 missing");
+    free(r.out);
+    r = run_cli("show --variant mobius", NULL, 0);
+    CHECK(!strstr(r.out, "~"), "mobius files drawn as wrapped");
+    CHECK(strstr(r.out, "+====") && strstr(r.out, "d12 joins e11"), "mobius twist missing");
+    free(r.out);
+
+    th_case("cli: show reports en passant, check and the last move");
+    r = run_cli("show --play \"e4 f5 Qh5\"", NULL, 0);
+    CHECK(strstr(r.out, "Black to move; castling: KQkq; en passant: -; in check") != NULL,
+          "state after Qh5+ wrong:\n%s", r.out);
+    CHECK(strstr(r.out, "last move: 2. Qh5+") != NULL, "last move missing");
+    free(r.out);
+    r = run_cli("show --play e4", NULL, 0);
+    CHECK(strstr(r.out, "en passant: e3") != NULL, "en passant cell missing");
+    free(r.out);
+}
+
+static void test_play(void)
+{
+    th_case("cli: play klein-bottle with a bad input, undo and fen");
+    char fen[800], want[820];
+    expected_fen("klein-bottle", "d12 e11", fen, sizeof fen);
+    run_result r = run_cli("play --variant klein-bottle", "d12\nfoo\ne11\nundo\ne11\nfen\nquit\n", 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "not a legal move or a command:") != NULL, "no error for foo");
+    CHECK(strstr(r.out, "'foo'") != NULL, "the error does not name foo");
+    CHECK(strstr(r.out, "took back e11") != NULL, "undo not reported");
+    snprintf(want, sizeof want, "\n%s\n", fen);
+    CHECK(fen[0] && strstr(r.out, want) != NULL, "FEN %s not printed", fen);
+    CHECK(strstr(r.out, "White to move> ") && strstr(r.out, "Black to move> "), "prompts missing");
+    free(r.out);
+
+    th_case("cli: play announces check and Fool's mate");
+    r = run_cli("play", "e4\nf5\nQh5\nquit\n", 0);
+    CHECK(strstr(r.out, "Check!") != NULL, "check not announced");
+    free(r.out);
+    r = run_cli("play", "f3\ne5\ng4\nQh4#\nfen\n", 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "Checkmate: Black wins") != NULL, "mate not announced");
+    CHECK(strstr(r.out, "1. f3 e5 2. g4 Qh4# 0-1") != NULL, "PGN record missing");
+    /* The game ended: the fen line after it is never read. */
+    CHECK(strstr(r.out, "Black to move> Qh4#") && !strstr(r.out, "White to move> fen"),
+          "the game went on after mate");
+    free(r.out);
+
+    th_case("cli: play announces threefold repetition and stalemate");
+    r = run_cli("play", "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nquit\n", 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "Draw by threefold repetition  1/2-1/2") != NULL, "repetition not announced");
+    free(r.out);
+    r = run_cli("play --fen \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"", "Qf7\n", 0);
+    CHECK(strstr(r.out, "Stalemate: draw") != NULL, "stalemate not announced");
+    free(r.out);
+
+    th_case("cli: play resign, draw, EOF, overlong lines and commands");
+    r = run_cli("play", "e4\nresign\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "Black resigns: White wins  1-0"), "resign wrong");
+    free(r.out);
+    r = run_cli("play", "draw\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "Draw agreed  1/2-1/2"), "draw wrong");
+    free(r.out);
+    r = run_cli("play", "undo\nmoves\nhelp\nflip\nundo now\npgn\n", 0);
+    CHECK(r.status == 0, "EOF should end cleanly, exit %d", r.status);
+    CHECK(strstr(r.out, "nothing to undo") != NULL, "empty undo not reported");
+    CHECK(strstr(r.out, "20 legal moves:") != NULL, "moves not listed");
+    CHECK(strstr(r.out, "pgn FILE") != NULL, "help missing");
+    CHECK(strstr(r.out, " h g f e d c b a\n") != NULL, "flip did not turn the board");
+    CHECK(strstr(r.out, "'undo' takes no argument") != NULL, "stray argument accepted");
+    CHECK(strstr(r.out, "pgn needs a file name") != NULL, "pgn without a file accepted");
+    free(r.out);
+    char *input = malloc(3000);
+    memset(input, 'e', 1500);
+    strcpy(input + 1500, "\ne4\nfen\n");
+    r = run_cli("play", input, 0);
+    free(input);
+    expected_fen("chess", "e4", fen, sizeof fen);
+    CHECK(strstr(r.out, "line too long") != NULL, "overlong line not rejected");
+    snprintf(want, sizeof want, "\n%s\n", fen);
+    CHECK(strstr(r.out, want) != NULL, "the move after an overlong line was lost");
+    free(r.out);
+}
+
+static void test_pgn_save(void)
+{
+    th_case("cli: play saves the game with pgn FILE");
+    char path[] = "/tmp/tc_cli_pgn_XXXXXX", input[200];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    snprintf(input, sizeof input, "d12\ne11\npgn %s\npgn /nonexistent-dir/x.pgn\nquit\n", path);
+    run_result r = run_cli("play --variant klein-bottle", input, 0);
+    CHECK(strstr(r.out, "saved the game") != NULL, "save not reported");
+    CHECK(strstr(r.out, "cannot open '/nonexistent-dir/x.pgn'") != NULL, "bad path not reported");
+    free(r.out);
+    FILE *f = fopen(path, "r");
+    char text[4096] = "";
+    if (f) {
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+    }
+    CHECK(!strncmp(text, "[Event", 6), "file does not start with [Event: %.40s", text);
+    CHECK(strstr(text, "[Variant \"klein-bottle\"]") != NULL, "no Variant tag");
+    CHECK(strstr(text, "1. d12 e11") != NULL, "moves missing:\n%s", text);
+    unlink(path);
+}
+
+static void test_commands(void)
+{
+    th_case("cli: fen, moves and perft commands");
+    char fen[800];
+    expected_fen("chess", "", fen, sizeof fen);
+    run_result r = run_cli("fen", NULL, 0);
+    CHECK(r.status == 0 && !strcmp(last_line(r.out), fen), "fen printed '%s'", r.out);
+    free(r.out);
+    r = run_cli("moves --variant mobius", NULL, 0);
+    CHECK(r.status == 0 && count_lines(r.out) == 40, "mobius: %d moves", count_lines(r.out));
+    free(r.out);
+    r = run_cli("perft 2 --divide", NULL, 0);
+    CHECK(count_lines(r.out) == 21, "divide gave %d lines", count_lines(r.out));
+    CHECK(has_line_starting(r.out, "e2e4: 20"), "e2e4 count missing");
+    CHECK(!strcmp(last_line(r.out), "nodes: 400"), "perft 2 total '%s'", r.out);
+    free(r.out);
+    r = run_cli("perft 3 --variant torus", NULL, 0);
+    CHECK(r.status == 0 && !strcmp(last_line(r.out), "nodes: 68044"), "torus perft 3 '%s'", r.out);
+    free(r.out);
+
+    th_case("cli: bad input exits 1 with a message");
+    r = run_cli("fen --fen \"xyz\"", NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "FEN") != NULL, "bad FEN: exit %d, '%s'", r.status, r.out);
+    free(r.out);
+    r = run_cli("nosuchcommand", NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "nosuchcommand") != NULL, "unknown command: exit %d", r.status);
+    free(r.out);
+    r = run_cli("fen --variant nosuch", NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "nosuch") != NULL, "unknown variant: exit %d, '%s'", r.status,
+          r.out);
+    free(r.out);
+    r = run_cli("fen --play \"e4 e4\"", NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "'e4'") != NULL, "bad --play: exit %d, '%s'", r.status, r.out);
+    free(r.out);
+    r = run_cli("play extra", "quit\n", 1);
+    CHECK(r.status == 1 && strstr(r.out, "extra") != NULL, "play with an argument: exit %d", r.status);
+    free(r.out);
+}
+
+void suite_cli(void)
+{
+    const char *env = getenv("TC_BIN");
+    if (env && *env && access(env, X_OK) == 0)
+        cli_bin = env;
+    else if (access("./topochess", X_OK) == 0)
+        cli_bin = "./topochess";
+    th_case("cli: binary found");
+    if (!cli_bin) {
+        fprintf(stderr, "note: no ./topochess and no $TC_BIN: the CLI checks are skipped\n");
+        return;
+    }
+    if (strchr(cli_bin, '\'')) {
+        fprintf(stderr, "note: binary path '%s' has a quote: the CLI checks are skipped\n", cli_bin);
+        return;
+    }
+    test_show();
+    test_play();
+    test_pgn_save();
+    test_commands();
+}
