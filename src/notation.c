@@ -25,12 +25,12 @@ void tc_move_to_uci(const tc_position *p, tc_move m, char *buf)
     tc_cell_name(v, from, a);
     tc_cell_name(v, to, b);
     int promo = TC_MOVE_PROMO(m);
-    sprintf(buf, "%s%s", a, b);
-    if (promo) {
-        size_t n = strlen(buf);
-        buf[n] = (char)tolower((unsigned char)type_chars[promo]);
-        buf[n + 1] = '\0';
-    }
+    size_t la = strlen(a), lb = strlen(b), n = la + lb;
+    memcpy(buf, a, la);
+    memcpy(buf + la, b, lb);
+    if (promo)
+        buf[n++] = (char)tolower((unsigned char)type_chars[promo]);
+    buf[n] = '\0';
 }
 
 void tc_move_to_san(const tc_position *p, tc_move m, char *buf)

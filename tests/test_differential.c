@@ -1,3 +1,353 @@
+/* Differential test: the library's legal moves against refgen's (a plain
+ * generator written from RULES.md) at every position of seeded random
+ * games on every preset, plus games started from the perft EPD positions.
+ * Also compares check detection and attack maps, and checks that make and
+ * unmake restore the key and the FEN. */
 #include "harness.h"
+#include "refgen.h"
 
-void suite_differential(void) {}
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// What the random games covered; each preset must see every kind.
+typedef struct {
+    long positions, captures, promotions, en_passant, castles, checks;
+} diff_stats;
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int pick(uint64_t *s, int n) { return (int)(splitmix64(s) % (uint64_t)n); }
+
+static int is_castle(int kind) { return kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q; }
+
+/* What the comparison looks at: from, to, promotion and castling side. */
+static uint32_t key_of(int from, int to, int promo, int kind)
+{
+    return (uint32_t)from | (uint32_t)to << 8 | (uint32_t)promo << 16 |
+           (uint32_t)(is_castle(kind) ? kind : 0) << 19;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void key_text(const tc_variant *v, uint32_t k, char *buf, size_t n)
+{
+    char a[8], b[8];
+    int promo = (k >> 16) & 7, kind = (k >> 19) & 7;
+    tc_cell_name(v, (int)(k & 0xff), a);
+    tc_cell_name(v, (int)((k >> 8) & 0xff), b);
+    char pr[2] = {promo ? " pnbrqk"[promo] : '\0', '\0'};
+    snprintf(buf, n, "%s%s%s%s", a, b, pr,
+             kind == TC_MOVE_CASTLE_K ? "(O-O)" : kind == TC_MOVE_CASTLE_Q ? "(O-O-O)" : "");
+}
+
+/// Buffers reused across positions (the library's list is 32 KB).
+typedef struct {
+    tc_movelist lib;
+    rg_move ref[RG_MAX_MOVES];
+    uint32_t lk[TC_MAX_MOVES], rk[RG_MAX_MOVES];
+} diff_buf;
+
+/* Compares the move sets and the check flag; returns 0 when they agree. */
+static int compare_position(const tc_position *p, diff_buf *d, const rg_board *rb, int nref)
+{
+    const tc_variant *v = tc_position_variant(p);
+    int nlib = tc_generate_legal(p, &d->lib);
+    for (int i = 0; i < nlib; i++) {
+        tc_move m = d->lib.moves[i];
+        d->lk[i] = key_of(TC_MOVE_FROM(m), TC_MOVE_TO(m), TC_MOVE_PROMO(m), TC_MOVE_KIND(m));
+    }
+    for (int i = 0; i < nref; i++)
+        d->rk[i] = key_of(d->ref[i].from, d->ref[i].to, d->ref[i].promo, d->ref[i].kind);
+    qsort(d->lk, (size_t)nlib, sizeof d->lk[0], cmp_u32);
+    qsort(d->rk, (size_t)nref, sizeof d->rk[0], cmp_u32);
+
+    char fen[800];
+    tc_position_fen(p, fen, sizeof fen);
+    int bad = 0;
+    int same = nlib == nref;
+    for (int i = 0; same && i < nlib; i++)
+        same = d->lk[i] == d->rk[i];
+    if (!same) {
+        /* merge the sorted lists to name the moves only one side has */
+        char only_lib[1024] = "", only_ref[1024] = "", t[24];
+        int i = 0, j = 0;
+        while (i < nlib || j < nref) {
+            if (j == nref || (i < nlib && d->lk[i] < d->rk[j])) {
+                key_text(v, d->lk[i++], t, sizeof t);
+                if (strlen(only_lib) + strlen(t) + 2 < sizeof only_lib)
+                    strcat(strcat(only_lib, " "), t);
+            } else if (i == nlib || d->rk[j] < d->lk[i]) {
+                key_text(v, d->rk[j++], t, sizeof t);
+                if (strlen(only_ref) + strlen(t) + 2 < sizeof only_ref)
+                    strcat(strcat(only_ref, " "), t);
+            } else {
+                i++;
+                j++;
+            }
+        }
+        CHECK(0, "%s: moves differ (library %d, refgen %d); library only:%s; refgen only:%s", fen,
+              nlib, nref, only_lib, only_ref);
+        bad = 1;
+    }
+    int lc = tc_in_check(p) != 0, rc = rg_in_check(rb);
+    CHECK(lc == rc, "%s: tc_in_check %d, refgen %d", fen, lc, rc);
+    return bad || lc != rc;
+}
+
+/* Every cell, both colours: tc_attacked against refgen's attack test. */
+static int compare_attacks(const tc_position *p, const rg_board *rb)
+{
+    int cells = tc_variant_cells(tc_position_variant(p));
+    for (int c = 0; c < cells; c++)
+        for (int col = 0; col < 2; col++) {
+            int l = tc_attacked(p, c, col) != 0, r = rg_attacked(rb, c, col);
+            if (l != r) {
+                char fen[800], name[8];
+                tc_position_fen(p, fen, sizeof fen);
+                tc_cell_name(tc_position_variant(p), c, name);
+                CHECK(0, "%s: tc_attacked(%s, %s) %d, refgen %d", fen, name,
+                      col ? "black" : "white", l, r);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* Make then unmake: key and FEN come back; the key after the move equals
+ * the key of the same position read fresh from its FEN. */
+static int check_make_unmake(tc_position *p, tc_position *scratch, tc_move m)
+{
+    char before[800], after[800], back[800];
+    uint64_t k0 = tc_key(p);
+    tc_position_fen(p, before, sizeof before);
+    tc_make_move(p, m);
+    uint64_t k1 = tc_key(p);
+    tc_position_fen(p, after, sizeof after);
+    tc_unmake_move(p);
+    tc_position_fen(p, back, sizeof back);
+    char uci[16];
+    tc_move_to_uci(p, m, uci);
+    int bad = 0;
+    if (tc_key(p) != k0 || strcmp(before, back) != 0) {
+        CHECK(0, "%s: make/unmake %s gives key %s, FEN %s", before, uci,
+              tc_key(p) == k0 ? "restored" : "changed", back);
+        bad = 1;
+    }
+    tc_error err;
+    if (tc_position_set_fen(scratch, after, &err) != 0) {
+        CHECK(0, "%s: after %s the FEN %s does not read back: %s", before, uci, after, err.msg);
+        bad = 1;
+    } else if (tc_key(scratch) != k1) {
+        CHECK(0, "%s: after %s the key differs from the key of its FEN %s", before, uci, after);
+        bad = 1;
+    }
+    return bad;
+}
+
+/* Chooses the next move, biased now and then toward castling, en passant,
+ * promotions, captures and pawn moves so that every rule gets played. */
+static tc_move choose(const tc_position *p, const tc_movelist *l, uint64_t *s)
+{
+    int idx[TC_MAX_MOVES], n = 0, r = pick(s, 10);
+    enum { CASTLE, EP, PROMO, CAPTURE, PAWN, NKINDS };
+    static const int want[NKINDS] = {5, 6, 6, 3, 5}; /* take the class when r < want */
+    for (int k = 0; k < NKINDS; k++) {
+        if ((k == CAPTURE && r >= want[k]) || (k == PAWN && (r < 3 || r >= want[k])) ||
+            (k < CAPTURE && r >= want[k]))
+            continue;
+        n = 0;
+        for (int i = 0; i < l->count; i++) {
+            tc_move m = l->moves[i];
+            int kind = TC_MOVE_KIND(m), pc = tc_piece_at(p, TC_MOVE_FROM(m));
+            int cap = (tc_piece_at(p, TC_MOVE_TO(m)) && !is_castle(kind)) || kind == TC_MOVE_EP;
+            int hit = k == CASTLE    ? is_castle(kind)
+                      : k == EP      ? kind == TC_MOVE_EP
+                      : k == PROMO   ? TC_MOVE_PROMO(m) != 0
+                      : k == CAPTURE ? cap
+                                     : TC_TYPE(pc) == TC_PAWN;
+            if (hit)
+                idx[n++] = i;
+        }
+        if (n)
+            return l->moves[idx[pick(s, n)]];
+    }
+    return l->moves[pick(s, l->count)];
+}
+
+static void note_move(const tc_position *p, tc_move m, diff_stats *st)
+{
+    int kind = TC_MOVE_KIND(m);
+    st->castles += is_castle(kind);
+    st->en_passant += kind == TC_MOVE_EP;
+    st->promotions += TC_MOVE_PROMO(m) != 0;
+    st->captures += (tc_piece_at(p, TC_MOVE_TO(m)) && !is_castle(kind)) || kind == TC_MOVE_EP;
+}
+
+/* Plays one seeded random game from the position; stops at the first
+ * disagreement so that one bug gives one report. */
+static void play_game(tc_position *p, tc_position *scratch, diff_buf *d, int max_ply, uint64_t *s,
+                      diff_stats *st)
+{
+    rg_board rb;
+    for (int ply = 0; ply < max_ply; ply++) {
+        if (rg_board_from(p, &rb) != 0) {
+            CHECK(0, "refgen cannot read the setup of %s",
+                  tc_variant_def_of(tc_position_variant(p))->name);
+            return;
+        }
+        int nref = rg_legal(&rb, d->ref, RG_MAX_MOVES);
+        st->positions++;
+        st->checks += rg_in_check(&rb);
+        if (compare_position(p, d, &rb, nref))
+            return;
+        if (ply % 16 == 5 && compare_attacks(p, &rb))
+            return;
+        if (d->lib.count == 0)
+            return;
+        tc_move m = choose(p, &d->lib, s);
+        if (check_make_unmake(p, scratch, m) ||
+            check_make_unmake(p, scratch, d->lib.moves[pick(s, d->lib.count)]))
+            return;
+        note_move(p, m, st);
+        tc_make_move(p, m);
+    }
+}
+
+static void random_games(const tc_variant_def *def, int games, uint64_t seed)
+{
+    th_case("differential %s: %d random games", def->name, games);
+    tc_error err;
+    tc_variant *v = tc_variant_new(def, &err);
+    CHECK(v != NULL, "variant %s: %s", def->name, err.msg);
+    diff_buf *d = malloc(sizeof *d);
+    if (!v || !d) {
+        tc_variant_free(v);
+        free(d);
+        return;
+    }
+    tc_position *p = tc_position_new(v), *scratch = tc_position_new(v);
+    diff_stats st = {0};
+    for (int g = 0; g < games; g++) {
+        tc_position_reset(p);
+        play_game(p, scratch, d, 120, &seed, &st);
+    }
+    /* the full run must have exercised every special rule (the short run
+     * under the sanitizers is too short to promise en passant everywhere) */
+    int covered = st.captures > 0 && st.promotions > 0 && st.en_passant > 0 &&
+                  st.castles > 0 && st.checks > 0;
+    CHECK(th_sanitize() || covered,
+          "%s: too little coverage: %ld captures, %ld promotions, %ld en passant, %ld castles, "
+          "%ld checks",
+          def->name, st.captures, st.promotions, st.en_passant, st.castles, st.checks);
+    if (getenv("TC_DIFF_STATS"))
+        fprintf(stderr,
+                "  %-18s %6ld positions, %5ld captures, %4ld promotions, %4ld e.p., "
+                "%4ld castles, %5ld checks\n",
+                def->name, st.positions, st.captures, st.promotions, st.en_passant, st.castles,
+                st.checks);
+    tc_position_free(scratch);
+    tc_position_free(p);
+    tc_variant_free(v);
+    free(d);
+}
+
+/* Short random games from each line of one perft EPD file. */
+static void epd_games(const char *path, const char *file, int max_ply, uint64_t seed)
+{
+    th_case("differential games from %s", file);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    diff_buf *d = malloc(sizeof *d);
+    if (!f || !d) {
+        if (f)
+            fclose(f);
+        free(d);
+        return;
+    }
+    char line[2048];
+    int lines = 0;
+    diff_stats st = {0};
+    while (fgets(line, sizeof line, f)) {
+        char *semi = strchr(line, ';');
+        if (line[0] == '#' || !semi)
+            continue;
+        char name[64], *fen = semi + 1, *end = strchr(fen, ';');
+        size_t n = (size_t)(semi - line);
+        while (n && line[n - 1] == ' ')
+            n--;
+        if (n >= sizeof name || !end)
+            continue;
+        memcpy(name, line, n);
+        name[n] = '\0';
+        *end = '\0';
+        tc_variant *v = th_variant(name);
+        if (!v)
+            continue;
+        tc_position *p = tc_position_new(v), *scratch = tc_position_new(v);
+        tc_error err;
+        if (tc_position_set_fen(p, fen, &err) == 0) {
+            lines++;
+            for (int g = 0; g < 2; g++) {
+                tc_position_set_fen(p, fen, &err);
+                play_game(p, scratch, d, max_ply, &seed, &st);
+            }
+        } else {
+            CHECK(0, "%s:%s: %s", file, fen, err.msg);
+        }
+        tc_position_free(scratch);
+        tc_position_free(p);
+        tc_variant_free(v);
+    }
+    fclose(f);
+    free(d);
+    CHECK(lines > 0, "%s holds no positions", file);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void suite_differential(void)
+{
+    int san = th_sanitize();
+    uint64_t seed = 0x70b0c4e55u;
+    for (int i = 0; i < tc_preset_count(); i++)
+        random_games(tc_preset(i), san ? 5 : 45, splitmix64(&seed));
+
+    const char *dir = th_perft_dir();
+    DIR *dp = opendir(dir);
+    th_case("differential: perft directory %s", dir);
+    CHECK(dp != NULL, "cannot open %s", dir);
+    if (!dp)
+        return;
+    char *names[64];
+    int nfiles = 0;
+    for (struct dirent *e; (e = readdir(dp)) != NULL && nfiles < 64;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".epd") == 0) {
+            names[nfiles] = malloc(len + 1);
+            if (names[nfiles])
+                memcpy(names[nfiles++], e->d_name, len + 1);
+        }
+    }
+    closedir(dp);
+    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
+    for (int i = 0; i < nfiles; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        epd_games(path, names[i], san ? 6 : 40, splitmix64(&seed));
+        free(names[i]);
+    }
+}

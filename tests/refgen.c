@@ -1,0 +1,444 @@
+/* refgen: the plain reference move generator (see refgen.h). Every rule is
+ * taken from RULES.md sections 2, 4 and 5 and recomputed at each use. */
+#include "refgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// The result of one step: the cell reached (or off), the direction to go
+/// on in, and the frame transform (sx, sy) that the crossing applied.
+typedef struct {
+    int off;
+    int x, y, dx, dy;
+    int sx, sy;
+} rg_step;
+
+/* RULES.md section 2, line by line. */
+static rg_step step(const rg_board *b, int x, int y, int dx, int dy)
+{
+    rg_step r = {0, x + dx, y + dy, dx, dy, 1, 1};
+    if (r.x < 0 || r.x >= b->w) {
+        if (b->files != TC_FILES_WRAP) {
+            r.off = 1;
+            return r;
+        }
+        r.x = (r.x + b->w) % b->w;
+    }
+    if (b->ranks == TC_RANKS_TWIST && dy != 0) {
+        /* the boundary crossed lies above rank index lo; seam S sits above
+         * rank index S-1, and the H|1 join above index H-1 (i.e. -1) */
+        int lo = dy > 0 ? y : y - 1;
+        lo = (lo + b->h) % b->h;
+        if (lo == b->seam - 1) {
+            r.x = b->w - 1 - r.x;
+            r.dx = -r.dx;
+            r.sx = -1;
+        }
+    }
+    if (r.y < 0 || r.y >= b->h) {
+        if (b->ranks == TC_RANKS_WRAP || b->ranks == TC_RANKS_TWIST) {
+            r.y = (r.y + b->h) % b->h;
+        } else if (b->ranks == TC_RANKS_FOLD) {
+            r.y = r.y < 0 ? 0 : b->h - 1;
+            r.x = b->w - 1 - r.x;
+            r.dx = -r.dx;
+            r.dy = -r.dy;
+            r.sx = -r.sx;
+            r.sy = -r.sy;
+        } else {
+            r.off = 1;
+        }
+    }
+    return r;
+}
+
+static int cell_of(const rg_board *b, int x, int y) { return y * b->w + x; }
+
+static int add_unique(int *out, int n, int c)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i] == c)
+            return n;
+    out[n] = c;
+    return n + 1;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+int rg_board_from(const tc_position *p, rg_board *b)
+{
+    const tc_variant_def *d = tc_variant_def_of(tc_position_variant(p));
+    memset(b, 0, sizeof *b);
+    b->w = d->width;
+    b->h = d->height;
+    b->files = d->files;
+    b->ranks = d->ranks;
+    b->seam = d->seam;
+    b->back[0] = b->back[1] = -1;
+
+    /* the setup's board, rank H first */
+    unsigned char setup[TC_MAX_CELLS] = {0};
+    int x = 0, y = b->h - 1;
+    for (const char *s = d->setup; *s; s++) {
+        if (*s == '/') {
+            if (x != b->w || y == 0)
+                return -1;
+            x = 0;
+            y--;
+        } else if (*s >= '0' && *s <= '9') {
+            int run = 0;
+            while (*s >= '0' && *s <= '9')
+                run = run * 10 + (*s++ - '0');
+            s--;
+            x += run;
+        } else {
+            static const char letters[] = "pnbrqk";
+            const char *l = strchr(letters, *s | 0x20);
+            if (!l || x >= b->w)
+                return -1;
+            int colour = (*s >= 'a') ? TC_BLACK : TC_WHITE;
+            setup[cell_of(b, x, y)] = (unsigned char)TC_PIECE(colour, (int)(l - letters) + 1);
+            x++;
+        }
+        if (x > b->w)
+            return -1;
+    }
+    if (y != 0 || x != b->w)
+        return -1;
+
+    for (int c = 0; c < b->w * b->h; c++) {
+        int pc = setup[c];
+        if (!pc)
+            continue;
+        if (TC_TYPE(pc) == TC_KING)
+            b->back[TC_COLOUR(pc)] = c / b->w;
+        if (TC_TYPE(pc) == TC_PAWN)
+            b->two_step[TC_COLOUR(pc)] |= 1u << (c / b->w);
+    }
+    for (int col = 0; col < 2; col++) {
+        int r = b->back[col];
+        b->can_castle[col] = b->w >= 8 && r >= 0 &&
+                             setup[cell_of(b, 4, r)] == TC_PIECE(col, TC_KING) &&
+                             setup[cell_of(b, 0, r)] == TC_PIECE(col, TC_ROOK) &&
+                             setup[cell_of(b, 7, r)] == TC_PIECE(col, TC_ROOK);
+    }
+
+    for (int c = 0; c < b->w * b->h; c++)
+        b->cell[c] = (unsigned char)tc_piece_at(p, c);
+    b->side = tc_side_to_move(p);
+    b->castling = tc_castling(p);
+    b->ep = tc_ep_cell(p);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+/* The pawn's forward dy at (x, y): the vertical direction whose walk meets
+ * the enemy back rank before the own back rank (0 if neither does). */
+static int pawn_dir(const rg_board *b, int colour, int x, int y)
+{
+    for (int d = 1; d >= -1; d -= 2) {
+        int cx = x, cy = y, dy = d;
+        for (int k = 0; k < 2 * b->h + 2; k++) {
+            rg_step r = step(b, cx, cy, 0, dy);
+            if (r.off || r.y == b->back[colour])
+                break;
+            if (r.y == b->back[!colour])
+                return d;
+            cx = r.x;
+            cy = r.y;
+            dy = r.dy;
+        }
+    }
+    return 0;
+}
+
+/* Cells a slider, king or knight on `from` reaches: empty cells plus the
+ * first occupied cell of each ray, whatever its colour; own cell excluded. */
+static int reach(const rg_board *b, int from, int *out)
+{
+    int type = TC_TYPE(b->cell[from]);
+    int x = from % b->w, y = from / b->w, n = 0;
+    static const int dirs[8][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0},
+                                   {1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
+    if (type == TC_KING) {
+        for (int i = 0; i < 8; i++) {
+            rg_step r = step(b, x, y, dirs[i][0], dirs[i][1]);
+            if (!r.off && cell_of(b, r.x, r.y) != from)
+                n = add_unique(out, n, cell_of(b, r.x, r.y));
+        }
+    } else if (type == TC_KNIGHT) {
+        for (int i = 0; i < 4; i++) {
+            int ox = dirs[i][0], oy = dirs[i][1];
+            rg_step r1 = step(b, x, y, ox, oy);
+            if (r1.off)
+                continue;
+            for (int side = -1; side <= 1; side += 2) {
+                /* the outward diagonal in the original frame, then mapped
+                 * into the frame reached after the first step */
+                int ddx = ox ? ox : side, ddy = oy ? oy : side;
+                rg_step r2 = step(b, r1.x, r1.y, ddx * r1.sx, ddy * r1.sy);
+                if (!r2.off && cell_of(b, r2.x, r2.y) != from)
+                    n = add_unique(out, n, cell_of(b, r2.x, r2.y));
+            }
+        }
+    } else {
+        int lo = type == TC_BISHOP ? 4 : 0, hi = type == TC_ROOK ? 4 : 8;
+        for (int i = lo; i < hi; i++) {
+            int cx = x, cy = y, dx = dirs[i][0], dy = dirs[i][1];
+            for (int k = 0; k < 4 * b->w * b->h; k++) {
+                rg_step r = step(b, cx, cy, dx, dy);
+                if (r.off)
+                    break;
+                int c = cell_of(b, r.x, r.y);
+                if (c == from)
+                    break;
+                n = add_unique(out, n, c);
+                if (b->cell[c])
+                    break;
+                cx = r.x;
+                cy = r.y;
+                dx = r.dx;
+                dy = r.dy;
+            }
+        }
+    }
+    return n;
+}
+
+int rg_attacked(const rg_board *b, int cell, int by)
+{
+    int targets[TC_MAX_CELLS];
+    for (int c = 0; c < b->w * b->h; c++) {
+        int pc = b->cell[c];
+        if (!pc || TC_COLOUR(pc) != by)
+            continue;
+        if (TC_TYPE(pc) == TC_PAWN) {
+            int x = c % b->w, y = c / b->w, f = pawn_dir(b, by, x, y);
+            for (int side = -1; f && side <= 1; side += 2) {
+                rg_step r = step(b, x, y, side, f);
+                if (!r.off && cell_of(b, r.x, r.y) == cell)
+                    return 1;
+            }
+            continue;
+        }
+        int n = reach(b, c, targets);
+        for (int i = 0; i < n; i++)
+            if (targets[i] == cell)
+                return 1;
+    }
+    return 0;
+}
+
+static int king_cell(const rg_board *b, int colour)
+{
+    for (int c = 0; c < b->w * b->h; c++)
+        if (b->cell[c] == TC_PIECE(colour, TC_KING))
+            return c;
+    return -1;
+}
+
+int rg_in_check(const rg_board *b)
+{
+    int k = king_cell(b, b->side);
+    return k >= 0 && rg_attacked(b, k, !b->side);
+}
+
+/* The cell of the pawn that en passant would capture, or -1: the pawn of
+ * the side not to move whose two-step push passed over the ep cell. */
+static int ep_victim(const rg_board *b)
+{
+    if (b->ep < 0 || b->cell[b->ep])
+        return -1;
+    int mover = !b->side, ex = b->ep % b->w, ey = b->ep / b->w;
+    for (int d = 1; d >= -1; d -= 2) {
+        rg_step o = step(b, ex, ey, 0, d); /* a candidate origin */
+        if (o.off || b->cell[cell_of(b, o.x, o.y)] || !(b->two_step[mover] >> o.y & 1))
+            continue;
+        int f = pawn_dir(b, mover, o.x, o.y);
+        if (!f)
+            continue;
+        rg_step s1 = step(b, o.x, o.y, 0, f);
+        if (s1.off || cell_of(b, s1.x, s1.y) != b->ep)
+            continue;
+        rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
+        if (!s2.off && b->cell[cell_of(b, s2.x, s2.y)] == TC_PIECE(mover, TC_PAWN))
+            return cell_of(b, s2.x, s2.y);
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- moves */
+
+static int push_move(rg_move *out, int n, int from, int to, int promo, int kind, int aux)
+{
+    if (n < RG_MAX_MOVES)
+        out[n++] = (rg_move){from, to, promo, kind, aux};
+    return n;
+}
+
+/* A pawn move, expanded into the four promotions on the enemy back rank. */
+static int push_pawn(const rg_board *b, rg_move *out, int n, int from, int to, int kind, int aux)
+{
+    int us = TC_COLOUR(b->cell[from]);
+    if (to / b->w != b->back[!us])
+        return push_move(out, n, from, to, 0, kind, aux);
+    static const int promos[4] = {TC_QUEEN, TC_ROOK, TC_BISHOP, TC_KNIGHT};
+    for (int i = 0; i < 4; i++)
+        n = push_move(out, n, from, to, promos[i], kind, aux);
+    return n;
+}
+
+static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
+{
+    int us = b->side, x = from % b->w, y = from / b->w;
+    int f = pawn_dir(b, us, x, y);
+    if (!f)
+        return n;
+    rg_step s1 = step(b, x, y, 0, f);
+    if (!s1.off && !b->cell[cell_of(b, s1.x, s1.y)]) {
+        int c1 = cell_of(b, s1.x, s1.y);
+        n = push_pawn(b, out, n, from, c1, TC_MOVE_NORMAL, -1);
+        if (b->two_step[us] >> y & 1) {
+            rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
+            if (!s2.off && !b->cell[cell_of(b, s2.x, s2.y)])
+                n = push_pawn(b, out, n, from, cell_of(b, s2.x, s2.y), TC_MOVE_DOUBLE, c1);
+        }
+    }
+    int victim = ep_victim(b);
+    for (int side = -1; side <= 1; side += 2) {
+        rg_step r = step(b, x, y, side, f);
+        if (r.off)
+            continue;
+        int c = cell_of(b, r.x, r.y), pc = b->cell[c];
+        if (pc && TC_COLOUR(pc) != us)
+            n = push_pawn(b, out, n, from, c, TC_MOVE_NORMAL, -1);
+        else if (!pc && c == b->ep && victim >= 0)
+            n = push_move(out, n, from, c, 0, TC_MOVE_EP, victim);
+    }
+    return n;
+}
+
+/* Castling per RULES.md section 4: plain file letters on the back rank. */
+static int gen_castling(const rg_board *b, rg_move *out, int n)
+{
+    int us = b->side, r = b->back[us];
+    if (!b->can_castle[us])
+        return n;
+    int e = cell_of(b, 4, r);
+    if (b->cell[e] != TC_PIECE(us, TC_KING))
+        return n;
+    for (int s = 0; s < 2; s++) {
+        if (!(b->castling & (1 << (us * 2 + s))))
+            continue;
+        int rook_x = s ? 0 : 7, pass_x = s ? 3 : 5, land_x = s ? 2 : 6;
+        if (b->cell[cell_of(b, rook_x, r)] != TC_PIECE(us, TC_ROOK))
+            continue;
+        int clear = 1;
+        for (int xx = (s ? 1 : 5); xx <= (s ? 3 : 6); xx++)
+            clear &= !b->cell[cell_of(b, xx, r)];
+        if (!clear || rg_attacked(b, e, !us) || rg_attacked(b, cell_of(b, pass_x, r), !us))
+            continue;
+        /* the landing cell is judged after the move, by the legality test */
+        n = push_move(out, n, e, cell_of(b, land_x, r), 0,
+                      s ? TC_MOVE_CASTLE_Q : TC_MOVE_CASTLE_K, -1);
+    }
+    return n;
+}
+
+static int gen_pseudo(const rg_board *b, rg_move *out)
+{
+    int n = 0, targets[TC_MAX_CELLS];
+    for (int c = 0; c < b->w * b->h; c++) {
+        int pc = b->cell[c];
+        if (!pc || TC_COLOUR(pc) != b->side)
+            continue;
+        if (TC_TYPE(pc) == TC_PAWN) {
+            n = gen_pawn(b, c, out, n);
+            continue;
+        }
+        int k = reach(b, c, targets);
+        for (int i = 0; i < k; i++) {
+            int t = b->cell[targets[i]];
+            if (!t || TC_COLOUR(t) != b->side)
+                n = push_move(out, n, c, targets[i], 0, TC_MOVE_NORMAL, -1);
+        }
+    }
+    return gen_castling(b, out, n);
+}
+
+/* Clears the right of any king or corner rook that the move touches. */
+static void update_castling(rg_board *b, int cell)
+{
+    for (int col = 0; col < 2; col++) {
+        if (!b->can_castle[col])
+            continue;
+        int r = b->back[col];
+        if (cell == cell_of(b, 4, r))
+            b->castling &= ~(3 << (col * 2));
+        if (cell == cell_of(b, 7, r))
+            b->castling &= ~(1 << (col * 2));
+        if (cell == cell_of(b, 0, r))
+            b->castling &= ~(2 << (col * 2));
+    }
+}
+
+void rg_make(rg_board *b, const rg_move *m)
+{
+    int us = b->side, pc = b->cell[m->from];
+    if (m->kind == TC_MOVE_CASTLE_K || m->kind == TC_MOVE_CASTLE_Q) {
+        int r = b->back[us], q = m->kind == TC_MOVE_CASTLE_Q;
+        b->cell[cell_of(b, q ? 0 : 7, r)] = 0;
+        b->cell[m->from] = 0;
+        b->cell[m->to] = (unsigned char)pc;
+        b->cell[cell_of(b, q ? 3 : 5, r)] = (unsigned char)TC_PIECE(us, TC_ROOK);
+    } else {
+        if (m->kind == TC_MOVE_EP)
+            b->cell[m->aux] = 0;
+        b->cell[m->from] = 0;
+        b->cell[m->to] = (unsigned char)(m->promo ? TC_PIECE(us, m->promo) : pc);
+    }
+    update_castling(b, m->from);
+    update_castling(b, m->to);
+    b->ep = m->kind == TC_MOVE_DOUBLE ? m->aux : -1;
+    b->side = !us;
+}
+
+int rg_legal(const rg_board *b, rg_move *out, int max)
+{
+    rg_move *pseudo = malloc(sizeof *pseudo * RG_MAX_MOVES);
+    if (!pseudo)
+        return 0;
+    int np = gen_pseudo(b, pseudo), n = 0;
+    for (int i = 0; i < np && n < max; i++) {
+        rg_board after = *b;
+        rg_make(&after, &pseudo[i]);
+        int k = king_cell(&after, b->side);
+        if (k >= 0 && !rg_attacked(&after, k, after.side))
+            out[n++] = pseudo[i];
+    }
+    free(pseudo);
+    return n;
+}
+
+uint64_t rg_perft(const rg_board *b, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    rg_move *moves = malloc(sizeof *moves * RG_MAX_MOVES);
+    if (!moves)
+        return 0;
+    int n = rg_legal(b, moves, RG_MAX_MOVES);
+    uint64_t total = 0;
+    if (depth == 1) {
+        total = (uint64_t)n;
+    } else {
+        for (int i = 0; i < n; i++) {
+            rg_board next = *b;
+            rg_make(&next, &moves[i]);
+            total += rg_perft(&next, depth - 1);
+        }
+    }
+    free(moves);
+    return total;
+}

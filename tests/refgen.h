@@ -1,0 +1,53 @@
+/* refgen: a second, deliberately plain legal move generator for the tests.
+ *
+ * It is written straight from RULES.md and shares nothing with the library
+ * but the public accessors used to read a position: its own step function
+ * (from the variant's W, H, file rule, rank rule and seam), its own reading
+ * of the setup string, its own board copy and its own make. Legality is
+ * decided by making the move and generating every enemy capture from
+ * scratch. It is slow on purpose: the point is to be obviously right. */
+#ifndef TC_REFGEN_H
+#define TC_REFGEN_H
+
+#include "topochess.h"
+
+#include <stdint.h>
+
+#define RG_MAX_MOVES 2048
+
+/// One move in the library's cell numbering (y * W + x). kind uses the
+/// library's TC_MOVE_* values, so castling is TC_MOVE_CASTLE_K/Q with `to`
+/// the king's destination; aux is the cell passed over by a two-step push,
+/// or the captured pawn's cell for en passant, else -1.
+typedef struct rg_move {
+    int from, to, promo, kind, aux;
+} rg_move;
+
+/// A position as refgen sees it: the variant's topology and the facts read
+/// from its setup string, plus pieces, side, castling rights and en passant.
+typedef struct rg_board {
+    int w, h;
+    tc_file_rule files;
+    tc_rank_rule ranks;
+    int seam;
+    int back[2];          /* rank index of each colour's king in the setup */
+    unsigned two_step[2]; /* bit y: that colour has pawns on rank y in the setup */
+    int can_castle[2];    /* setup has king on e, rooks on a and h, W >= 8 */
+    unsigned char cell[TC_MAX_CELLS]; /* pieces as TC_PIECE values */
+    int side, castling, ep;
+} rg_board;
+
+/* Reads the variant and the position through the public API. Returns 0, or
+ * -1 if the setup string cannot be read. */
+int rg_board_from(const tc_position *p, rg_board *b);
+/* Every legal move; returns the count (at most max). */
+int rg_legal(const rg_board *b, rg_move *out, int max);
+/* 1 if `by` attacks the cell. */
+int rg_attacked(const rg_board *b, int cell, int by);
+/* 1 if the side to move is in check. */
+int rg_in_check(const rg_board *b);
+/* Plays a move from rg_legal on the board (no legality check). */
+void rg_make(rg_board *b, const rg_move *m);
+uint64_t rg_perft(const rg_board *b, int depth);
+
+#endif
