@@ -30,6 +30,7 @@ $(B)/%.o: %.c $(wildcard include/*.h src/*.h tests/*.h cli/*.h)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) -MMD -c $< -o $@
 
 $(B)/libtopochess.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(B)/libtopochess.a
@@ -65,4 +66,4 @@ bench: $(BIN)
 clean:
 	rm -rf build topochess
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

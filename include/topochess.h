@@ -221,7 +221,7 @@ int tc_play_moves(tc_position *p, const char *moves, tc_error *err);
 typedef struct tc_pgn_game {
     int ntags;
     char tag_name[TC_PGN_MAX_TAGS][32];
-    char tag_value[TC_PGN_MAX_TAGS][256];
+    char tag_value[TC_PGN_MAX_TAGS][720]; /* room for a 16x16 FEN */
     int nmoves, cap_moves;
     char **moves; /* move texts, heap */
     char result[8];
@@ -236,7 +236,11 @@ typedef struct tc_pgn_reader {
 } tc_pgn_reader;
 
 void tc_pgn_reader_init(tc_pgn_reader *r, const char *text, size_t len);
-/* 1 if a game was read, 0 at end of text, -1 on a syntax error. */
+/* 1 if a game was read, 0 at end of text, -1 on a syntax error ("line N:
+ * ..."). g is overwritten (free the previous game first) and holds no moves
+ * after 0 or -1; after an error the reader has moved on to the next line
+ * that starts with '[', so reading can go on. Suffix annotations (!, ?) are
+ * dropped from the move texts; check marks stay. */
 int tc_pgn_read_game(tc_pgn_reader *r, tc_pgn_game *g, tc_error *err);
 void tc_pgn_game_free(tc_pgn_game *g);
 const char *tc_pgn_tag(const tc_pgn_game *g, const char *name);
@@ -251,15 +255,20 @@ typedef struct tc_pgn_replay {
 } tc_pgn_replay;
 
 /* Builds the game's variant (from [Variant], else `fallback`, else chess)
- * and start position ([SetUp]/[FEN]) and plays its moves. Returns -1 only
- * when the variant or the FEN cannot be used; an illegal move gives 0 with
- * replay->ok == 0 and err describing it. */
+ * and start position ([SetUp]/[FEN]) and plays its moves. A [Variant] equal
+ * to the fallback's name (a variant page's own name) means the fallback; a
+ * [FEN] is used unless [SetUp "0"]. Returns -1 only when the variant or the
+ * FEN cannot be used (nothing is left to free); an illegal move gives 0
+ * with replay->ok == 0 and err like "move 12 (black) 'Nxe5': illegal ...". */
 int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 void tc_pgn_replay_free(tc_pgn_replay *replay);
 
-/* Writes a game from the position's start FEN and its history. tags may be
- * NULL; pairs name/value override the defaults of the Seven Tag Roster. */
+/* Writes a game from the position's start FEN and its history in SAN,
+ * movetext lines within 79 columns. tags (ntags name/value pairs, may be
+ * NULL) override the Seven Tag Roster defaults; other names are added after
+ * it. result NULL: the tags' Result, else the one the final position
+ * implies (mate, draw) or "*". */
 void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags,
                   const char *result, FILE *out);
 
