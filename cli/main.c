@@ -19,7 +19,8 @@ static int usage(FILE *out)
             "  play                play a game in the terminal\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
-            "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n");
+            "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
+            "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n");
     return out == stderr ? 1 : 0;
 }
 
@@ -33,7 +34,7 @@ static double now_seconds(void)
 static int cmd_variants(cli_ctx *c)
 {
     (void)c;
-    printf("%-18s %-6s %-24s %s\n", "name", "size", "topology", "description");
+    printf("%-18s %-6s %-26s %s\n", "name", "size", "topology", "description");
     for (int i = 0; i < tc_preset_count(); i++) {
         const tc_variant_def *d = tc_preset(i);
         tc_error err;
@@ -42,10 +43,10 @@ static int cmd_variants(cli_ctx *c)
         if (v)
             tc_variant_topology_text(v, topo, sizeof topo);
         snprintf(size, sizeof size, "%dx%d", d->width, d->height);
-        printf("%-18s %-6s %-24s %s\n", d->name, size, topo, d->description);
+        printf("%-18s %-6s %-26s %s\n", d->name, size, topo, d->description);
         const char *al = tc_preset_aliases(i);
         if (al && *al)
-            printf("%-18s %-6s %-24s aliases: %s\n", "", "", "", al);
+            printf("%-18s %-6s %-26s aliases: %s\n", "", "", "", al);
         tc_variant_free(v);
     }
     return 0;
@@ -123,6 +124,7 @@ static int cmd_perft(cli_ctx *c)
 int cmd_pgn(cli_ctx *c);
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);
+int cmd_match(cli_ctx *c);
 
 typedef struct {
     const char *name;
@@ -134,7 +136,7 @@ static const command commands[] = {
     {"variants", cmd_variants, 0}, {"show", cmd_show, 1},   {"fen", cmd_fen, 1},
     {"moves", cmd_moves, 1},       {"perft", cmd_perft, 1}, {"topology", cmd_topology, 1},
     {"play", cmd_play, 1},         {"pgn", cmd_pgn, 0},     {"bench", cmd_bench, 0},
-    {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0},
+    {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0}, {"match", cmd_match, 0},
 };
 
 int main(int argc, char **argv)

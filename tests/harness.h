@@ -31,7 +31,8 @@ tc_variant *th_variant(const char *name);
     X(frontmatter)   \
     X(pgn)           \
     X(report)        \
-    X(cli)
+    X(cli)           \
+    X(match)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

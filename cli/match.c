@@ -1,0 +1,791 @@
+/* `topochess match`: engine-versus-engine games judged by the library.
+ * Each game starts its own two engine processes, so a crash or a hang
+ * costs one game; games run on `concurrency` threads. */
+#include "match.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CONCURRENCY 64
+
+/* ---------------------------------------------------------------- config */
+
+void match_config_init(match_config *cfg, const tc_variant_def *def)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->def = *def;
+    cfg->eng[0].skill = cfg->eng[1].skill = -1;
+    cfg->games = 2;
+    cfg->margin_ms = 100;
+    cfg->hang_ms = 60000;
+    cfg->plies = 4;
+    cfg->seed = 1;
+    cfg->maxplies = 400;
+    cfg->concurrency = 1;
+    snprintf(cfg->event, sizeof cfg->event, "topochess match");
+}
+
+static int bad(tc_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_long(const char *key, const char *value, long lo, long hi, long *out, tc_error *err)
+{
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (!*value || *end || n < lo || n > hi)
+        return bad(err, "%s=%s: expected a whole number from %ld to %ld", key, value, lo, hi);
+    *out = n;
+    return 0;
+}
+
+static int parse_seconds(const char *text, int *ms)
+{
+    char *end;
+    double s = strtod(text, &end);
+    if (end == text || s < 0 || s > 1e6)
+        return -1;
+    *ms = (int)(s * 1000 + 0.5);
+    return (int)(end - text);
+}
+
+/* engineN=CMD or engineN=self:LEVEL */
+static int set_engine(match_engine_cfg *e, const char *value, const char *self, tc_error *err)
+{
+    if (!strncmp(value, "self", 4) && (value[4] == '\0' || value[4] == ':')) {
+        snprintf(e->cmd, sizeof e->cmd, "%s", self);
+        e->proto = EP_UCI;
+        long level = -1;
+        if (value[4] == ':' && parse_long("self", value + 5, 0, 100, &level, err))
+            return -1;
+        e->skill = (int)level;
+        return 0;
+    }
+    if (!*value)
+        return bad(err, "empty engine command");
+    if (strlen(value) >= sizeof e->cmd)
+        return bad(err, "engine command too long");
+    snprintf(e->cmd, sizeof e->cmd, "%s", value);
+    return 0;
+}
+
+static int set_proto(match_engine_cfg *e, const char *value, tc_error *err)
+{
+    if (!strcmp(value, "uci"))
+        e->proto = EP_UCI;
+    else if (!strcmp(value, "cecp") || !strcmp(value, "xboard"))
+        e->proto = EP_CECP;
+    else
+        return bad(err, "proto=%s: expected uci or cecp", value);
+    return 0;
+}
+
+int match_parse_args(match_config *cfg, int argc, char **argv, const char *self, tc_error *err)
+{
+    int limits = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *eq = strchr(argv[i], '=');
+        if (!eq)
+            return bad(err, "'%s': arguments are key=value words (see 'topochess match help')", argv[i]);
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - argv[i]), argv[i]);
+        const char *val = eq + 1;
+        size_t klen = strlen(key);
+        /* A trailing 1 or 2 picks one engine; no digit means both. */
+        int first = 0, last = 1;
+        char base[32];
+        snprintf(base, sizeof base, "%s", key);
+        if (klen > 1 && (key[klen - 1] == '1' || key[klen - 1] == '2')) {
+            first = last = key[klen - 1] - '1';
+            base[klen - 1] = '\0';
+        }
+        long n = 0;
+        int r = 0;
+        if (!strcmp(base, "engine") || !strcmp(base, "proto") || !strcmp(base, "name") ||
+            !strcmp(base, "skill")) {
+            for (int k = first; k <= last && !r; k++) {
+                match_engine_cfg *e = &cfg->eng[k];
+                if (!strcmp(base, "engine"))
+                    r = set_engine(e, val, self, err);
+                else if (!strcmp(base, "proto"))
+                    r = set_proto(e, val, err);
+                else if (!strcmp(base, "name"))
+                    snprintf(e->name, sizeof e->name, "%s", val);
+                else if (!(r = parse_long(key, val, 0, 100, &n, err)))
+                    e->skill = (int)n;
+            }
+        } else if (!strcmp(key, "games")) {
+            r = parse_long(key, val, 1, 1000000, &n, err);
+            cfg->games = (int)n;
+        } else if (!strcmp(key, "movetime")) {
+            r = parse_long(key, val, 1, 86400000, &n, err);
+            cfg->movetime_ms = (int)n;
+            limits++;
+        } else if (!strcmp(key, "nodes")) {
+            r = parse_long(key, val, 1, 2000000000, &n, err);
+            cfg->nodes = n;
+            limits++;
+        } else if (!strcmp(key, "tc")) {
+            int used = parse_seconds(val, &cfg->tc_base_ms);
+            int ok = used > 0 && cfg->tc_base_ms > 0;
+            cfg->tc_inc_ms = 0;
+            if (ok && val[used]) {
+                int inc = val[used] == '+' ? parse_seconds(val + used + 1, &cfg->tc_inc_ms) : -1;
+                ok = inc > 0 && !val[used + 1 + inc];
+            }
+            if (!ok)
+                return bad(err, "tc=%s: expected SECONDS or SECONDS+INCREMENT", val);
+            limits++;
+        } else if (!strcmp(key, "margin")) {
+            r = parse_long(key, val, 0, 600000, &n, err);
+            cfg->margin_ms = (int)n;
+        } else if (!strcmp(key, "timeout")) {
+            r = parse_long(key, val, 1, 86400000, &n, err);
+            cfg->hang_ms = (int)n;
+        } else if (!strcmp(key, "openings")) {
+            int digits = *val != '\0';
+            for (const char *s = val; *s; s++)
+                digits = digits && isdigit((unsigned char)*s);
+            if (digits) {
+                r = parse_long(key, val, 0, 1000000, &n, err);
+                cfg->openings = (int)n;
+            } else {
+                snprintf(cfg->openings_file, sizeof cfg->openings_file, "%s", val);
+            }
+        } else if (!strcmp(key, "plies")) {
+            r = parse_long(key, val, 0, 200, &n, err);
+            cfg->plies = (int)n;
+        } else if (!strcmp(key, "seed")) {
+            char *end;
+            cfg->seed = strtoull(val, &end, 10);
+            if (!*val || *end)
+                return bad(err, "seed=%s: expected a whole number", val);
+        } else if (!strcmp(key, "maxplies")) {
+            r = parse_long(key, val, 1, 100000, &n, err);
+            cfg->maxplies = (int)n;
+        } else if (!strcmp(key, "concurrency")) {
+            r = parse_long(key, val, 1, MAX_CONCURRENCY, &n, err);
+            cfg->concurrency = (int)n;
+        } else if (!strcmp(key, "pgn")) {
+            snprintf(cfg->pgn_path, sizeof cfg->pgn_path, "%s", val);
+        } else if (!strcmp(key, "event")) {
+            snprintf(cfg->event, sizeof cfg->event, "%s", val);
+        } else if (!strcmp(key, "debug")) {
+            r = parse_long(key, val, 0, 1, &n, err);
+            cfg->debug = (int)n;
+        } else {
+            return bad(err, "unknown key '%s' (see 'topochess match help')", key);
+        }
+        if (r)
+            return -1;
+    }
+    if (!cfg->eng[0].cmd[0] || !cfg->eng[1].cmd[0])
+        return bad(err, "give both engines: engine1=CMD engine2=CMD (or engine=CMD for both)");
+    if (limits > 1)
+        return bad(err, "give one of movetime=, tc= and nodes=");
+    if (!limits)
+        cfg->movetime_ms = 100;
+    for (int k = 0; k < 2; k++)
+        if (cfg->nodes > 0 && cfg->eng[k].proto == EP_CECP)
+            return bad(err, "nodes= needs UCI engines; engine%d speaks CECP", k + 1);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- openings */
+
+/// A start for one pair of games: a FEN (NULL: the variant's start) and
+/// moves played from it in coordinate form.
+typedef struct opening {
+    char *fen;
+    char *moves;
+} opening;
+
+int match_white_engine(int game) { return game % 2; }
+int match_opening_index(int game, int nopenings) { return nopenings > 0 ? game / 2 % nopenings : 0; }
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* `plies` random legal moves from the start, retried while they end the game. */
+static char *random_opening(const tc_variant *v, uint64_t *rng, int plies)
+{
+    size_t size = (size_t)plies * 8 + 1;
+    char *out = malloc(size);
+    tc_position *p = tc_position_new(v);
+    tc_movelist *list = malloc(sizeof *list);
+    if (!out || !p || !list) {
+        free(out);
+        out = NULL;
+        goto done;
+    }
+    for (int attempt = 0; attempt < 100; attempt++) {
+        tc_position_reset(p);
+        size_t used = 0;
+        out[0] = '\0';
+        for (int i = 0; i < plies; i++) {
+            int n = tc_generate_legal(p, list);
+            if (n == 0)
+                break;
+            tc_move m = list->moves[splitmix(rng) % (uint64_t)n];
+            char text[32];
+            tc_move_to_uci(p, m, text);
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", text);
+            tc_make_move(p, m);
+        }
+        if (tc_position_status(p) == TC_ONGOING)
+            break;
+    }
+done:
+    free(list);
+    tc_position_free(p);
+    return out;
+}
+
+/* Applies an opening to a fresh position; 0 or -1 with err. */
+static int apply_opening(tc_position *p, const opening *o, tc_error *err)
+{
+    tc_position_reset(p);
+    if (o->fen && tc_position_set_fen(p, o->fen, err))
+        return -1;
+    return tc_play_moves(p, o->moves, err);
+}
+
+static void free_openings(opening *list, int n)
+{
+    for (int i = 0; list && i < n; i++) {
+        free(list[i].fen);
+        free(list[i].moves);
+    }
+    free(list);
+}
+
+/* One FEN or one move list per line; blank lines and '#' comments skipped. */
+static int read_openings_file(const tc_variant *v, const char *path, opening **out, int *count,
+                              FILE *log)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(log, "match: cannot open openings file '%s'\n", path);
+        return -1;
+    }
+    tc_position *p = tc_position_new(v);
+    opening *list = NULL;
+    int n = 0, cap = 0, lineno = 0, status = 0;
+    char line[8192];
+    while (p && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = line + strspn(line, " \t");
+        s[strcspn(s, "\r\n")] = '\0';
+        if (!*s || *s == '#')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            opening *grown = realloc(list, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                status = -1;
+                break;
+            }
+            list = grown;
+        }
+        tc_error fen_err, move_err;
+        tc_position_reset(p);
+        if (tc_position_set_fen(p, s, &fen_err) == 0) {
+            list[n].fen = strdup(s);
+            list[n].moves = strdup("");
+        } else if (tc_position_reset(p), tc_play_moves(p, s, &move_err) == 0) {
+            list[n].fen = NULL;
+            list[n].moves = strdup(s);
+        } else {
+            fprintf(log, "match: %s:%d: neither a FEN (%s) nor moves (%s)\n", path, lineno,
+                    fen_err.msg, move_err.msg);
+            status = -1;
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    tc_position_free(p);
+    if (status == 0 && n == 0) {
+        fprintf(log, "match: openings file '%s' has no openings\n", path);
+        status = -1;
+    }
+    if (status) {
+        free_openings(list, n);
+        return -1;
+    }
+    *out = list;
+    *count = n;
+    return 0;
+}
+
+static int make_openings(const match_config *cfg, const tc_variant *v, opening **out, int *count,
+                         FILE *log)
+{
+    if (cfg->openings_file[0])
+        return read_openings_file(v, cfg->openings_file, out, count, log);
+    int n = cfg->openings > 0 ? cfg->openings : 1;
+    opening *list = calloc((size_t)n, sizeof *list);
+    if (!list)
+        return -1;
+    uint64_t rng = cfg->seed;
+    for (int i = 0; i < n; i++) {
+        list[i].moves = cfg->openings > 0 ? random_opening(v, &rng, cfg->plies) : strdup("");
+        if (!list[i].moves) {
+            free_openings(list, n);
+            return -1;
+        }
+    }
+    *out = list;
+    *count = n;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Elo */
+
+double match_elo(double score)
+{
+    if (score >= 1)
+        return INFINITY;
+    if (score <= 0)
+        return -INFINITY;
+    return -400.0 * log10(1.0 / score - 1.0);
+}
+
+void match_elo_range(const match_score *s, double *elo, double *error)
+{
+    double n = s->wins + s->losses + s->draws;
+    if (n <= 0) {
+        *elo = 0;
+        *error = INFINITY;
+        return;
+    }
+    double p = (s->wins + 0.5 * s->draws) / n;
+    /* Variance of one game's score, then of the mean over n games. */
+    double var = (s->wins * (1 - p) * (1 - p) + s->losses * p * p + s->draws * (0.5 - p) * (0.5 - p)) / n;
+    double sd = sqrt(var / n);
+    double hi = p + 1.959964 * sd, lo = p - 1.959964 * sd;
+    *elo = match_elo(p);
+    *error = hi >= 1 || lo <= 0 ? INFINITY : (match_elo(hi) - match_elo(lo)) / 2;
+}
+
+static void elo_text(double x, char *buf, size_t n)
+{
+    if (isinf(x))
+        snprintf(buf, n, "%sinf", x > 0 ? "+" : "-");
+    else
+        snprintf(buf, n, "%.1f", fabs(x) < 0.05 ? 0.0 : x); /* no "-0.0" */
+}
+
+/* ---------------------------------------------------------------- games */
+
+/// What every game thread shares: the fixed inputs, and the score, output
+/// and next game number under the lock.
+typedef struct match_state {
+    const match_config *cfg;
+    tc_variant *v;
+    opening *openings;
+    int nopenings;
+    char names[2][112];
+    FILE *log, *pgn;
+    pthread_mutex_t lock;
+    int next_game;
+    match_score score;
+} match_state;
+
+/// How one game ended.
+typedef struct game_end {
+    char result[8];
+    char termination[24]; /* PGN Termination: normal, time forfeit, ... */
+    char reason[700];
+} game_end;
+
+static const char *colour_name(int c) { return c == TC_WHITE ? "White" : "Black"; }
+
+static void end_game(game_end *g, int loser, const char *termination, const char *fmt, ...)
+{
+    snprintf(g->result, sizeof g->result, "%s", loser < 0 ? "1/2-1/2" : loser == TC_WHITE ? "0-1" : "1-0");
+    snprintf(g->termination, sizeof g->termination, "%s", termination);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* Starts engine k for a game and sets it up; 0 or -1 with e->error. */
+static int start_engine(const match_state *m, int k, ep_engine *e, const char *tag)
+{
+    const match_engine_cfg *ec = &m->cfg->eng[k];
+    if (ep_start(e, ec->cmd, ec->proto, m->cfg->debug ? stderr : NULL, tag))
+        return -1;
+    if (ec->proto == EP_UCI && ec->skill >= 0 && ep_has_option(e, "Skill Level")) {
+        char level[16];
+        snprintf(level, sizeof level, "%d", ec->skill);
+        ep_set_option(e, "Skill Level", level);
+    }
+    return 0;
+}
+
+/* Judges the position by our rules; 1 if the game is over. */
+static int judge(const tc_position *p, int maxplies, game_end *g)
+{
+    tc_status s = tc_position_status(p);
+    int side = tc_side_to_move(p);
+    switch (s) {
+    case TC_CHECKMATE:
+        end_game(g, side, "normal", "%s mates", colour_name(!side));
+        return 1;
+    case TC_STALEMATE:
+    case TC_DRAW_FIFTY:
+    case TC_DRAW_REPETITION:
+    case TC_DRAW_DEAD:
+        end_game(g, -1, "normal", "%s", tc_status_text(s));
+        return 1;
+    case TC_ONGOING:
+        break;
+    }
+    if (tc_ply_count(p) >= maxplies) {
+        end_game(g, -1, "adjudication", "draw by the cap of %d plies", maxplies);
+        return 1;
+    }
+    return 0;
+}
+
+/* Asks the side to move for its move and plays it; 1 if the game ended. */
+static int engine_turn(const match_state *m, tc_position *p, ep_engine *e, const char *who,
+                       ep_limits *lim, game_end *g, int *hung)
+{
+    const match_config *cfg = m->cfg;
+    int side = tc_side_to_move(p);
+    long timeout = lim->tc_base_ms > 0 ? lim->clock_ms[side] + cfg->margin_ms
+                   : cfg->nodes > 0    ? cfg->hang_ms
+                                       : (long)cfg->movetime_ms + cfg->margin_ms;
+    if (timeout < 1)
+        timeout = 1;
+    char text[256], fen[800];
+    long elapsed;
+    ep_reply r = ep_go(e, p, lim, (int)timeout, text, sizeof text, &elapsed);
+    tc_position_fen(p, fen, sizeof fen);
+    switch (r) {
+    case EP_TIMEOUT:
+        *hung = 1;
+        end_game(g, side, "time forfeit", "%s did not move within %ld ms%s%s%s", who, timeout,
+                 e->said[0] ? " (it said: '" : "", e->said, e->said[0] ? "')" : "");
+        return 1;
+    case EP_DIED:
+        end_game(g, side, "abandoned", "%s: %s", who, e->error);
+        return 1;
+    case EP_RESIGN:
+        end_game(g, side, "normal", "%s resigns", who);
+        return 1;
+    case EP_CLAIM:
+        end_game(g, side, "rules infraction", "%s claims '%s', which our rules do not confirm, in %s",
+                 who, text, fen);
+        return 1;
+    case EP_REJECT:
+        end_game(g, side, "rules infraction", "%s rejects a legal move: '%s'", who, text);
+        return 1;
+    case EP_MOVE:
+        break;
+    }
+    tc_move mv;
+    tc_error err;
+    int parsed = e->proto == EP_UCI ? tc_move_from_uci(p, text, &mv, &err) : tc_move_parse(p, text, &mv, &err);
+    if (parsed) {
+        end_game(g, side, "rules infraction", "%s plays an illegal move '%s' in %s (%s)", who, text, fen, err.msg);
+        return 1;
+    }
+    if (lim->tc_base_ms > 0) {
+        lim->clock_ms[side] -= elapsed;
+        if (lim->clock_ms[side] < -cfg->margin_ms) {
+            end_game(g, side, "time forfeit", "%s loses on time (%ld ms over)", who, -lim->clock_ms[side]);
+            return 1;
+        }
+        lim->clock_ms[side] += cfg->tc_inc_ms;
+    } else if (cfg->nodes <= 0 && elapsed > timeout) {
+        end_game(g, side, "time forfeit", "%s took %ld ms for a %d ms move", who, elapsed, cfg->movetime_ms);
+        return 1;
+    }
+    tc_make_move(p, mv);
+    return 0;
+}
+
+/* Plays game `index`: engine match_white_engine(index) has White. */
+static void play_game(match_state *m, int index, tc_position *p, game_end *g)
+{
+    const match_config *cfg = m->cfg;
+    int white = match_white_engine(index);
+    int engine_of[2] = {white, !white}; /* colour -> engine */
+    ep_engine *eng[2] = {calloc(1, sizeof(ep_engine)), calloc(1, sizeof(ep_engine))};
+    int started[2] = {0, 0}, hung[2] = {0, 0};
+    char who[2][160];
+    tc_error err;
+    memset(g, 0, sizeof *g);
+    if (!eng[0] || !eng[1]) {
+        end_game(g, -1, "abandoned", "out of memory");
+        goto done;
+    }
+    if (apply_opening(p, &m->openings[match_opening_index(index, m->nopenings)], &err)) {
+        end_game(g, -1, "abandoned", "opening: %s", err.msg);
+        goto done;
+    }
+    ep_limits lim = {cfg->movetime_ms, cfg->nodes, cfg->tc_base_ms, cfg->tc_inc_ms,
+                     {cfg->tc_base_ms, cfg->tc_base_ms}};
+    for (int c = 0; c < 2; c++) {
+        snprintf(who[c], sizeof who[c], "%s (%s)", colour_name(c), m->names[engine_of[c]]);
+        char tag[24];
+        snprintf(tag, sizeof tag, "%d.%d", index + 1, engine_of[c] + 1);
+        if (start_engine(m, engine_of[c], eng[c], tag) == 0)
+            started[c] = 1;
+        if (!started[c] || ep_new_game(eng[c], p, &lim)) {
+            end_game(g, c, "abandoned", "%s: %s", who[c], eng[c]->error);
+            goto done;
+        }
+    }
+    while (!judge(p, cfg->maxplies, g)) {
+        int side = tc_side_to_move(p);
+        if (engine_turn(m, p, eng[side], who[side], &lim, g, &hung[side]))
+            break;
+    }
+done:
+    for (int c = 0; c < 2; c++) {
+        if (started[c])
+            ep_stop(eng[c], g->result, g->reason, !hung[c]);
+        free(eng[c]);
+    }
+}
+
+static void write_pgn(match_state *m, int index, const tc_position *p, const game_end *g)
+{
+    int white = match_white_engine(index);
+    char round[16], date[16], details[250], tcbuf[48];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    snprintf(round, sizeof round, "%d", index + 1);
+    snprintf(details, sizeof details, "%.249s", g->reason);
+    const char *tags[2 * 11];
+    int n = 0;
+#define TAG(name, value) (tags[2 * n] = (name), tags[2 * n + 1] = (value), n++)
+    TAG("Event", m->cfg->event);
+    TAG("Site", "topochess match");
+    TAG("Date", date);
+    TAG("Round", round);
+    TAG("White", m->names[white]);
+    TAG("Black", m->names[!white]);
+    TAG("Result", g->result);
+    if (m->cfg->tc_base_ms > 0) {
+        snprintf(tcbuf, sizeof tcbuf, "%g+%g", m->cfg->tc_base_ms / 1000.0, m->cfg->tc_inc_ms / 1000.0);
+        TAG("TimeControl", tcbuf);
+    }
+    TAG("Termination", g->termination);
+    TAG("TerminationDetails", details);
+#undef TAG
+    tc_pgn_write(p, tags, n, g->result, m->pgn);
+    fflush(m->pgn);
+}
+
+static void *game_thread(void *arg)
+{
+    match_state *m = arg;
+    tc_position *p = tc_position_new(m->v);
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        int index = m->next_game < m->cfg->games ? m->next_game++ : -1;
+        pthread_mutex_unlock(&m->lock);
+        if (index < 0 || !p)
+            break;
+        game_end g;
+        play_game(m, index, p, &g);
+        int white = match_white_engine(index);
+        pthread_mutex_lock(&m->lock);
+        fprintf(m->log, "Finished game %d (%s vs %s): %s {%s}\n", index + 1, m->names[white],
+                m->names[!white], g.result, g.reason);
+        fflush(m->log);
+        if (!strcmp(g.result, "1/2-1/2"))
+            m->score.draws++;
+        else if ((g.result[0] == '1') == (white == 0))
+            m->score.wins++;
+        else
+            m->score.losses++;
+        if (m->pgn)
+            write_pgn(m, index, p, &g);
+        pthread_mutex_unlock(&m->lock);
+    }
+    tc_position_free(p);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- the match */
+
+/* Starts each engine once to learn its name and check that it can play
+ * this variant from these openings. */
+static int probe_engines(match_state *m)
+{
+    const match_config *cfg = m->cfg;
+    int fen_openings = 0;
+    for (int i = 0; i < m->nopenings; i++)
+        fen_openings |= m->openings[i].fen != NULL;
+    for (int k = 0; k < 2; k++) {
+        const match_engine_cfg *ec = &cfg->eng[k];
+        ep_engine *e = calloc(1, sizeof *e);
+        char tag[24];
+        snprintf(tag, sizeof tag, "probe.%d", k + 1);
+        if (!e || start_engine(m, k, e, tag)) {
+            fprintf(m->log, "match: engine%d '%s' did not start: %s\n", k + 1, ec->cmd, e ? e->error : "out of memory");
+            free(e);
+            return -1;
+        }
+        const char *variant = ep_variant_name(ec->proto, cfg->def.name);
+        int ok = 1;
+        if (strcmp(variant, "chess") && !ep_has_variant(e, variant)) {
+            fprintf(m->log, "match: engine%d '%s' does not play variant '%s' (%s: %.160s%s)\n", k + 1,
+                    e->name[0] ? e->name : ec->cmd, variant,
+                    ec->proto == EP_UCI ? "its UCI_Variant values" : "its feature variants",
+                    e->variants[0] ? e->variants : "none", strlen(e->variants) > 160 ? "..." : "");
+            ok = 0;
+        } else if (ec->proto == EP_CECP && fen_openings && !e->setboard) {
+            fprintf(m->log, "match: engine%d '%s' lacks feature setboard=1, needed for FEN openings\n",
+                    k + 1, e->name[0] ? e->name : ec->cmd);
+            ok = 0;
+        }
+        const char *name = ec->name[0] ? ec->name : e->name;
+        if (!*name) {
+            /* The command's first word without its directory. */
+            char first[96];
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(ec->cmd, " "), ec->cmd);
+            const char *slash = strrchr(first, '/');
+            snprintf(m->names[k], sizeof m->names[k], "%s", slash ? slash + 1 : first);
+        } else {
+            snprintf(m->names[k], sizeof m->names[k], "%s", name);
+        }
+        ep_stop(e, NULL, NULL, 1);
+        free(e);
+        if (!ok)
+            return -1;
+    }
+    if (!strcmp(m->names[0], m->names[1])) {
+        size_t len = strlen(m->names[1]);
+        snprintf(m->names[1] + (len < 100 ? len : 100), 12, " (2)");
+    }
+    return 0;
+}
+
+static void print_summary(const match_state *m)
+{
+    const match_score *s = &m->score;
+    int n = s->wins + s->losses + s->draws;
+    double ratio = n ? (s->wins + 0.5 * s->draws) / n : 0;
+    fprintf(m->log, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", m->names[0], m->names[1], s->wins,
+            s->losses, s->draws, ratio, n);
+    double elo, error;
+    match_elo_range(s, &elo, &error);
+    char e1[32], e2[32];
+    elo_text(elo, e1, sizeof e1);
+    elo_text(error, e2, sizeof e2);
+    fprintf(m->log, "Elo difference: %s +/- %s\n", e1, e2 + (e2[0] == '+'));
+}
+
+int match_run(const match_config *cfg, FILE *log, match_score *score)
+{
+    /* A write to an engine that died must be an error, not our death. */
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, NULL);
+
+    match_state m;
+    memset(&m, 0, sizeof m);
+    m.cfg = cfg;
+    m.log = log;
+    tc_error err;
+    int status = -1;
+    pthread_mutex_init(&m.lock, NULL);
+    m.v = tc_variant_new(&cfg->def, &err);
+    if (!m.v) {
+        fprintf(log, "match: variant %s: %s\n", cfg->def.name, err.msg);
+        goto done;
+    }
+    if (make_openings(cfg, m.v, &m.openings, &m.nopenings, log) || probe_engines(&m))
+        goto done;
+    if (cfg->pgn_path[0] && !(m.pgn = fopen(cfg->pgn_path, "w"))) {
+        fprintf(log, "match: cannot write '%s'\n", cfg->pgn_path);
+        goto done;
+    }
+    int workers = cfg->concurrency < cfg->games ? cfg->concurrency : cfg->games;
+    pthread_t threads[MAX_CONCURRENCY];
+    int running = 0;
+    for (int i = 1; i < workers; i++)
+        if (pthread_create(&threads[running], NULL, game_thread, &m) == 0)
+            running++;
+    game_thread(&m);
+    for (int i = 0; i < running; i++)
+        pthread_join(threads[i], NULL);
+    print_summary(&m);
+    status = 0;
+done:
+    if (score)
+        *score = m.score;
+    if (m.pgn)
+        fclose(m.pgn);
+    free_openings(m.openings, m.nopenings);
+    tc_variant_free(m.v);
+    pthread_mutex_destroy(&m.lock);
+    return status;
+}
+
+static void match_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: topochess match [--variant NAME] engine1=CMD engine2=CMD [key=value ...]\n"
+            "  engine1=CMD, engine2=CMD  shell commands, or self[:SKILL] for this binary's uci\n"
+            "  proto1=, proto2=    uci (default) or cecp\n"
+            "  name1=, name2=      names for the report and the PGN\n"
+            "  games=N             games to play (default 2), in pairs with colours swapped\n"
+            "  movetime=MS | tc=SECONDS[+INC] | nodes=N   limit per move (default movetime=100)\n"
+            "  margin=MS           grace before a late move loses (default 100)\n"
+            "  timeout=MS          deadline for a nodes= move (default 60000)\n"
+            "  openings=N plies=K seed=S   N random openings of K plies (default 4)\n"
+            "  openings=FILE       one FEN or one move list per line\n"
+            "  maxplies=N          draw after N plies (default 400)\n"
+            "  concurrency=N       games played at once (default 1)\n"
+            "  pgn=FILE event=NAME debug=1\n");
+}
+
+int cmd_match(cli_ctx *c)
+{
+    if (c->argc == 0 || !strcmp(c->argv[0], "help")) {
+        match_usage(c->argc ? stdout : stderr);
+        return c->argc ? 0 : 1;
+    }
+    char exe[1024], self[1100];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    snprintf(self, sizeof self, "'%s' uci", n > 0 ? exe : "topochess");
+    match_config cfg;
+    match_config_init(&cfg, &c->def);
+    tc_error err;
+    if (match_parse_args(&cfg, c->argc, c->argv, self, &err)) {
+        fprintf(stderr, "topochess: match: %s\n", err.msg);
+        return 1;
+    }
+    match_score score;
+    return match_run(&cfg, stdout, &score) ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+/* `topochess match`: two engine processes play each other under our rules.
+ * The library judges every move (legality, mate, draws); the engines only
+ * propose moves. */
+#ifndef TC_MATCH_H
+#define TC_MATCH_H
+
+#include "cli.h"
+#include "engine_proc.h"
+#include "topochess.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/// How to run one side: the shell command, its protocol, an optional
+/// `Skill Level` to set, and a display name ("" = ask the engine).
+typedef struct match_engine_cfg {
+    char cmd[1024];
+    ep_proto proto;
+    int skill; /* -1: leave the engine's default */
+    char name[96];
+} match_engine_cfg;
+
+/// Everything `topochess match` was told, with defaults filled in by
+/// match_config_init. Times are in milliseconds.
+typedef struct match_config {
+    tc_variant_def def;
+    match_engine_cfg eng[2];
+    int games;
+    int movetime_ms;
+    int tc_base_ms, tc_inc_ms; /* tc_base_ms > 0: clocks */
+    long nodes;                /* > 0: nodes per move (UCI engines) */
+    int margin_ms;             /* grace before a late move loses */
+    int hang_ms;               /* deadline for a nodes-limited move */
+    int openings;              /* random openings to make, 0: none */
+    char openings_file[512];
+    int plies;                 /* plies of a random opening */
+    uint64_t seed;
+    int maxplies;
+    int concurrency;
+    char pgn_path[512];
+    char event[96];
+    int debug;                 /* log all engine traffic to the log */
+} match_config;
+
+/// The score from the first engine's side.
+typedef struct match_score {
+    int wins, losses, draws;
+} match_score;
+
+void match_config_init(match_config *cfg, const tc_variant_def *def);
+/* Reads key=value words; `self` is the command that runs this binary
+ * (for engineN=self:LEVEL). */
+int match_parse_args(match_config *cfg, int argc, char **argv, const char *self, tc_error *err);
+/* Plays the match, printing a line per game and the summary to `log`.
+ * 0, or -1 when the match could not start (the reason is printed). */
+int match_run(const match_config *cfg, FILE *log, match_score *score);
+
+/* Colours and openings of game g (0-based): games come in pairs that share
+ * an opening, engine 1 playing White in the first game of each pair. */
+int match_white_engine(int game);
+int match_opening_index(int game, int nopenings);
+
+/* Elo difference for a score fraction in (0, 1); +-INFINITY at 1 and 0. */
+double match_elo(double score);
+/* Elo difference and its 95% error bar (INFINITY when unbounded). */
+void match_elo_range(const match_score *s, double *elo, double *error);
+
+/* The command: key=value words in c->argv. */
+int cmd_match(cli_ctx *c);
+
+#endif
