@@ -1,0 +1,938 @@
+/* Variant pages: the YAML front matter of a Markdown page read into a
+ * tc_variant_def (RULES.md section 3), and a definition written back as a
+ * page.
+ *
+ * libyaml does all real parsing, so any layout an editor writes works: block
+ * or flow style, quotes, comments, CRLF line ends.
+ *
+ * Some copies of the pages lost their line breaks, so the whole front matter
+ * sits on one line ("--- title: X engine: topology: type: grid rows: 14 ...
+ * --- ## Body"). That is not YAML, but its structure can be recovered: we
+ * split it into `key:` tokens and values (quoted strings, flow collections,
+ * plain words up to the next key) and re-indent it, guided by a small schema
+ * that says which keys open a mapping and which keys belong in each mapping.
+ * A key goes into the innermost open mapping that lists it; a key that no
+ * open mapping lists stays in the innermost one (so a stray key inside
+ * `topology:` is still reported as unknown there). The rebuilt text is then
+ * read by libyaml like any other page.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <yaml.h>
+
+#define FM_MAX_PAGE (1L << 20)
+#define FM_MAX_DEPTH 64
+
+/* ---------------------------------------------------------------- errors */
+
+/// Says where a node sits in the page for error messages: page line of the
+/// first line of the YAML text, or no lines at all for a rebuilt one-liner.
+typedef struct {
+    yaml_document_t *doc;
+    int line0;
+    bool lines;
+} fm_ctx;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int fm_fail(const fm_ctx *c, const yaml_node_t *n, tc_error *err, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    if (c && c->lines && n) {
+        size_t l = strlen(err->msg);
+        snprintf(err->msg + l, sizeof err->msg - l, " (line %d)", c->line0 + (int)n->start_mark.line);
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- buffer */
+
+/// A growable text buffer for the rebuilt front matter of a one-line page.
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} fm_buf;
+
+static void buf_put(fm_buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->failed = true;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void buf_str(fm_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+/* ---------------------------------------------------------------- one-line pages */
+
+/// One mapping of the page schema: the keys that belong in it, and the
+/// mapping (by index) in which its own key sits.
+typedef struct {
+    const char *name;
+    int parent;
+    const char *const *keys;
+} fm_schema;
+
+static const char *const root_keys[] = {
+    "title", "slug", "board", "players", "parent", "published", "notation", "win", "special",
+    "description", "engine", "setup", "author", "authors", "date", "tags", "layout", "summary",
+    "draft", "inventor", "source", NULL};
+static const char *const engine_keys[] = {"topology", "players", "setup", "notation", NULL};
+static const char *const topology_keys[] = {"type", "rows", "cols", "wrap", "files", "ranks", "seam", NULL};
+
+static const fm_schema schema[] = {
+    {"", -1, root_keys},
+    {"engine", 0, engine_keys},
+    {"topology", 1, topology_keys},
+};
+#define NSCHEMA ((int)(sizeof schema / sizeof schema[0]))
+
+static bool span_eq(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+static bool schema_lists(int level, const char *key, size_t n)
+{
+    for (const char *const *k = schema[level].keys; *k; k++)
+        if (span_eq(key, n, *k))
+            return true;
+    return false;
+}
+
+/* The schema mapping that `key` opens inside mapping `level`, or -1. */
+static int schema_opens(int level, const char *key, size_t n)
+{
+    for (int i = 0; i < NSCHEMA; i++)
+        if (schema[i].parent == level && span_eq(key, n, schema[i].name))
+            return i;
+    return -1;
+}
+
+typedef enum { TK_KEY, TK_VALUE, TK_END, TK_ERROR } fm_token;
+
+static bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+static bool is_key_char(char ch) { return isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.'; }
+
+/* Reads the token at *pos into [*ts, *te). With need_marker the front matter
+ * ends at a bare `---` word, else at the end of the text. */
+static fm_token next_token(const char *s, size_t n, size_t *pos, size_t *ts, size_t *te, bool need_marker,
+                           tc_error *err)
+{
+    size_t i = *pos;
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i >= n) {
+        *pos = i;
+        if (need_marker) {
+            tc_set_error(err, "unterminated front matter: no closing '---'");
+            return TK_ERROR;
+        }
+        return TK_END;
+    }
+    *ts = i;
+    if (need_marker && n - i >= 3 && memcmp(s + i, "---", 3) == 0 && (n - i == 3 || is_space(s[i + 3]))) {
+        *pos = i + 3;
+        return TK_END;
+    }
+    char ch = s[i];
+    if (ch == '"' || ch == '\'') {
+        size_t j = i + 1;
+        for (; j < n; j++) {
+            if (ch == '"' && s[j] == '\\')
+                j++;
+            else if (s[j] == ch) {
+                if (ch == '\'' && j + 1 < n && s[j + 1] == '\'')
+                    j++;
+                else
+                    break;
+            }
+        }
+        if (j >= n) {
+            tc_set_error(err, "unterminated quoted string: %.*s", (int)(n - i < 30 ? n - i : 30), s + i);
+            return TK_ERROR;
+        }
+        *te = *pos = j + 1;
+        return TK_VALUE;
+    }
+    if (ch == '[' || ch == '{') {
+        int depth = 0;
+        char quote = 0;
+        size_t j = i;
+        for (; j < n; j++) {
+            char c = s[j];
+            if (quote) {
+                if (quote == '"' && c == '\\')
+                    j++;
+                else if (c == quote)
+                    quote = 0;
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ']' || c == '}') && --depth == 0) {
+                break;
+            }
+        }
+        if (j >= n) {
+            tc_set_error(err, "unclosed '%c' in front matter: %.*s", ch, (int)(n - i < 30 ? n - i : 30), s + i);
+            return TK_ERROR;
+        }
+        *te = *pos = j + 1;
+        return TK_VALUE;
+    }
+    size_t j = i;
+    while (j < n && !is_space(s[j]))
+        j++;
+    *pos = j;
+    if (j - i >= 2 && s[j - 1] == ':') {
+        bool key = true;
+        for (size_t k = i; k < j - 1; k++)
+            key &= is_key_char(s[k]);
+        if (key) {
+            *te = j - 1;
+            return TK_KEY;
+        }
+    }
+    *te = j;
+    return TK_VALUE;
+}
+
+/* Writes a value of the one-line form back as YAML on one line. Line breaks
+ * inside become spaces, as YAML folding would make them. */
+static void put_value(fm_buf *b, const char *v, size_t n)
+{
+    bool quote = false;
+    if (strchr("-?:,]}#&*!|>%@`", v[0]))
+        quote = true;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (v[i] == ' ' && v[i + 1] == '#')
+            quote = true;
+    if (v[0] == '"' || v[0] == '\'' || v[0] == '[' || v[0] == '{')
+        quote = false;
+    if (quote)
+        buf_put(b, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        char ch = v[i];
+        if (ch == '\r' || ch == '\n' || ch == '\t')
+            ch = ' ';
+        if (quote && (ch == '"' || ch == '\\'))
+            buf_put(b, "\\", 1);
+        buf_put(b, &ch, 1);
+    }
+    if (quote)
+        buf_put(b, "\"", 1);
+}
+
+/* Rebuilds an indented YAML text from front matter that lost its line
+ * breaks (see the comment at the top of the file). */
+static int rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, tc_error *err)
+{
+    int stack[NSCHEMA] = {0};
+    int depth = 1;
+    size_t pos = 0, ts = 0, te = 0;
+    const char *key = NULL;
+    size_t klen = 0, vs = 0, ve = 0;
+    bool have_value = false;
+    for (;;) {
+        fm_token t = next_token(s, n, &pos, &ts, &te, need_marker, err);
+        if (t == TK_ERROR)
+            return -1;
+        if (t == TK_VALUE) {
+            if (!key) {
+                tc_set_error(err, "front matter: expected 'key:' but found '%.*s'",
+                             (int)(te - ts > 30 ? 30 : te - ts), s + ts);
+                return -1;
+            }
+            if (!have_value)
+                vs = ts;
+            ve = te;
+            have_value = true;
+            continue;
+        }
+        if (key) {
+            /* Place the pending key in the innermost mapping that lists it. */
+            int d = depth - 1;
+            while (d >= 0 && !schema_lists(stack[d], key, klen))
+                d--;
+            if (d < 0)
+                d = depth - 1;
+            depth = d + 1;
+            for (int k = 0; k < d; k++)
+                buf_str(out, "  ");
+            buf_put(out, key, klen);
+            buf_put(out, ":", 1);
+            int opens = schema_opens(stack[d], key, klen);
+            if (!have_value && opens >= 0 && depth < NSCHEMA)
+                stack[depth++] = opens;
+            if (have_value) {
+                buf_put(out, " ", 1);
+                put_value(out, s + vs, ve - vs);
+            }
+            buf_put(out, "\n", 1);
+        }
+        if (t == TK_END)
+            break;
+        key = s + ts;
+        klen = te - ts;
+        have_value = false;
+    }
+    if (out->failed) {
+        tc_set_error(err, "out of memory");
+        return -1;
+    }
+    if (!out->p)
+        buf_str(out, "");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- YAML to def */
+
+static const char *scalar(const yaml_node_t *n) { return (const char *)n->data.scalar.value; }
+
+static bool is_null(const yaml_node_t *n)
+{
+    if (!n)
+        return true;
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *v = scalar(n);
+    return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* A text field: a scalar, possibly empty. */
+static int get_text(const fm_ctx *c, const yaml_node_t *n, const char *field, const char **out, tc_error *err)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return fm_fail(c, n, err, "%s: expected a text value, not a list or mapping", field);
+    *out = is_null(n) ? "" : scalar(n);
+    if (strlen(*out) != n->data.scalar.length)
+        return fm_fail(c, n, err, "%s: contains a NUL character", field);
+    return 0;
+}
+
+/* A small whole number written in decimal digits (quoted or not). */
+static int get_int(const fm_ctx *c, const yaml_node_t *n, const char *field, int *out, tc_error *err)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return fm_fail(c, n, err, "%s: expected a whole number, not a list or mapping", field);
+    const char *v = scalar(n);
+    size_t i = v[0] == '+';
+    int x = 0;
+    size_t digits = 0;
+    for (; v[i] >= '0' && v[i] <= '9' && digits < 5; i++, digits++)
+        x = x * 10 + (v[i] - '0');
+    if (!digits || v[i])
+        return fm_fail(c, n, err, "%s: '%.30s' is not a whole number", field, v);
+    *out = x;
+    return 0;
+}
+
+/// The mapping nodes and values of one page, gathered before they are
+/// checked against each other.
+typedef struct {
+    const yaml_node_t *engine, *topology, *setup_top, *setup_engine, *notation_top, *notation_engine;
+    const yaml_node_t *title, *slug, *special, *description;
+    const yaml_node_t *topo[7]; /* indexed like topology_keys */
+} fm_fields;
+
+/* Looks up key in a NULL-terminated list; -1 if absent. */
+static int key_index(const char *const *list, const char *key)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], key))
+            return i;
+    return -1;
+}
+
+/* Stores value in *slot, refusing a second occurrence of the same key. */
+static int take(const fm_ctx *c, const yaml_node_t *k, const yaml_node_t *v, const yaml_node_t **slot,
+                const char *where, tc_error *err)
+{
+    if (*slot)
+        return fm_fail(c, k, err, "%s: duplicate key '%s'", where, scalar(k));
+    *slot = v;
+    return 0;
+}
+
+/* Walks one mapping; calls visit for each key with a scalar name. */
+typedef int (*fm_visit)(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const yaml_node_t *v,
+                        tc_error *err);
+
+static int walk(const fm_ctx *c, const yaml_node_t *map, const char *where, fm_fields *f, fm_visit visit,
+                tc_error *err)
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return fm_fail(c, map, err, "%s: expected a mapping of 'key: value' entries", where);
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+        const yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+        if (!k || !v)
+            return fm_fail(c, map, err, "%s: malformed entry", where);
+        if (k->type != YAML_SCALAR_NODE)
+            return fm_fail(c, k, err, "%s: a key must be a plain word", where);
+        if (visit(c, f, k, v, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int visit_topology(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const yaml_node_t *v,
+                          tc_error *err)
+{
+    int i = key_index(topology_keys, scalar(k));
+    if (i < 0)
+        return fm_fail(c, k, err,
+                       "engine.topology: unknown key '%.40s' (known: type, rows, cols, wrap, files, ranks, seam)",
+                       scalar(k));
+    return take(c, k, v, &f->topo[i], "engine.topology", err);
+}
+
+static int visit_engine(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const yaml_node_t *v,
+                        tc_error *err)
+{
+    const char *key = scalar(k);
+    if (!strcmp(key, "topology"))
+        return take(c, k, v, &f->topology, "engine", err);
+    if (!strcmp(key, "setup"))
+        return take(c, k, v, &f->setup_engine, "engine", err);
+    if (!strcmp(key, "notation"))
+        return take(c, k, v, &f->notation_engine, "engine", err);
+    if (!strcmp(key, "players"))
+        return 0;
+    return fm_fail(c, k, err, "engine: unknown key '%.40s' (known: topology, setup, notation, players)", key);
+}
+
+static int visit_root(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const yaml_node_t *v,
+                      tc_error *err)
+{
+    static const char *const mine[] = {"engine", "setup", "notation", "title", "slug", "special", "description",
+                                       NULL};
+    const yaml_node_t **slots[] = {&f->engine, &f->setup_top, &f->notation_top, &f->title,
+                                   &f->slug,   &f->special,   &f->description};
+    int i = key_index(mine, scalar(k));
+    return i < 0 ? 0 : take(c, k, v, slots[i], "front matter", err); /* other page keys are not ours */
+}
+
+/// What one `wrap:` value means. A rule marked free is a default that a
+/// `files:` field may change (the fold names only the ranks); any other
+/// `files:`/`ranks:` field must agree with the value.
+typedef struct {
+    const char *name;
+    tc_file_rule files;
+    tc_rank_rule ranks;
+    bool files_free;
+} fm_wrap;
+
+static const fm_wrap wraps[] = {
+    {"none", TC_FILES_OPEN, TC_RANKS_OPEN, false},
+    {"cylinder", TC_FILES_WRAP, TC_RANKS_OPEN, false},
+    {"rank-cylinder", TC_FILES_OPEN, TC_RANKS_WRAP, false},
+    {"torus", TC_FILES_WRAP, TC_RANKS_WRAP, false},
+    {"mobius", TC_FILES_OPEN, TC_RANKS_TWIST, false},
+    {"klein-bottle", TC_FILES_WRAP, TC_RANKS_TWIST, false},
+    {"fold", TC_FILES_WRAP, TC_RANKS_FOLD, true},
+};
+#define NWRAPS ((int)(sizeof wraps / sizeof wraps[0]))
+
+static const char *const file_names[] = {"open", "wrap", NULL};
+static const char *const rank_names[] = {"open", "wrap", "twist", "fold", NULL};
+
+/* Copies one line of text into dst (size n), whitespace runs made single
+ * spaces; a text that does not fit is cut at a word and ends in "...". */
+static void one_line(char *dst, size_t n, const char *src)
+{
+    size_t len = 0;
+    bool space = false;
+    for (const char *s = src; *s && *s != '\n'; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\r') {
+            space = len > 0;
+            continue;
+        }
+        if (space && len + 1 < n)
+            dst[len++] = ' ';
+        space = false;
+        if (len + 1 >= n) {
+            /* Too long: back up to a word boundary and mark the cut. */
+            size_t cut = n - 4;
+            while (cut > 0 && dst[cut] != ' ')
+                cut--;
+            if (cut == 0) {
+                cut = n - 4;
+                while (cut > 0 && ((unsigned char)dst[cut] & 0xC0) == 0x80)
+                    cut--;
+            }
+            while (cut > 0 && strchr(" .,;:", dst[cut - 1]))
+                cut--; /* "ranks...." reads badly */
+            memcpy(dst + cut, "...", 4);
+            return;
+        }
+        dst[len++] = *s;
+    }
+    dst[len] = '\0';
+}
+
+/* Lowercase ASCII words joined by dashes; Latin-1 letters lose their accents. */
+static void slugify(char *dst, size_t n, const char *src)
+{
+    static const char latin1[] = "aaaaaaaceeeeiiiidnooooo-ouuuuytsaaaaaaaceeeeiiiidnooooo-ouuuuyty";
+    size_t len = 0;
+    bool dash = false;
+    for (const unsigned char *s = (const unsigned char *)src; *s && len + 1 < n; s++) {
+        char ch = 0;
+        if (isalnum(*s) && *s < 128)
+            ch = (char)tolower(*s);
+        else if (*s == 0xC3 && s[1] >= 0x80 && s[1] <= 0xBF)
+            ch = latin1[*++s - 0x80];
+        if (ch && ch != '-') {
+            if (dash && len > 0 && len + 2 < n)
+                dst[len++] = '-';
+            dash = false;
+            dst[len++] = ch;
+        } else {
+            dash = true;
+        }
+    }
+    dst[len] = '\0';
+}
+
+static int lookup(const fm_ctx *c, const yaml_node_t *n, const char *field, const char *const *names,
+                  int *out, tc_error *err)
+{
+    const char *v = "";
+    if (get_text(c, n, field, &v, err))
+        return -1;
+    int i = key_index(names, v);
+    if (i < 0) {
+        char known[128] = "";
+        for (int k = 0; names[k]; k++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "", names[k]);
+        return fm_fail(c, n, err, "%s: unknown value '%.30s' (expected %s)", field, v, known);
+    }
+    *out = i;
+    return 0;
+}
+
+static int read_topology(const fm_ctx *c, const fm_fields *f, tc_variant_def *d, tc_error *err)
+{
+    const yaml_node_t *const *t = f->topo; /* type rows cols wrap files ranks seam */
+    static const char *const required[] = {"type", "rows", "cols", "wrap"};
+    for (int i = 0; i < 4; i++)
+        if (is_null(t[i]))
+            return fm_fail(c, f->topology, err, "engine.topology: missing '%s'", required[i]);
+    const char *type;
+    if (get_text(c, t[0], "engine.topology.type", &type, err))
+        return -1;
+    if (strcmp(type, "grid"))
+        return fm_fail(c, t[0], err, "engine.topology.type: '%.30s' is not supported (only grid)", type);
+    if (get_int(c, t[1], "engine.topology.rows", &d->height, err) ||
+        get_int(c, t[2], "engine.topology.cols", &d->width, err))
+        return -1;
+    static const char *const wrap_names[] = {"none",  "cylinder",     "rank-cylinder", "torus",
+                                             "mobius", "klein-bottle", "fold",          NULL};
+    int w;
+    if (lookup(c, t[3], "engine.topology.wrap", wrap_names, &w, err))
+        return -1;
+    d->files = wraps[w].files;
+    d->ranks = wraps[w].ranks;
+    if (!is_null(t[4])) {
+        int fr;
+        if (lookup(c, t[4], "engine.topology.files", file_names, &fr, err))
+            return -1;
+        if ((tc_file_rule)fr != d->files && !wraps[w].files_free)
+            return fm_fail(c, t[4], err, "engine.topology.files: '%s' contradicts wrap: %s (files %s)",
+                           file_names[fr], wraps[w].name, file_names[d->files]);
+        d->files = (tc_file_rule)fr;
+    }
+    if (!is_null(t[5])) {
+        int rr;
+        if (lookup(c, t[5], "engine.topology.ranks", rank_names, &rr, err))
+            return -1;
+        if ((tc_rank_rule)rr != d->ranks)
+            return fm_fail(c, t[5], err, "engine.topology.ranks: '%s' contradicts wrap: %s (ranks %s)",
+                           rank_names[rr], wraps[w].name, rank_names[d->ranks]);
+    }
+    d->seam = 0;
+    if (d->ranks == TC_RANKS_TWIST)
+        d->seam = d->height == 14 ? 11 : d->height;
+    if (!is_null(t[6])) {
+        if (d->ranks != TC_RANKS_TWIST)
+            return fm_fail(c, t[6], err, "engine.topology.seam: given, but the ranks do not twist (wrap: %s)",
+                           wraps[w].name);
+        if (get_int(c, t[6], "engine.topology.seam", &d->seam, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int check_notation(const fm_ctx *c, const yaml_node_t *n, const char *field, tc_error *err)
+{
+    const char *v = "";
+    if (!n)
+        return 0;
+    if (get_text(c, n, field, &v, err))
+        return -1;
+    if (strcmp(v, "algebraic"))
+        return fm_fail(c, n, err, "%s: '%.30s' is not supported (only algebraic)", field, v);
+    return 0;
+}
+
+/* Turns a loaded front matter document into a definition. */
+static int read_document(const fm_ctx *c, tc_variant_def *d, tc_error *err)
+{
+    fm_fields f;
+    memset(&f, 0, sizeof f);
+    const yaml_node_t *root = yaml_document_get_root_node(c->doc);
+    if (!root || is_null(root)) {
+        tc_set_error(err, "front matter is empty");
+        return -1;
+    }
+    if (walk(c, root, "front matter", &f, visit_root, err))
+        return -1;
+    if (!f.engine || is_null(f.engine))
+        return fm_fail(c, root, err, "front matter: missing 'engine' (with engine.topology and setup)");
+    if (walk(c, f.engine, "engine", &f, visit_engine, err))
+        return -1;
+    if (!f.topology || is_null(f.topology))
+        return fm_fail(c, f.engine, err, "engine: missing 'topology'");
+    if (walk(c, f.topology, "engine.topology", &f, visit_topology, err) || read_topology(c, &f, d, err))
+        return -1;
+    if (check_notation(c, f.notation_top, "notation", err) ||
+        check_notation(c, f.notation_engine, "engine.notation", err))
+        return -1;
+
+    const char *setup = "", *other = "";
+    if (f.setup_engine && get_text(c, f.setup_engine, "engine.setup", &setup, err))
+        return -1;
+    if (f.setup_top && get_text(c, f.setup_top, "setup", &other, err))
+        return -1;
+    if (*setup && *other && strcmp(setup, other))
+        return fm_fail(c, f.setup_top, err, "setup: given at top level and under engine, differently");
+    if (!*setup)
+        setup = other;
+    if (!*setup)
+        return fm_fail(c, f.engine, err, "engine: missing 'setup' (the FEN board field)");
+    if (strlen(setup) >= sizeof d->setup)
+        return fm_fail(c, f.setup_engine ? f.setup_engine : f.setup_top, err,
+                       "setup: too long (%zu characters, at most %zu)", strlen(setup), sizeof d->setup - 1);
+    memcpy(d->setup, setup, strlen(setup) + 1);
+
+    const char *title = "", *slug = "", *desc = "";
+    if ((f.title && get_text(c, f.title, "title", &title, err)) ||
+        (f.slug && get_text(c, f.slug, "slug", &slug, err)))
+        return -1;
+    if (f.description ? get_text(c, f.description, "description", &desc, err)
+                      : f.special ? get_text(c, f.special, "special", &desc, err) : 0)
+        return -1;
+    one_line(d->title, sizeof d->title, title);
+    one_line(d->description, sizeof d->description, desc);
+    slugify(d->name, sizeof d->name, *slug ? slug : title);
+    if (!d->name[0])
+        snprintf(d->name, sizeof d->name, "custom");
+
+    if (tc_variant_def_check(d, err))
+        return -1;
+    uint8_t board[TC_MAX_CELLS];
+    if (tc_board_parse(d->width, d->height, d->setup, strlen(d->setup), board, err)) {
+        tc_error_prefix(err, "setup: ");
+        return -1;
+    }
+    return 0;
+}
+
+/* libyaml slows down quadratically with the depth of flow collections, so
+ * absurd nesting is refused before it gets the text. Quotes and comments are
+ * skipped roughly: a false alarm needs that many open brackets in prose. */
+static bool too_deep(const char *s, size_t n)
+{
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i], prev = i ? s[i - 1] : ' ';
+        if (quote) {
+            if (quote == '"' && c == '\\')
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if ((c == '"' || c == '\'') && strchr(" \t\r\n[{,:", prev)) {
+            quote = c;
+        } else if (c == '#' && strchr(" \t\r\n", prev)) {
+            while (i + 1 < n && s[i + 1] != '\n')
+                i++;
+        } else if (c == '[' || c == '{') {
+            if (++depth > FM_MAX_DEPTH)
+                return true;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return false;
+}
+
+/* Loads YAML text with libyaml and converts it. Returns 1 when libyaml
+ * itself rejected the text (err says why), -1 on any other error. */
+static int parse_yaml(const char *yaml, size_t len, int line0, bool lines, tc_variant_def *d, tc_error *err)
+{
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    if (too_deep(yaml, len)) {
+        tc_set_error(err, "front matter nests '[' or '{' more than %d deep", FM_MAX_DEPTH);
+        return -1;
+    }
+    if (!yaml_parser_initialize(&parser)) {
+        tc_set_error(err, "out of memory");
+        return -1;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        if (lines)
+            tc_set_error(err, "YAML syntax error: %s%s%s at line %d, column %d",
+                         parser.context ? parser.context : "", parser.context ? ": " : "",
+                         parser.problem ? parser.problem : "unknown problem",
+                         line0 + (int)parser.problem_mark.line, (int)parser.problem_mark.column + 1);
+        else
+            tc_set_error(err, "YAML syntax error in the one-line front matter: %s",
+                         parser.problem ? parser.problem : "unknown problem");
+        yaml_parser_delete(&parser);
+        return 1;
+    }
+    fm_ctx c = {&doc, line0, lines};
+    int rc = read_document(&c, d, err);
+    if (rc == 0) {
+        yaml_document_t next;
+        if (!yaml_parser_load(&parser, &next)) {
+            rc = 1;
+            tc_set_error(err, "YAML syntax error after the first document: %s",
+                         parser.problem ? parser.problem : "unknown problem");
+        } else {
+            if (yaml_document_get_root_node(&next)) {
+                tc_set_error(err, "front matter holds more than one YAML document");
+                rc = -1;
+            }
+            yaml_document_delete(&next);
+        }
+    }
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+/* Returns like parse_yaml: 1 when the text has no recognisable structure. */
+static int parse_one_line(const char *s, size_t n, bool need_marker, tc_variant_def *d, tc_error *err)
+{
+    fm_buf b = {0};
+    int rc = rebuild_one_line(s, n, need_marker, &b, err) ? 1 : 0;
+    if (rc == 0)
+        rc = parse_yaml(b.p, b.len, 1, false, d, err);
+    free(b.p);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- pages */
+
+/* Length of the line at s (without its line break) and of the break. */
+static size_t line_len(const char *s, size_t n, size_t *brk)
+{
+    size_t i = 0;
+    while (i < n && s[i] != '\n')
+        i++;
+    *brk = i < n;
+    return i;
+}
+
+/* A line that holds only `marker` and trailing blanks. */
+static bool is_marker_line(const char *s, size_t n, const char *marker)
+{
+    if (n < 3 || memcmp(s, marker, 3) != 0)
+        return false;
+    for (size_t i = 3; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return false;
+    return true;
+}
+
+int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_error *err)
+{
+    tc_variant_def d;
+    memset(&d, 0, sizeof d);
+    if (!text || len == 0) {
+        tc_set_error(err, "empty page: expected front matter between '---' lines");
+        return -1;
+    }
+    if (len > (size_t)FM_MAX_PAGE) {
+        tc_set_error(err, "page too large (%zu bytes, at most 1 MB)", len);
+        return -1;
+    }
+    size_t pos = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    int line = 1;
+    size_t brk;
+    for (;;) { /* blank lines before the front matter are harmless */
+        size_t l = line_len(text + pos, len - pos, &brk);
+        bool blank = true;
+        for (size_t i = 0; i < l; i++)
+            blank &= text[pos + i] == ' ' || text[pos + i] == '\t' || text[pos + i] == '\r';
+        if (!blank || !brk)
+            break;
+        pos += l + 1;
+        line++;
+    }
+    if (len - pos < 3 || memcmp(text + pos, "---", 3) != 0) {
+        tc_set_error(err, "no front matter: a variant page must begin with a '---' line");
+        return -1;
+    }
+    size_t first = line_len(text + pos, len - pos, &brk);
+    int rc;
+    if (is_marker_line(text + pos, first, "---")) {
+        /* Block form: the YAML text runs up to a line holding only --- or .... */
+        size_t body = pos + first + brk, at = body, end = 0;
+        int nonblank = 0;
+        bool closed = false;
+        while (at < len) {
+            size_t l = line_len(text + at, len - at, &brk);
+            if (is_marker_line(text + at, l, "---") || is_marker_line(text + at, l, "...")) {
+                closed = true;
+                end = at;
+                break;
+            }
+            bool blank = true;
+            for (size_t i = 0; i < l; i++)
+                blank &= text[at + i] == ' ' || text[at + i] == '\t' || text[at + i] == '\r';
+            nonblank += !blank;
+            at += l + brk;
+        }
+        if (!closed) {
+            tc_set_error(err, "unterminated front matter: no closing '---' line after line %d", line);
+            return -1;
+        }
+        rc = parse_yaml(text + body, end - body, line + 1, true, &d, err);
+        if (rc == 1 && nonblank == 1) {
+            /* One line that is not YAML: maybe a front matter that lost its
+             * line breaks. Keep libyaml's message unless that reading finds
+             * a structure (and then maybe a more useful complaint). */
+            tc_variant_def d2;
+            memset(&d2, 0, sizeof d2);
+            tc_error e2;
+            int rc2 = parse_one_line(text + body, end - body, false, &d2, &e2);
+            if (rc2 == 0) {
+                d = d2;
+                rc = 0;
+            } else if (rc2 == -1 && err) {
+                *err = e2;
+            }
+        }
+    } else if (text[pos + 3] == ' ' || text[pos + 3] == '\t') {
+        rc = parse_one_line(text + pos + 3, len - pos - 3, true, &d, err);
+    } else {
+        tc_set_error(err, "no front matter: a variant page must begin with a '---' line");
+        return -1;
+    }
+    if (rc)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+int tc_variant_file_load(const char *path, tc_variant_def *out, tc_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        tc_set_error(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = malloc((size_t)FM_MAX_PAGE + 1);
+    if (!buf) {
+        fclose(fp);
+        tc_set_error(err, "%s: out of memory", path);
+        return -1;
+    }
+    size_t n = fread(buf, 1, (size_t)FM_MAX_PAGE + 1, fp);
+    int bad = ferror(fp), saved = errno;
+    fclose(fp);
+    int rc = -1;
+    if (bad)
+        tc_set_error(err, "%s: cannot read: %s", path, strerror(saved));
+    else if (n > (size_t)FM_MAX_PAGE)
+        tc_set_error(err, "%s: file is larger than 1 MB", path);
+    else if ((rc = tc_frontmatter_parse(buf, n, out, err)) != 0) {
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "%.280s: ", path);
+        tc_error_prefix(err, prefix);
+    }
+    free(buf);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static void put_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\x%02x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void tc_variant_def_write_page(const tc_variant_def *def, FILE *out)
+{
+    const char *wrap = "none";
+    for (int i = 0; i < NWRAPS; i++)
+        if (wraps[i].ranks == def->ranks && (wraps[i].files == def->files || wraps[i].files_free)) {
+            wrap = wraps[i].name;
+            if (wraps[i].files == def->files)
+                break;
+        }
+    fputs("---\ntitle: ", out);
+    put_quoted(out, def->title);
+    fputs("\nslug: ", out);
+    put_quoted(out, def->name);
+    fputs("\ndescription: ", out);
+    put_quoted(out, def->description);
+    fprintf(out,
+            "\nengine:\n  topology:\n    type: grid\n    rows: %d\n    cols: %d\n    wrap: %s\n"
+            "    files: %s\n    ranks: %s\n",
+            def->height, def->width, wrap, def->files == TC_FILES_WRAP ? "wrap" : "open",
+            (unsigned)def->ranks < 4 ? rank_names[def->ranks] : "open");
+    if (def->ranks == TC_RANKS_TWIST)
+        fprintf(out, "    seam: %d\n", def->seam);
+    fputs("  setup: ", out);
+    put_quoted(out, def->setup);
+    fputs("\n  notation: algebraic\n---\n\n## ", out);
+    fputs(def->title[0] ? def->title : def->name, out);
+    fputs("\n\n", out);
+    if (def->description[0])
+        fprintf(out, "%s\n", def->description);
+}
