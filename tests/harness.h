@@ -20,6 +20,25 @@ int th_sanitize(void);
 /* Builds a preset variant or fails the current case. */
 tc_variant *th_variant(const char *name);
 
+/* Helpers shared by the suites (tests/helpers.c). */
+
+/* A preset variant built on first use and kept until th_variants_free(),
+ * for suites that visit the same presets many times; NULL (and a failed
+ * check) if it cannot be built. */
+tc_variant *th_variant_cached(const char *name);
+void th_variants_free(void);
+/* A new position set from a FEN, or NULL (and a failed check). */
+tc_position *th_at_fen(const tc_variant *v, const char *fen);
+/* The cell of a name like "e4", or -1 (and a failed check). */
+int th_cell(const tc_variant *v, const char *name);
+/* A definition of the given board and setup (other fields empty). */
+void th_def(tc_variant_def *d, const char *name, int w, int h, tc_file_rule files, tc_rank_rule ranks,
+            int seam, const char *setup);
+/* A custom w x h variant (w >= 5) whose only pieces are the kings: White's
+ * on e1, Black's on file e of rank index black_y; NULL (and a failed check)
+ * if it is refused. */
+tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule ranks, int seam, int black_y);
+
 /* The suites, one per file tests/test_<name>.c */
 #define TH_SUITES(X) \
     X(topology)      \

@@ -5,42 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// The result of one step: the cell reached (or off), the direction to go
-/// on in, and the frame transform (sx, sy) that the crossing applied.
-typedef struct {
-    int off;
-    int x, y, dx, dy;
-    int sx, sy;
-} rg_step;
-
-/* RULES.md section 2, line by line. */
-static rg_step step(const rg_board *b, int x, int y, int dx, int dy)
+/* RULES.md section 2, line by line, on a board of w x h cells with the
+ * given edge rules and seam; unit steps only. */
+static rg_step step_on(int w, int h, tc_file_rule files, tc_rank_rule ranks, int seam, int x, int y,
+                       int dx, int dy)
 {
     rg_step r = {0, x + dx, y + dy, dx, dy, 1, 1};
-    if (r.x < 0 || r.x >= b->w) {
-        if (b->files != TC_FILES_WRAP) {
+    if (r.x < 0 || r.x >= w) {
+        if (files != TC_FILES_WRAP) {
             r.off = 1;
             return r;
         }
-        r.x = (r.x + b->w) % b->w;
+        r.x = (r.x + w) % w;
     }
-    if (b->ranks == TC_RANKS_TWIST && dy != 0) {
+    if (ranks == TC_RANKS_TWIST && dy != 0) {
         /* the boundary crossed lies above rank index lo; seam S sits above
          * rank index S-1, and the H|1 join above index H-1 (i.e. -1) */
         int lo = dy > 0 ? y : y - 1;
-        lo = (lo + b->h) % b->h;
-        if (lo == b->seam - 1) {
-            r.x = b->w - 1 - r.x;
+        lo = (lo + h) % h;
+        if (lo == seam - 1) {
+            r.x = w - 1 - r.x;
             r.dx = -r.dx;
             r.sx = -1;
         }
     }
-    if (r.y < 0 || r.y >= b->h) {
-        if (b->ranks == TC_RANKS_WRAP || b->ranks == TC_RANKS_TWIST) {
-            r.y = (r.y + b->h) % b->h;
-        } else if (b->ranks == TC_RANKS_FOLD) {
-            r.y = r.y < 0 ? 0 : b->h - 1;
-            r.x = b->w - 1 - r.x;
+    if (r.y < 0 || r.y >= h) {
+        if (ranks == TC_RANKS_WRAP || ranks == TC_RANKS_TWIST) {
+            r.y = (r.y + h) % h;
+        } else if (ranks == TC_RANKS_FOLD) {
+            r.y = r.y < 0 ? 0 : h - 1;
+            r.x = w - 1 - r.x;
             r.dx = -r.dx;
             r.dy = -r.dy;
             r.sx = -r.sx;
@@ -50,6 +44,16 @@ static rg_step step(const rg_board *b, int x, int y, int dx, int dy)
         }
     }
     return r;
+}
+
+static rg_step step(const rg_board *b, int x, int y, int dx, int dy)
+{
+    return step_on(b->w, b->h, b->files, b->ranks, b->seam, x, y, dx, dy);
+}
+
+rg_step rg_rules_step(const tc_variant_def *d, int x, int y, int dx, int dy)
+{
+    return step_on(d->width, d->height, d->files, d->ranks, d->seam, x, y, dx, dy);
 }
 
 static int cell_of(const rg_board *b, int x, int y) { return y * b->w + x; }

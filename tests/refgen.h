@@ -2,7 +2,8 @@
  *
  * It is written straight from RULES.md and shares nothing with the library
  * but the public accessors used to read a position: its own step function
- * (from the variant's W, H, file rule, rank rule and seam), its own reading
+ * (from the variant's W, H, file rule, rank rule and seam, exported as
+ * rg_rules_step for the topology tests), its own reading
  * of the setup string, its own board copy and its own make. Legality is
  * decided by making the move and generating every enemy capture from
  * scratch. It is slow on purpose: the point is to be obviously right. */
@@ -36,6 +37,20 @@ typedef struct rg_board {
     unsigned char cell[TC_MAX_CELLS]; /* pieces as TC_PIECE values */
     int side, castling, ep;
 } rg_board;
+
+/// The result of one step: the cell reached (x, y) unless off, the
+/// direction to go on in, and the frame transform (sx, sy) that the
+/// crossing applied (-1 where it mirrored that axis).
+typedef struct rg_step {
+    int off;
+    int x, y, dx, dy;
+    int sx, sy;
+} rg_step;
+
+/* One unit step (dx, dy in -1..1) from (x, y) by RULES.md section 2. It
+ * reads only the definition's size, file and rank rules and seam, so the
+ * tests can hold the library's step tables against it. */
+rg_step rg_rules_step(const tc_variant_def *d, int x, int y, int dx, int dy);
 
 /* Reads the variant and the position through the public API. Returns 0, or
  * -1 if the setup string cannot be read. */

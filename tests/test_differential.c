@@ -3,10 +3,10 @@
  * games on every preset, plus games started from the perft EPD positions.
  * Also compares check detection and attack maps, and checks that make and
  * unmake restore the key and the FEN. */
+#include "epd.h"
 #include "harness.h"
 #include "refgen.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,41 +263,28 @@ static void random_games(const tc_variant_def *def, int games, uint64_t seed)
 }
 
 /* Short random games from each line of one perft EPD file. */
-static void epd_games(const char *path, const char *file, int max_ply, uint64_t seed)
+static void epd_games(const char *file, int max_ply, uint64_t seed)
 {
     th_case("differential games from %s", file);
-    FILE *f = fopen(path, "r");
-    CHECK(f != NULL, "cannot open %s", path);
+    th_epd *lines;
+    int n = th_epd_read(file, &lines);
     diff_buf *d = malloc(sizeof *d);
-    if (!f || !d) {
-        if (f)
-            fclose(f);
+    if (n < 0 || !d) {
+        th_epd_free(lines);
         free(d);
         return;
     }
-    char line[2048];
-    int lines = 0;
+    int played = 0;
     diff_stats st = {0};
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (line[0] == '#' || !semi)
-            continue;
-        char name[64], *fen = semi + 1, *end = strchr(fen, ';');
-        size_t n = (size_t)(semi - line);
-        while (n && line[n - 1] == ' ')
-            n--;
-        if (n >= sizeof name || !end)
-            continue;
-        memcpy(name, line, n);
-        name[n] = '\0';
-        *end = '\0';
-        tc_variant *v = th_variant(name);
+    for (int i = 0; i < n; i++) {
+        const char *fen = lines[i].fen;
+        tc_variant *v = th_variant(lines[i].variant);
         if (!v)
             continue;
         tc_position *p = tc_position_new(v), *scratch = tc_position_new(v);
         tc_error err;
         if (tc_position_set_fen(p, fen, &err) == 0) {
-            lines++;
+            played++;
             for (int g = 0; g < 2; g++) {
                 tc_position_set_fen(p, fen, &err);
                 play_game(p, scratch, d, max_ply, &seed, &st);
@@ -309,14 +296,9 @@ static void epd_games(const char *path, const char *file, int max_ply, uint64_t 
         tc_position_free(p);
         tc_variant_free(v);
     }
-    fclose(f);
+    th_epd_free(lines);
     free(d);
-    CHECK(lines > 0, "%s holds no positions", file);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    CHECK(played > 0, "%s holds no positions", file);
 }
 
 void suite_differential(void)
@@ -326,28 +308,9 @@ void suite_differential(void)
     for (int i = 0; i < tc_preset_count(); i++)
         random_games(tc_preset(i), san ? 5 : 45, splitmix64(&seed));
 
-    const char *dir = th_perft_dir();
-    DIR *dp = opendir(dir);
-    th_case("differential: perft directory %s", dir);
-    CHECK(dp != NULL, "cannot open %s", dir);
-    if (!dp)
-        return;
-    char *names[64];
-    int nfiles = 0;
-    for (struct dirent *e; (e = readdir(dp)) != NULL && nfiles < 64;) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".epd") == 0) {
-            names[nfiles] = malloc(len + 1);
-            if (names[nfiles])
-                memcpy(names[nfiles++], e->d_name, len + 1);
-        }
-    }
-    closedir(dp);
-    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
-    for (int i = 0; i < nfiles; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        epd_games(path, names[i], san ? 6 : 40, splitmix64(&seed));
-        free(names[i]);
-    }
+    th_case("differential: perft directory %s", th_perft_dir());
+    char names[TH_EPD_MAX_FILES][64];
+    int nfiles = th_epd_files(names, TH_EPD_MAX_FILES);
+    for (int i = 0; i < nfiles; i++)
+        epd_games(names[i], san ? 6 : 40, splitmix64(&seed));
 }

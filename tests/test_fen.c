@@ -1,116 +1,12 @@
 /* FEN (RULES.md section 7): round trips over every reference position and
  * its children, board-only FEN, wide boards, en passant handling, and the
  * errors for bad input (with the position left unchanged). */
+#include "epd.h"
 #include "harness.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/// The EPD positions of the perft directory: variant name and FEN.
-typedef struct {
-    char variant[64];
-    char fen[800];
-} epd_line;
-
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Reads every *.epd file of the perft directory; returns the count. */
-static int load_epd(epd_line **out)
-{
-    const char *dir = th_perft_dir();
-    DIR *d = opendir(dir);
-    *out = NULL;
-    if (!d) {
-        CHECK(0, "cannot open %s", dir);
-        return 0;
-    }
-    char *names[64];
-    int nn = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && nn < 64) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".epd") == 0)
-            names[nn++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)nn, sizeof names[0], cmp_names);
-    int n = 0, cap = 0;
-    epd_line *lines = NULL;
-    for (int i = 0; i < nn; i++) {
-        char path[512], buf[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "r");
-        CHECK(f != NULL, "cannot read %s", path);
-        while (f && fgets(buf, sizeof buf, f)) {
-            char *s = trim(buf);
-            if (!*s || *s == '#')
-                continue;
-            char *semi = strchr(s, ';'), *semi2 = semi ? strchr(semi + 1, ';') : NULL;
-            if (!semi)
-                continue;
-            *semi = '\0';
-            if (semi2)
-                *semi2 = '\0';
-            if (n == cap) {
-                cap = cap ? cap * 2 : 64;
-                epd_line *nl = realloc(lines, sizeof *lines * (size_t)cap);
-                if (!nl)
-                    break;
-                lines = nl;
-            }
-            snprintf(lines[n].variant, sizeof lines[n].variant, "%s", trim(s));
-            snprintf(lines[n].fen, sizeof lines[n].fen, "%s", trim(semi + 1));
-            n++;
-        }
-        if (f)
-            fclose(f);
-        free(names[i]);
-    }
-    *out = lines;
-    return n;
-}
-
-/// Variants built once per suite run, by preset name.
-static struct {
-    char name[64];
-    tc_variant *v;
-} cache[16];
-static int ncache;
-
-static tc_variant *variant_named(const char *name)
-{
-    for (int i = 0; i < ncache; i++)
-        if (strcmp(cache[i].name, name) == 0)
-            return cache[i].v;
-    tc_variant *v = th_variant(name);
-    if (v && ncache < 16) {
-        snprintf(cache[ncache].name, sizeof cache[ncache].name, "%s", name);
-        cache[ncache++].v = v;
-    }
-    return v;
-}
-
-static void free_cache(void)
-{
-    for (int i = 0; i < ncache; i++)
-        tc_variant_free(cache[i].v);
-    ncache = 0;
-}
 
 /* Sets the FEN on a fresh position and checks that printing and reading it
  * again is stable; returns the printed FEN in out. */
@@ -147,14 +43,14 @@ done:
 
 static void epd_round_trips(void)
 {
-    epd_line *lines;
-    int n = load_epd(&lines);
     th_case("fen: reference positions found");
+    th_epd *lines;
+    int n = th_epd_load(&lines);
     CHECK(n >= 50, "only %d EPD lines in %s", n, th_perft_dir());
     tc_movelist *list = malloc(sizeof *list);
     for (int i = 0; i < n && list; i++) {
         th_case("fen: round trip %s %s", lines[i].variant, lines[i].fen);
-        tc_variant *v = variant_named(lines[i].variant);
+        tc_variant *v = th_variant_cached(lines[i].variant);
         if (!v)
             continue;
         char printed[1024];
@@ -185,7 +81,7 @@ static void epd_round_trips(void)
         tc_position_free(p);
     }
     free(list);
-    free(lines);
+    th_epd_free(lines);
 }
 
 static void expect_fen(const tc_variant *v, const char *in, const char *want)
@@ -207,7 +103,8 @@ static void expect_fen(const tc_variant *v, const char *in, const char *want)
 static void board_only(void)
 {
     th_case("fen: board-only FEN gets defaults and allowed castling rights");
-    tc_variant *ch = variant_named("chess"), *mo = variant_named("mobius"), *fo = variant_named("folding");
+    tc_variant *ch = th_variant_cached("chess"), *mo = th_variant_cached("mobius");
+    tc_variant *fo = th_variant_cached("folding");
     if (!ch || !mo || !fo)
         return;
     expect_fen(ch, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
@@ -230,29 +127,10 @@ static void board_only(void)
     expect_fen(ch, "  4k3/8/8/8/8/8/8/4K3   w  -  -  5  7 ", "4k3/8/8/8/8/8/8/4K3 w - - 5 7");
 }
 
-/* A W x H variant with kings on the end ranks. */
+/* A W x H board with wrapped files and kings on the end ranks. */
 static tc_variant *wide(int W, int H)
 {
-    tc_variant_def def;
-    memset(&def, 0, sizeof def);
-    snprintf(def.name, sizeof def.name, "wide-%dx%d", W, H);
-    def.width = W;
-    def.height = H;
-    def.files = TC_FILES_WRAP;
-    def.ranks = TC_RANKS_OPEN;
-    size_t k = 0;
-    for (int y = H - 1; y >= 0; y--) {
-        if (y == H - 1 || y == 0)
-            k += (size_t)snprintf(def.setup + k, sizeof def.setup - k, "4%c%d", y ? 'k' : 'K', W - 5);
-        else
-            k += (size_t)snprintf(def.setup + k, sizeof def.setup - k, "%d", W);
-        if (y)
-            def.setup[k++] = '/';
-    }
-    tc_error err;
-    tc_variant *v = tc_variant_new(&def, &err);
-    CHECK(v != NULL, "%dx%d: %s", W, H, err.msg);
-    return v;
+    return th_kings_variant(W, H, TC_FILES_WRAP, TC_RANKS_OPEN, 0, H - 1);
 }
 
 static void wide_boards(void)
@@ -293,7 +171,7 @@ static void wide_boards(void)
 
 static void en_passant(void)
 {
-    tc_variant *ch = variant_named("chess"), *mc = variant_named("monteiro-cylinder");
+    tc_variant *ch = th_variant_cached("chess"), *mc = th_variant_cached("monteiro-cylinder");
     if (!ch || !mc)
         return;
     tc_position *p = tc_position_new(ch);
@@ -420,10 +298,10 @@ static void bad_input(void)
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 x1", "fullmove number 'x1' is not a number"},
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "more than 6 fields"},
     };
-    tc_variant *ch = variant_named("chess");
+    tc_variant *ch = th_variant_cached("chess");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         th_case("fen: bad input %zu (%s '%.40s')", i, cases[i].variant, cases[i].fen);
-        tc_variant *v = variant_named(cases[i].variant);
+        tc_variant *v = th_variant_cached(cases[i].variant);
         if (!v || !ch)
             continue;
         tc_position *p = tc_position_new(v);
@@ -459,5 +337,5 @@ void suite_fen(void)
     wide_boards();
     en_passant();
     bad_input();
-    free_cache();
+    th_variants_free();
 }

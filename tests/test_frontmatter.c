@@ -500,16 +500,11 @@ static void test_write_page(void)
         };
         for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
             tc_variant_def d;
-            memset(&d, 0, sizeof d);
-            snprintf(d.name, sizeof d.name, "custom-%zu", i);
+            char name[64];
+            snprintf(name, sizeof name, "custom-%zu", i);
+            th_def(&d, name, defs[i].w, defs[i].h, defs[i].f, defs[i].r, defs[i].seam, defs[i].setup);
             snprintf(d.title, sizeof d.title, "A \"quoted\" title: with \\ and # signs %zu", i);
             snprintf(d.description, sizeof d.description, "Line: one # not a comment");
-            d.width = defs[i].w;
-            d.height = defs[i].h;
-            d.files = defs[i].f;
-            d.ranks = defs[i].r;
-            d.seam = defs[i].seam;
-            snprintf(d.setup, sizeof d.setup, "%s", defs[i].setup);
             tc_variant_def back;
             tc_error e;
             int rc = round_trip(&d, &back, &e);

@@ -2,124 +2,12 @@
  * legal move of the reference positions and their children, SAN
  * uniqueness, lenient parsing, disambiguation (pieces, pawns on 8x14
  * boards), wrapped pawn captures, errors and tc_play_moves. */
+#include "epd.h"
 #include "harness.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/// One EPD position: variant name and FEN.
-typedef struct {
-    char variant[64];
-    char fen[800];
-} epd_line;
-
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-static int load_epd(epd_line **out)
-{
-    const char *dir = th_perft_dir();
-    DIR *d = opendir(dir);
-    *out = NULL;
-    if (!d) {
-        CHECK(0, "cannot open %s", dir);
-        return 0;
-    }
-    char *names[64];
-    int nn = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && nn < 64) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".epd") == 0)
-            names[nn++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)nn, sizeof names[0], cmp_names);
-    int n = 0, cap = 0;
-    epd_line *lines = NULL;
-    for (int i = 0; i < nn; i++) {
-        char path[512], buf[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "r");
-        CHECK(f != NULL, "cannot read %s", path);
-        while (f && fgets(buf, sizeof buf, f)) {
-            char *s = trim(buf);
-            char *semi = strchr(s, ';'), *semi2 = semi ? strchr(semi + 1, ';') : NULL;
-            if (!*s || *s == '#' || !semi)
-                continue;
-            *semi = '\0';
-            if (semi2)
-                *semi2 = '\0';
-            if (n == cap) {
-                cap = cap ? cap * 2 : 64;
-                epd_line *nl = realloc(lines, sizeof *lines * (size_t)cap);
-                if (!nl)
-                    break;
-                lines = nl;
-            }
-            snprintf(lines[n].variant, sizeof lines[n].variant, "%s", trim(s));
-            snprintf(lines[n].fen, sizeof lines[n].fen, "%s", trim(semi + 1));
-            n++;
-        }
-        if (f)
-            fclose(f);
-        free(names[i]);
-    }
-    *out = lines;
-    return n;
-}
-
-static struct {
-    char name[64];
-    tc_variant *v;
-} cache[16];
-static int ncache;
-
-static tc_variant *variant_named(const char *name)
-{
-    for (int i = 0; i < ncache; i++)
-        if (strcmp(cache[i].name, name) == 0)
-            return cache[i].v;
-    tc_variant *v = th_variant(name);
-    if (v && ncache < 16) {
-        snprintf(cache[ncache].name, sizeof cache[ncache].name, "%s", name);
-        cache[ncache++].v = v;
-    }
-    return v;
-}
-
-static tc_position *at_fen(const tc_variant *v, const char *fen)
-{
-    tc_position *p = tc_position_new(v);
-    tc_error err;
-    if (!p || tc_position_set_fen(p, fen, &err)) {
-        CHECK(0, "FEN '%s' refused: %s", fen, p ? err.msg : "no memory");
-        tc_position_free(p);
-        return NULL;
-    }
-    return p;
-}
-
-static int cell_of(const tc_variant *v, const char *name)
-{
-    int c = tc_cell_parse(v, name);
-    CHECK(c >= 0, "cell '%s' does not parse", name);
-    return c;
-}
 
 /* ---------------------------------------------------------------- round trips */
 
@@ -155,19 +43,19 @@ static void round_trip_position(tc_position *p, tc_movelist *list, char (*sans)[
 
 static void epd_round_trips(void)
 {
-    epd_line *lines;
-    int n = load_epd(&lines);
+    th_case("notation: reference positions found");
+    th_epd *lines;
+    int n = th_epd_load(&lines);
     tc_movelist *list = malloc(sizeof *list), *outer = malloc(sizeof *outer);
     char(*sans)[24] = malloc(sizeof *sans * TC_MAX_MOVES);
     char(*ucis)[24] = malloc(sizeof *ucis * TC_MAX_MOVES);
-    th_case("notation: reference positions found");
     CHECK(n >= 50, "only %d EPD lines", n);
     for (int i = 0; i < n && list && outer && sans && ucis; i++) {
         th_case("notation: round trips in %s %s and its children", lines[i].variant, lines[i].fen);
-        tc_variant *v = variant_named(lines[i].variant);
+        tc_variant *v = th_variant_cached(lines[i].variant);
         if (!v)
             continue;
-        tc_position *p = at_fen(v, lines[i].fen);
+        tc_position *p = th_at_fen(v, lines[i].fen);
         if (!p)
             continue;
         round_trip_position(p, list, sans, ucis);
@@ -183,7 +71,7 @@ static void epd_round_trips(void)
     free(outer);
     free(sans);
     free(ucis);
-    free(lines);
+    th_epd_free(lines);
 }
 
 /* ---------------------------------------------------------------- parsing */
@@ -198,7 +86,7 @@ static void parses_to(const tc_position *p, const char *text, const char *from, 
         CHECK(0, "'%s' refused: %s", text, err.msg);
         return;
     }
-    CHECK(TC_MOVE_FROM(m) == cell_of(v, from) && TC_MOVE_TO(m) == cell_of(v, to) && TC_MOVE_PROMO(m) == promo,
+    CHECK(TC_MOVE_FROM(m) == th_cell(v, from) && TC_MOVE_TO(m) == th_cell(v, to) && TC_MOVE_PROMO(m) == promo,
           "'%s' should be %s-%s (promotion %d)", text, from, to, promo);
 }
 
@@ -221,7 +109,7 @@ static void san_is(const tc_position *p, const char *from, const char *to, int p
     int n = tc_generate_legal(p, l), found = 0;
     for (int i = 0; i < n; i++) {
         tc_move m = l->moves[i];
-        if (TC_MOVE_FROM(m) != cell_of(v, from) || TC_MOVE_TO(m) != cell_of(v, to) || TC_MOVE_PROMO(m) != promo)
+        if (TC_MOVE_FROM(m) != th_cell(v, from) || TC_MOVE_TO(m) != th_cell(v, to) || TC_MOVE_PROMO(m) != promo)
             continue;
         char buf[24];
         tc_move_to_san(p, m, buf);
@@ -235,7 +123,7 @@ static void san_is(const tc_position *p, const char *from, const char *to, int p
 
 static void lenient(void)
 {
-    tc_variant *ch = variant_named("chess");
+    tc_variant *ch = th_variant_cached("chess");
     if (!ch)
         return;
     th_case("notation: lenient SAN");
@@ -250,7 +138,7 @@ static void lenient(void)
     tc_position_free(p);
 
     th_case("notation: lenient pawn captures");
-    p = at_fen(ch, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
     if (p) {
         static const char *const exd5[] = {"exd5", "ed5", "e4xd5", "e4d5", "4xd5", "exd5+", "e4-d5", "e:d5",
                                            "Pxd5", "Pexd5"};
@@ -267,20 +155,20 @@ static void lenient(void)
     san_is(p, "d8", "h4", 0, "Qh4#");
     parses_to(p, "Qh4", "d8", "h4", 0);
     tc_position_free(p);
-    p = at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
     if (p) {
         san_is(p, "a1", "a8", 0, "Ra8+");
         san_is(p, "e1", "c1", 0, "O-O-O");
     }
     tc_position_free(p);
     {
-        tc_variant *fo = variant_named("folding");
-        p = fo ? at_fen(fo, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") : NULL;
+        tc_variant *fo = th_variant_cached("folding");
+        p = fo ? th_at_fen(fo, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") : NULL;
         if (p) {
             tc_movelist *l = malloc(sizeof *l);
             int n = l ? tc_generate_legal(p, l) : 0, plain = 0, castle = 0;
             for (int i = 0; i < n; i++) {
-                if (TC_MOVE_FROM(l->moves[i]) != cell_of(fo, "e1") || TC_MOVE_TO(l->moves[i]) != cell_of(fo, "c1"))
+                if (TC_MOVE_FROM(l->moves[i]) != th_cell(fo, "e1") || TC_MOVE_TO(l->moves[i]) != th_cell(fo, "c1"))
                     continue;
                 char buf[24];
                 tc_move_to_san(p, l->moves[i], buf);
@@ -297,7 +185,7 @@ static void lenient(void)
     }
 
     th_case("notation: castling spellings");
-    p = at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p = th_at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     if (p) {
         static const char *const oo[] = {"O-O", "0-0", "OO", "O-O+", "0-0!"};
         static const char *const ooo[] = {"O-O-O", "0-0-0", "OOO", "O-O-O+"};
@@ -315,13 +203,13 @@ static void lenient(void)
         san_is(p, "e1", "c1", 0, "O-O-O");
     }
     tc_position_free(p);
-    p = at_fen(ch, "4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1");
     if (p)
         refused(p, "O-O", "castling");
     tc_position_free(p);
 
     th_case("notation: promotion with and without '='");
-    p = at_fen(ch, "1n2k3/2P5/8/8/8/8/8/4K3 w - - 0 1");
+    p = th_at_fen(ch, "1n2k3/2P5/8/8/8/8/8/4K3 w - - 0 1");
     if (p) {
         parses_to(p, "c8=Q", "c7", "c8", TC_QUEEN);
         parses_to(p, "c8Q", "c7", "c8", TC_QUEEN);
@@ -342,11 +230,12 @@ static void lenient(void)
 
 static void wrapped_captures(void)
 {
-    tc_variant *cy = variant_named("cylinder"), *to = variant_named("torus"), *mo = variant_named("mobius");
+    tc_variant *cy = th_variant_cached("cylinder"), *to = th_variant_cached("torus");
+    tc_variant *mo = th_variant_cached("mobius");
     if (!cy || !to || !mo)
         return;
     th_case("notation: pawn capture across the cylinder join");
-    tc_position *p = at_fen(cy, "4k3/8/8/8/8/7p/P7/4K3 w - - 0 1");
+    tc_position *p = th_at_fen(cy, "4k3/8/8/8/8/7p/P7/4K3 w - - 0 1");
     if (p) {
         san_is(p, "a2", "h3", 0, "axh3");
         parses_to(p, "axh3", "a2", "h3", 0);
@@ -356,7 +245,7 @@ static void wrapped_captures(void)
     tc_position_free(p);
 
     th_case("notation: pawn capture across the torus join");
-    p = at_fen(to, "8/8/8/8/8/8/4k3/8/8/8/8/p7/7P/4K3 b - - 0 1");
+    p = th_at_fen(to, "8/8/8/8/8/8/4k3/8/8/8/8/p7/7P/4K3 b - - 0 1");
     if (p) {
         /* Black a3 (rank 3: goes S) takes h2 over the a/h join */
         san_is(p, "a3", "h2", 0, "axh2");
@@ -377,11 +266,11 @@ static void wrapped_captures(void)
 
 static void disambiguation(void)
 {
-    tc_variant *ch = variant_named("chess"), *mc = variant_named("monteiro-cylinder");
+    tc_variant *ch = th_variant_cached("chess"), *mc = th_variant_cached("monteiro-cylinder");
     if (!ch || !mc)
         return;
     th_case("notation: d7d8=Q and d9d8=Q on 8x14");
-    tc_position *p = at_fen(mc, "8/8/8/7k/8/3P4/8/3P4/8/8/8/8/8/7K w - - 0 1");
+    tc_position *p = th_at_fen(mc, "8/8/8/7k/8/3P4/8/3P4/8/8/8/8/8/7K w - - 0 1");
     if (p) {
         san_is(p, "d7", "d8", TC_QUEEN, "d7d8=Q");
         san_is(p, "d9", "d8", TC_QUEEN, "d9d8=Q");
@@ -401,7 +290,7 @@ static void disambiguation(void)
     tc_position_free(p);
 
     th_case("notation: d7xe8 and d9xe8 name the source rank");
-    p = at_fen(mc, "8/8/8/7k/8/3P4/4r3/3P4/8/8/8/8/8/7K w - - 0 1");
+    p = th_at_fen(mc, "8/8/8/7k/8/3P4/4r3/3P4/8/8/8/8/8/7K w - - 0 1");
     if (p) {
         san_is(p, "d7", "e8", TC_ROOK, "d7xe8=R");
         san_is(p, "d9", "e8", TC_ROOK, "d9xe8=R");
@@ -424,7 +313,7 @@ static void disambiguation(void)
     tc_position_free(p);
 
     th_case("notation: piece disambiguation by file and by rank");
-    p = at_fen(ch, "4k3/8/8/R7/8/8/4K3/R6R w - - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/R7/8/8/4K3/R6R w - - 0 1");
     if (p) {
         san_is(p, "a1", "d1", 0, "Rad1");
         san_is(p, "h1", "d1", 0, "Rhd1");
@@ -443,7 +332,7 @@ static void disambiguation(void)
     tc_position_free(p);
 
     th_case("notation: piece disambiguation by file and rank");
-    p = at_fen(ch, "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1");
     if (p) {
         san_is(p, "a1", "b2", 0, "Qa1b2");
         san_is(p, "c1", "b2", 0, "Qcb2");
@@ -461,7 +350,7 @@ static void disambiguation(void)
 
 static void errors(void)
 {
-    tc_variant *ch = variant_named("chess"), *mo = variant_named("mobius");
+    tc_variant *ch = th_variant_cached("chess"), *mo = th_variant_cached("mobius");
     if (!ch || !mo)
         return;
     th_case("notation: illegal moves are refused as illegal");
@@ -499,7 +388,7 @@ static void errors(void)
 
 static void play_moves(void)
 {
-    tc_variant *ch = variant_named("chess");
+    tc_variant *ch = th_variant_cached("chess");
     if (!ch)
         return;
     th_case("notation: tc_play_moves with move numbers");
@@ -538,7 +427,5 @@ void suite_notation(void)
     disambiguation();
     errors();
     play_moves();
-    for (int i = 0; i < ncache; i++)
-        tc_variant_free(cache[i].v);
-    ncache = 0;
+    th_variants_free();
 }

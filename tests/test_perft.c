@@ -1,67 +1,20 @@
 /* Perft: every line of every reference EPD file, the standard
  * chessprogramming positions on `chess`, and refgen's own depth-2 perft
  * (an independent generator) against the library's on every EPD line. */
+#include "epd.h"
 #include "harness.h"
 #include "refgen.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_DEPTH 8
 
 /* Depths above this are run from startpos.epd only, and not under the
  * sanitizers, so that the suite stays fast. */
 #define EPD_DEPTH 3
 
-/// One EPD line: variant name, FEN and the expected count per depth
-/// (0 where the line gives none).
-typedef struct {
-    char variant[64];
-    char fen[1024];
-    uint64_t count[MAX_DEPTH + 1];
-} epd_line;
-
-static char *trim(char *s)
+static void run_epd_line(const th_epd *e, int max_depth)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Splits `variant ; FEN ; D1 n ; D2 n ...`; returns 0, or -1 if malformed. */
-static int parse_epd(char *line, epd_line *e)
-{
-    memset(e, 0, sizeof *e);
-    char *field[MAX_DEPTH + 3];
-    int n = 0;
-    for (char *s = line; s && n < MAX_DEPTH + 3;) {
-        char *semi = strchr(s, ';');
-        if (semi)
-            *semi = '\0';
-        field[n++] = trim(s);
-        s = semi ? semi + 1 : NULL;
-    }
-    if (n < 3 || strlen(field[0]) >= sizeof e->variant || strlen(field[1]) >= sizeof e->fen)
-        return -1;
-    strcpy(e->variant, field[0]);
-    strcpy(e->fen, field[1]);
-    for (int i = 2; i < n; i++) {
-        int depth;
-        unsigned long long count;
-        if (sscanf(field[i], "D%d %llu", &depth, &count) != 2 || depth < 1 || depth > MAX_DEPTH)
-            return -1;
-        e->count[depth] = count;
-    }
-    return 0;
-}
-
-static void run_epd_line(const char *file, int lineno, const epd_line *e, int max_depth)
-{
-    th_case("perft %s:%d %s", file, lineno, e->variant);
+    th_case("perft %s:%d %s", e->file, e->line, e->variant);
     tc_variant *v = th_variant(e->variant);
     if (!v)
         return;
@@ -93,36 +46,19 @@ static void run_epd_line(const char *file, int lineno, const epd_line *e, int ma
     tc_variant_free(v);
 }
 
-static void run_epd_file(const char *dir, const char *file)
+static void run_epd_file(const char *file)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    FILE *f = fopen(path, "r");
     th_case("perft %s", file);
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
+    th_epd *lines;
+    int n = th_epd_read(file, &lines);
+    if (n < 0)
         return;
     int deep = strcmp(file, "startpos.epd") == 0 && !th_sanitize();
-    char line[2048];
-    int lineno = 0, lines = 0;
-    epd_line *e = malloc(sizeof *e);
-    while (e && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *s = trim(line);
-        if (!*s || *s == '#')
-            continue;
-        if (parse_epd(s, e) != 0) {
-            th_case("perft %s:%d", file, lineno);
-            CHECK(0, "malformed EPD line");
-            continue;
-        }
-        lines++;
-        run_epd_line(file, lineno, e, deep ? MAX_DEPTH : EPD_DEPTH);
-    }
-    free(e);
-    fclose(f);
+    for (int i = 0; i < n; i++)
+        run_epd_line(&lines[i], deep ? TH_EPD_MAX_DEPTH : EPD_DEPTH);
+    th_epd_free(lines);
     th_case("perft %s: lines", file);
-    CHECK(lines > 0, "%s holds no positions", path);
+    CHECK(n > 0, "%s/%s holds no positions", th_perft_dir(), file);
 }
 
 /// A standard position with its published counts (chessprogramming wiki,
@@ -181,36 +117,14 @@ static void run_standard(void)
     tc_variant_free(v);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void suite_perft(void)
 {
     run_standard();
 
-    const char *dir = th_perft_dir();
-    th_case("perft directory %s", dir);
-    DIR *dp = opendir(dir);
-    CHECK(dp != NULL, "cannot open %s", dir);
-    if (!dp)
-        return;
-    char *names[64];
-    int nfiles = 0;
-    for (struct dirent *e; (e = readdir(dp)) != NULL && nfiles < 64;) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".epd") == 0) {
-            names[nfiles] = malloc(len + 1);
-            if (names[nfiles])
-                memcpy(names[nfiles++], e->d_name, len + 1);
-        }
-    }
-    closedir(dp);
-    CHECK(nfiles > 0, "no .epd files in %s", dir);
-    qsort(names, (size_t)nfiles, sizeof names[0], cmp_str);
-    for (int i = 0; i < nfiles; i++) {
-        run_epd_file(dir, names[i]);
-        free(names[i]);
-    }
+    th_case("perft directory %s", th_perft_dir());
+    char names[TH_EPD_MAX_FILES][64];
+    int nfiles = th_epd_files(names, TH_EPD_MAX_FILES);
+    CHECK(nfiles > 0, "no .epd files in %s", th_perft_dir());
+    for (int i = 0; i < nfiles; i++)
+        run_epd_file(names[i]);
 }

@@ -1,62 +1,15 @@
 /* Topology report: the computed figures against facts worked out here from
- * the RULES.md step function (a separate walk written in this file), the
+ * the RULES.md step function (refgen's, which reads no library table), the
  * seed facts of RULES.md section 8, and the classification of the surfaces
  * the presets are meant to be. */
 #include "harness.h"
+#include "refgen.h"
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/// One step as RULES.md section 2 writes it, recomputed from the definition
-/// so that the tests do not read the library's step tables.
-typedef struct {
-    int x, y, dx, dy, sx, sy; /* x < 0: off the board */
-} t_step;
-
-static t_step rules_step(const tc_variant_def *d, int x, int y, int dx, int dy)
-{
-    int W = d->width, H = d->height;
-    t_step s = {x + dx, y + dy, dx, dy, 1, 1};
-    if (s.x < 0 || s.x >= W) {
-        if (d->files != TC_FILES_WRAP) {
-            s.x = -1;
-            return s;
-        }
-        s.x = ((s.x % W) + W) % W;
-    }
-    if (d->ranks == TC_RANKS_TWIST && dy != 0) {
-        /* ranks counted 1..H; rank H+1 is rank 1 */
-        int from = y + 1, to = y + dy + 1;
-        if (to > H)
-            to = 1;
-        if (to < 1)
-            to = H;
-        int S = d->seam, S1 = d->seam % H + 1;
-        if ((from == S && to == S1) || (from == S1 && to == S)) {
-            s.x = W - 1 - s.x;
-            s.dx = -s.dx;
-            s.sx = -1;
-        }
-    }
-    if (s.y < 0 || s.y >= H) {
-        if (d->ranks == TC_RANKS_WRAP || d->ranks == TC_RANKS_TWIST) {
-            s.y = ((s.y % H) + H) % H;
-        } else if (d->ranks == TC_RANKS_FOLD) {
-            s.y = s.y < 0 ? 0 : H - 1;
-            s.x = W - 1 - s.x;
-            s.dx = -s.dx;
-            s.dy = -s.dy;
-            s.sx = -s.sx;
-            s.sy = -1;
-        } else {
-            s.x = -1;
-        }
-    }
-    return s;
-}
 
 static const int DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 static const int DY[8] = {1, 1, 0, -1, -1, -1, 0, 1};
@@ -68,8 +21,8 @@ static int rules_ray(const tc_variant_def *d, int c, int dx, int dy, int *out)
     int W = d->width, x = c % W, y = c / W, n = 0;
     char seen[TC_MAX_CELLS] = {0};
     for (int guard = 0; guard < 8 * TC_MAX_CELLS; guard++) {
-        t_step s = rules_step(d, x, y, dx, dy);
-        if (s.x < 0)
+        rg_step s = rg_rules_step(d, x, y, dx, dy);
+        if (s.off)
             break;
         int to = s.y * W + s.x;
         if (to == c)
@@ -102,8 +55,8 @@ static int rules_king(const tc_variant_def *d, int c)
 {
     int W = d->width, to[8];
     for (int k = 0; k < 8; k++) {
-        t_step s = rules_step(d, c % W, c / W, DX[k], DY[k]);
-        to[k] = s.x < 0 ? -1 : s.y * W + s.x;
+        rg_step s = rg_rules_step(d, c % W, c / W, DX[k], DY[k]);
+        to[k] = s.off ? -1 : s.y * W + s.x;
     }
     return distinct(to, 8, c);
 }
@@ -113,15 +66,15 @@ static int rules_knight(const tc_variant_def *d, int c)
     int W = d->width, to[8], n = 0;
     for (int k = 0; k < 8; k += 2)
         for (int side = -1; side <= 1; side += 2) {
-            t_step a = rules_step(d, c % W, c / W, DX[k], DY[k]);
-            if (a.x < 0) {
+            rg_step a = rg_rules_step(d, c % W, c / W, DX[k], DY[k]);
+            if (a.off) {
                 to[n++] = -1;
                 continue;
             }
             /* the outward diagonal in the frame reached after step one */
             int dx = (DX[k] ? DX[k] : side) * a.sx, dy = (DY[k] ? DY[k] : side) * a.sy;
-            t_step b = rules_step(d, a.x, a.y, dx, dy);
-            to[n++] = b.x < 0 ? -1 : b.y * W + b.x;
+            rg_step b = rg_rules_step(d, a.x, a.y, dx, dy);
+            to[n++] = b.off ? -1 : b.y * W + b.x;
         }
     return distinct(to, 8, c);
 }
@@ -148,8 +101,6 @@ static tc_report *report_of(const tc_variant *v)
         tc_report_compute(v, r);
     return r;
 }
-
-static int cell(const tc_variant *v, const char *name) { return tc_cell_parse(v, name); }
 
 /// What each preset's board is as a surface, and its bishop and file facts.
 typedef struct {
@@ -197,8 +148,8 @@ static void check_flip_loop(const tc_variant *v, const tc_report *r)
     for (int i = 0; i + 1 < r->flip_loop_len; i++) {
         int p = r->flip_loop[i], q = r->flip_loop[i + 1], found = 0;
         for (int k = 0; k < 8 && !found; k += 2) {
-            t_step s = rules_step(d, p % W, p / W, DX[k], DY[k]);
-            if (s.x >= 0 && s.y * W + s.x == q) {
+            rg_step s = rg_rules_step(d, p % W, p / W, DX[k], DY[k]);
+            if (!s.off && s.y * W + s.x == q) {
                 found = 1;
                 sign *= s.sx * s.sy;
             }
@@ -265,7 +216,7 @@ static void test_folding_king(void)
         eight += r->king[c].distinct == 8 && r->king[c].self == 0;
     CHECK(eight == 56, "%d cells with 8", eight);
     for (int i = 0; i < 8; i++) {
-        int c = cell(v, six[i]);
+        int c = th_cell(v, six[i]);
         CHECK(r->king[c].distinct == 6, "%s: %d", six[i], r->king[c].distinct);
         CHECK(r->king[c].self == 1 && r->king[c].dup == 1 && r->king[c].off == 0,
               "%s: self %d dup %d off %d", six[i], r->king[c].self, r->king[c].dup, r->king[c].off);
@@ -290,12 +241,12 @@ static void test_colour(void)
     }
     const tc_variant_def *d = tc_variant_def_of(v);
     /* the seed's own example, walked with the rules */
-    int ray[TC_MAX_CELLS], a6 = cell(v, "a6");
+    int ray[TC_MAX_CELLS], a6 = th_cell(v, "a6");
     int n = rules_ray(d, a6, 1, 1, ray);
     static const char *const want[] = {"b7", "c8", "d9", "e10", "f11", "b12"};
     CHECK(n >= 6, "a6 NE ray has %d cells", n);
     for (int i = 0; i < 6 && i < n; i++)
-        CHECK(ray[i] == cell(v, want[i]), "a6 NE ray cell %d", i);
+        CHECK(ray[i] == th_cell(v, want[i]), "a6 NE ray cell %d", i);
     /* the report's example is one real bishop move ending on the other colour */
     CHECK(!r->colour_bound && r->colour_path_len >= 2, "no example path");
     if (r->colour_path_len >= 2) {
@@ -330,11 +281,11 @@ static void test_looks(void)
             continue;
         }
         const tc_report_look *l = &r->look[TC_BLACK][0];
-        CHECK(r->king_cell[TC_BLACK] == cell(v, "e8"), "black king cell");
-        CHECK(l->end == 0 && l->faced == cell(v, cases[i].faced), "faced %d", l->faced);
+        CHECK(r->king_cell[TC_BLACK] == th_cell(v, "e8"), "black king cell");
+        CHECK(l->end == 0 && l->faced == th_cell(v, cases[i].faced), "faced %d", l->faced);
         /* the rules' ray from e8 going N, cut at the faced cell */
         int ray[TC_MAX_CELLS];
-        int n = rules_ray(tc_variant_def_of(v), cell(v, "e8"), 0, 1, ray);
+        int n = rules_ray(tc_variant_def_of(v), th_cell(v, "e8"), 0, 1, ray);
         CHECK(l->len == cases[i].len && n >= l->len, "length %d", l->len);
         for (int j = 0; j < l->len && j < n; j++)
             CHECK(l->cells[j] == ray[j], "cell %d differs", j);
@@ -346,7 +297,7 @@ static void test_looks(void)
     tc_report *r = v ? report_of(v) : NULL;
     if (r) {
         CHECK(r->look[TC_BLACK][0].end == 1 && r->look[TC_BLACK][0].len == 0, "chess e8 N");
-        CHECK(r->look[TC_WHITE][0].faced == cell(v, "e8"), "chess e1 N faces e8");
+        CHECK(r->look[TC_WHITE][0].faced == th_cell(v, "e8"), "chess e1 N faces e8");
     }
     free(r);
     tc_variant_free(v);
@@ -397,14 +348,8 @@ static void test_custom(void)
         th_case("report custom %dx%d board is a %s", cases[i].W, cases[i].H, cases[i].surface);
         tc_variant_def def;
         tc_error err;
-        memset(&def, 0, sizeof def);
-        snprintf(def.name, sizeof def.name, "custom");
-        def.width = cases[i].W;
-        def.height = cases[i].H;
-        def.files = cases[i].files;
-        def.ranks = cases[i].ranks;
-        def.seam = cases[i].seam;
-        snprintf(def.setup, sizeof def.setup, "%s", cases[i].setup);
+        th_def(&def, "custom", cases[i].W, cases[i].H, cases[i].files, cases[i].ranks, cases[i].seam,
+               cases[i].setup);
         tc_variant *v = tc_variant_new(&def, &err);
         CHECK(v != NULL, "variant: %s", err.msg);
         tc_report *r = v ? report_of(v) : NULL;

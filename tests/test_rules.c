@@ -7,26 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cell_of(const tc_variant *v, const char *name)
-{
-    int c = tc_cell_parse(v, name);
-    CHECK(c >= 0, "cell '%s' does not parse", name);
-    return c;
-}
-
-/* A position from a FEN, or NULL (and a failed check). */
-static tc_position *at_fen(const tc_variant *v, const char *fen)
-{
-    tc_position *p = tc_position_new(v);
-    tc_error err;
-    if (!p || tc_position_set_fen(p, fen, &err)) {
-        CHECK(0, "FEN '%s' refused: %s", fen, p ? err.msg : "no memory");
-        tc_position_free(p);
-        return NULL;
-    }
-    return p;
-}
-
 /* Builds a FEN from a list like "Ke1 ke8 Bc1" (upper case White). */
 static void fen_from_pieces(const tc_variant *v, const char *pieces, char side, char *out, size_t n)
 {
@@ -36,7 +16,7 @@ static void fen_from_pieces(const tc_variant *v, const char *pieces, char side, 
     char buf[256];
     snprintf(buf, sizeof buf, "%s", pieces);
     for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        int c = cell_of(v, t + 1);
+        int c = th_cell(v, t + 1);
         if (c >= 0)
             board[c] = t[0];
     }
@@ -66,7 +46,7 @@ static tc_position *at_pieces(const tc_variant *v, const char *pieces, char side
 {
     char fen[800];
     fen_from_pieces(v, pieces, side, fen, sizeof fen);
-    return at_fen(v, fen);
+    return th_at_fen(v, fen);
 }
 
 /* 1 if `text` is a legal move (parsed leniently), with the move in *m. */
@@ -86,11 +66,11 @@ static void play(tc_position *p, const char *moves)
 static bool ray_starts_with(const tc_variant *v, const char *from, int dir, const char *const *cells, int n)
 {
     int out[TC_MAX_CELLS];
-    int len = tc_ray(v, cell_of(v, from), dir, out);
+    int len = tc_ray(v, th_cell(v, from), dir, out);
     if (len < n)
         return false;
     for (int i = 0; i < n; i++)
-        if (out[i] != cell_of(v, cells[i]))
+        if (out[i] != th_cell(v, cells[i]))
             return false;
     return true;
 }
@@ -124,41 +104,41 @@ static void seed_mobius(void)
     tc_step_result r;
 
     play(p, "1. d12 e11");
-    r = tc_step(v, cell_of(v, "d12"), 0, -1);
-    CHECK(r.cell == cell_of(v, "e11"), "d12 S should be e11 across the twist");
-    r = tc_step(v, cell_of(v, "e11"), 0, 1);
-    CHECK(r.cell == cell_of(v, "d12"), "e11 N should be d12 across the twist");
-    CHECK(tc_piece_at(p, cell_of(v, "d12")) == TC_PIECE(TC_WHITE, TC_PAWN) &&
-              tc_piece_at(p, cell_of(v, "e11")) == TC_PIECE(TC_BLACK, TC_PAWN),
+    r = tc_step(v, th_cell(v, "d12"), 0, -1);
+    CHECK(r.cell == th_cell(v, "e11"), "d12 S should be e11 across the twist");
+    r = tc_step(v, th_cell(v, "e11"), 0, 1);
+    CHECK(r.cell == th_cell(v, "d12"), "e11 N should be d12 across the twist");
+    CHECK(tc_piece_at(p, th_cell(v, "d12")) == TC_PIECE(TC_WHITE, TC_PAWN) &&
+              tc_piece_at(p, th_cell(v, "e11")) == TC_PIECE(TC_BLACK, TC_PAWN),
           "pawns on d12 and e11");
     /* the two pawns block each other */
     CHECK(!legal(p, "d11", NULL) && !legal(p, "d12d11", NULL), "d12 cannot push: e11 is in front of it");
 
     play(p, "2. c12");
-    r = tc_step(v, cell_of(v, "c12"), 1, -1);
-    CHECK(r.cell == cell_of(v, "e11"), "c12 SE should be e11");
-    CHECK(tc_attacked(p, cell_of(v, "e11"), TC_WHITE), "c12 pawn attacks e11");
+    r = tc_step(v, th_cell(v, "c12"), 1, -1);
+    CHECK(r.cell == th_cell(v, "e11"), "c12 SE should be e11");
+    CHECK(tc_attacked(p, th_cell(v, "e11"), TC_WHITE), "c12 pawn attacks e11");
     tc_move m;
-    CHECK(legal(p, "exc12", &m) && TC_MOVE_FROM(m) == cell_of(v, "e11") && TC_MOVE_TO(m) == cell_of(v, "c12"),
+    CHECK(legal(p, "exc12", &m) && TC_MOVE_FROM(m) == th_cell(v, "e11") && TC_MOVE_TO(m) == th_cell(v, "c12"),
           "exc12 is legal");
 
     play(p, "2... exc12");
     /* e14 still shuts the bishop's diagonal, and nothing else of White's
      * reaches c12 */
-    CHECK(!tc_attacked(p, cell_of(v, "c12"), TC_WHITE), "c12 is not attacked before 3. e12");
+    CHECK(!tc_attacked(p, th_cell(v, "c12"), TC_WHITE), "c12 is not attacked before 3. e12");
     play(p, "3. e12");
-    CHECK(!tc_attacked(p, cell_of(v, "c12"), TC_BLACK), "c12 is not defended before 3...g11");
+    CHECK(!tc_attacked(p, th_cell(v, "c12"), TC_BLACK), "c12 is not defended before 3...g11");
     static const char *const diag[] = {"e14", "d13", "c12"};
     CHECK(ray_starts_with(v, "f1", SW, diag, 3), "ray f1 SW should go e14, d13, c12");
-    CHECK(tc_attacked(p, cell_of(v, "c12"), TC_WHITE), "White attacks c12");
+    CHECK(tc_attacked(p, th_cell(v, "c12"), TC_WHITE), "White attacks c12");
 
     play(p, "3... g11");
-    r = tc_step(v, cell_of(v, "g11"), -1, 1);
-    CHECK(r.cell == cell_of(v, "c12"), "g11 NW should be c12");
-    CHECK(tc_attacked(p, cell_of(v, "c12"), TC_BLACK), "g11 defends c12");
-    CHECK(legal(p, "Bxc12", &m) && TC_MOVE_FROM(m) == cell_of(v, "f1"), "the bishop on f1 can take on c12");
+    r = tc_step(v, th_cell(v, "g11"), -1, 1);
+    CHECK(r.cell == th_cell(v, "c12"), "g11 NW should be c12");
+    CHECK(tc_attacked(p, th_cell(v, "c12"), TC_BLACK), "g11 defends c12");
+    CHECK(legal(p, "Bxc12", &m) && TC_MOVE_FROM(m) == th_cell(v, "f1"), "the bishop on f1 can take on c12");
     play(p, "4. Bxc12");
-    CHECK(has_legal(p, cell_of(v, "g11"), cell_of(v, "c12"), -1), "g11 recaptures on c12");
+    CHECK(has_legal(p, th_cell(v, "g11"), th_cell(v, "c12"), -1), "g11 recaptures on c12");
     CHECK(tc_ply_count(p) == 7, "7 plies played");
     tc_position_free(p);
     tc_variant_free(v);
@@ -173,19 +153,19 @@ static void seed_cylindrical(void)
     tc_position *p = tc_position_new(v);
     play(p, "1. e4 e11 2. Bc4 Bc11 3. Qh5 Ne9");
     CHECK(tc_ply_count(p) == 6, "all six plies played");
-    CHECK(tc_piece_at(p, cell_of(v, "e9")) == TC_PIECE(TC_BLACK, TC_KNIGHT), "black knight on e9");
+    CHECK(tc_piece_at(p, th_cell(v, "e9")) == TC_PIECE(TC_BLACK, TC_KNIGHT), "black knight on e9");
     int out[8];
-    int n = tc_knight_targets(v, cell_of(v, "e9"), out);
+    int n = tc_knight_targets(v, th_cell(v, "e9"), out);
     bool f7 = false;
     for (int i = 0; i < n; i++)
-        f7 |= out[i] == cell_of(v, "f7");
+        f7 |= out[i] == th_cell(v, "f7");
     CHECK(f7, "f7 is a knight target of e9");
-    CHECK(tc_attacked(p, cell_of(v, "f7"), TC_BLACK), "Black defends f7");
+    CHECK(tc_attacked(p, th_cell(v, "f7"), TC_BLACK), "Black defends f7");
     /* Qxf7 is then no mate: the king can take back or the knight can */
     tc_move m;
     CHECK(legal(p, "Qxf7", &m), "Qxf7 is legal");
     tc_make_move(p, m);
-    CHECK(has_legal(p, cell_of(v, "e9"), cell_of(v, "f7"), -1), "Nxf7 recaptures");
+    CHECK(has_legal(p, th_cell(v, "e9"), th_cell(v, "f7"), -1), "Nxf7 recaptures");
     tc_position_free(p);
     tc_variant_free(v);
 }
@@ -204,7 +184,7 @@ static void seed_rook_rays(void)
         CHECK(ray_starts_with(v, "e8", N, tw_cells, 7), "e8 N should pass e9 e10 e11 d12 d13 d14 to d1");
         /* and the kings face queens in the start position's files */
         tc_position *p = tc_position_new(v);
-        CHECK(tc_piece_at(p, cell_of(v, "d1")) == TC_PIECE(TC_WHITE, TC_QUEEN), "White queen on d1");
+        CHECK(tc_piece_at(p, th_cell(v, "d1")) == TC_PIECE(TC_WHITE, TC_QUEEN), "White queen on d1");
         tc_position_free(p);
         tc_variant_free(v);
     }
@@ -225,7 +205,7 @@ static void seed_bishops(void)
     if (v) {
         static const char *const cells[] = {"b7", "c8", "d9", "e10", "f11", "b12"};
         CHECK(ray_starts_with(v, "a6", NE, cells, 6), "a6 NE should go b7 c8 d9 e10 f11 b12");
-        int a6 = cell_of(v, "a6"), b12 = cell_of(v, "b12");
+        int a6 = th_cell(v, "a6"), b12 = th_cell(v, "b12");
         int ca = (tc_cell_x(v, a6) + tc_cell_y(v, a6)) & 1, cb = (tc_cell_x(v, b12) + tc_cell_y(v, b12)) & 1;
         CHECK(ca != cb, "a6 and b12 should have different colours");
         tc_variant_free(v);
@@ -260,19 +240,19 @@ static void seed_folding_king(void)
         int n = tc_king_targets(v, c, out);
         bool special = false;
         for (int i = 0; i < 8; i++)
-            special |= c == cell_of(v, six[i]);
+            special |= c == th_cell(v, six[i]);
         char name[8];
         tc_cell_name(v, c, name);
         CHECK(n == (special ? 6 : 8), "king on %s has %d destinations", name, n);
         eight += n == 8;
     }
     CHECK(eight == 56, "%d cells give 8 destinations", eight);
-    int n = tc_king_targets(v, cell_of(v, "e8"), out);
+    int n = tc_king_targets(v, th_cell(v, "e8"), out);
     static const char *const want[] = {"f8", "f7", "e7", "d7", "d8", "c8"};
     int hits = 0;
     for (int i = 0; i < 6; i++)
         for (int k = 0; k < n; k++)
-            hits += out[k] == cell_of(v, want[i]);
+            hits += out[k] == th_cell(v, want[i]);
     CHECK(n == 6 && hits == 6, "e8 king targets should be f8 f7 e7 d7 d8 c8");
     tc_variant_free(v);
 }
@@ -287,7 +267,7 @@ static void wrap_checks_and_pins(void)
         goto out;
     /* knight d1 blocks the flat path a1-h1; the wrap path a1-h1 is clear */
     const char *fen = "8/8/8/8/8/4K3/8/R2N3k b - - 0 1";
-    tc_position *p = at_fen(cy, fen), *q = at_fen(ch, fen);
+    tc_position *p = th_at_fen(cy, fen), *q = th_at_fen(ch, fen);
     if (p && q) {
         CHECK(tc_in_check(p), "cylinder: h1 is in check from a1");
         CHECK(!tc_in_check(q), "chess: h1 is not in check");
@@ -308,11 +288,11 @@ static void wrap_checks_and_pins(void)
 
     th_case("rules: cylinder knight pinned across the a/h join");
     fen = "4k3/8/8/8/8/8/8/Nr2b2K w - - 0 1";
-    p = at_fen(cy, fen);
-    q = at_fen(ch, fen);
+    p = th_at_fen(cy, fen);
+    q = th_at_fen(ch, fen);
     if (p && q) {
         CHECK(!tc_in_check(p) && !tc_in_check(q), "no check");
-        int a1 = cell_of(cy, "a1"), pinned = 0, free_moves = 0;
+        int a1 = th_cell(cy, "a1"), pinned = 0, free_moves = 0;
         tc_movelist *l = malloc(sizeof *l);
         if (l) {
             int n = tc_generate_legal(p, l);
@@ -364,16 +344,16 @@ static void castling(void)
     tc_position *p;
 
     th_case("rules: castling both ways on an open path");
-    p = at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p = th_at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     if (p) {
         CHECK(legal(p, "O-O", &m) && TC_MOVE_KIND(m) == TC_MOVE_CASTLE_K, "O-O");
         CHECK(legal(p, "O-O-O", &m) && TC_MOVE_KIND(m) == TC_MOVE_CASTLE_Q, "O-O-O");
         CHECK(legal(p, "e1h1", &m) && TC_MOVE_KIND(m) == TC_MOVE_CASTLE_K, "king takes own rook is castling");
         CHECK(legal(p, "e1g1", &m) && TC_MOVE_KIND(m) == TC_MOVE_CASTLE_K, "e1g1 is castling on chess");
         tc_make_move(p, m);
-        CHECK(tc_piece_at(p, cell_of(ch, "g1")) == TC_PIECE(TC_WHITE, TC_KING) &&
-                  tc_piece_at(p, cell_of(ch, "f1")) == TC_PIECE(TC_WHITE, TC_ROOK) &&
-                  !tc_piece_at(p, cell_of(ch, "h1")) && !tc_piece_at(p, cell_of(ch, "e1")),
+        CHECK(tc_piece_at(p, th_cell(ch, "g1")) == TC_PIECE(TC_WHITE, TC_KING) &&
+                  tc_piece_at(p, th_cell(ch, "f1")) == TC_PIECE(TC_WHITE, TC_ROOK) &&
+                  !tc_piece_at(p, th_cell(ch, "h1")) && !tc_piece_at(p, th_cell(ch, "e1")),
               "after O-O: Kg1, Rf1");
         CHECK((tc_castling(p) & 3) == 0 && (tc_castling(p) & 12) == 12, "White's rights gone, Black's kept");
         tc_unmake_move(p);
@@ -382,35 +362,35 @@ static void castling(void)
     tc_position_free(p);
 
     th_case("rules: no castling through, into or out of check");
-    p = at_fen(ch, "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    p = th_at_fen(ch, "4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     if (p) {
         CHECK(!legal(p, "O-O", NULL), "f1 is attacked: no O-O");
         CHECK(legal(p, "O-O-O", NULL), "O-O-O is fine");
     }
     tc_position_free(p);
-    p = at_fen(ch, "4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    p = th_at_fen(ch, "4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     if (p) {
         CHECK(!legal(p, "O-O", NULL), "g1 is attacked: no O-O");
         CHECK(legal(p, "O-O-O", NULL), "O-O-O is fine");
     }
     tc_position_free(p);
-    p = at_fen(ch, "3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    p = th_at_fen(ch, "3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     if (p) {
         CHECK(!legal(p, "O-O-O", NULL), "d1 is attacked: no O-O-O");
         CHECK(legal(p, "O-O", NULL), "O-O is fine");
     }
     tc_position_free(p);
-    p = at_fen(ch, "2k5/8/8/4r3/8/8/8/R3K2R w KQ - 0 1");
+    p = th_at_fen(ch, "2k5/8/8/4r3/8/8/8/R3K2R w KQ - 0 1");
     if (p) {
         CHECK(tc_in_check(p), "in check");
         CHECK(!legal(p, "O-O", NULL) && !legal(p, "O-O-O", NULL), "no castling out of check");
     }
     tc_position_free(p);
-    p = at_fen(ch, "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    p = th_at_fen(ch, "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     if (p)
         CHECK(legal(p, "O-O-O", NULL), "b1 attacked does not stop O-O-O");
     tc_position_free(p);
-    p = at_fen(ch, "4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1");
+    p = th_at_fen(ch, "4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1");
     if (p)
         CHECK(!legal(p, "O-O", NULL) && !legal(p, "O-O-O", NULL), "pieces between: no castling");
     tc_position_free(p);
@@ -421,10 +401,10 @@ static void castling(void)
         /* e7 sees c1 (e7 f6 g5 h4 a3 b2 c1) and g1 (e7 d6 c5 b4 a3 h2 g1)
          * only round the a/h join */
         const char *fen = "4k3/4b3/8/8/8/8/8/R3K2R w KQ - 0 1";
-        tc_position *c = cy ? at_fen(cy, fen) : NULL, *f = at_fen(ch, fen);
+        tc_position *c = cy ? th_at_fen(cy, fen) : NULL, *f = th_at_fen(ch, fen);
         if (c && f) {
             CHECK(!tc_in_check(c), "cylinder: e1 is not attacked");
-            CHECK(tc_attacked(c, cell_of(cy, "c1"), TC_BLACK) && tc_attacked(c, cell_of(cy, "g1"), TC_BLACK),
+            CHECK(tc_attacked(c, th_cell(cy, "c1"), TC_BLACK) && tc_attacked(c, th_cell(cy, "g1"), TC_BLACK),
                   "cylinder: c1 and g1 attacked by the bishop");
             CHECK(!legal(c, "O-O", NULL) && !legal(c, "O-O-O", NULL), "cylinder: no castling");
             CHECK(legal(f, "O-O", NULL) && legal(f, "O-O-O", NULL), "chess: both castlings");
@@ -435,7 +415,7 @@ static void castling(void)
     }
 
     th_case("rules: castling rights lost after king and rook moves");
-    p = at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p = th_at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     if (p) {
         play(p, "Rh2");
         CHECK(tc_castling(p) == (2 | 4 | 8), "after Rh2 rights are Qkq, got %d", tc_castling(p));
@@ -448,7 +428,7 @@ static void castling(void)
         CHECK(tc_castling(p) == 0, "after Kd1 no rights");
     }
     tc_position_free(p);
-    p = at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p = th_at_fen(ch, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     if (p) {
         play(p, "Rxa8+");
         CHECK(tc_castling(p) == (1 | 4), "capturing the a8 rook removes Q and q, got %d", tc_castling(p));
@@ -456,9 +436,9 @@ static void castling(void)
     tc_position_free(p);
 
     th_case("rules: folding e1c1 king step and O-O-O are two moves");
-    p = at_fen(fo, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    p = th_at_fen(fo, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     if (p) {
-        int e1 = cell_of(fo, "e1"), c1 = cell_of(fo, "c1");
+        int e1 = th_cell(fo, "e1"), c1 = th_cell(fo, "c1");
         CHECK(has_legal(p, e1, c1, TC_MOVE_NORMAL), "plain king step e1 -> c1 across the fold");
         CHECK(has_legal(p, e1, c1, TC_MOVE_CASTLE_Q), "O-O-O");
         CHECK(legal(p, "O-O", NULL), "O-O");
@@ -491,24 +471,24 @@ static void en_passant(void)
     if (!ch || !cy || !mc)
         goto out;
     tc_move m;
-    tc_position *p = at_fen(ch, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    tc_position *p = th_at_fen(ch, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
     if (p) {
         play(p, "d5");
-        CHECK(tc_ep_cell(p) == cell_of(ch, "d6"), "ep cell d6 after d7-d5");
+        CHECK(tc_ep_cell(p) == th_cell(ch, "d6"), "ep cell d6 after d7-d5");
         CHECK(legal(p, "exd6", &m) && TC_MOVE_KIND(m) == TC_MOVE_EP, "exd6 e.p. is legal");
         tc_make_move(p, m);
-        CHECK(!tc_piece_at(p, cell_of(ch, "d5")) && tc_piece_at(p, cell_of(ch, "d6")) == TC_PIECE(TC_WHITE, TC_PAWN),
+        CHECK(!tc_piece_at(p, th_cell(ch, "d5")) && tc_piece_at(p, th_cell(ch, "d6")) == TC_PIECE(TC_WHITE, TC_PAWN),
               "the d5 pawn is gone, White pawn on d6");
         CHECK(tc_halfmove_clock(p) == 0, "a capture resets the clock");
         tc_unmake_move(p);
-        CHECK(tc_piece_at(p, cell_of(ch, "d5")) == TC_PIECE(TC_BLACK, TC_PAWN), "unmake puts d5 back");
+        CHECK(tc_piece_at(p, th_cell(ch, "d5")) == TC_PIECE(TC_BLACK, TC_PAWN), "unmake puts d5 back");
         play(p, "Kd2 Kd8");
         CHECK(!legal(p, "exd6", NULL), "en passant lasts one ply only");
     }
     tc_position_free(p);
 
     th_case("rules: en passant that exposes the king is illegal");
-    p = at_fen(ch, "7k/3p4/8/K3P2r/8/8/8/8 b - - 0 1");
+    p = th_at_fen(ch, "7k/3p4/8/K3P2r/8/8/8/8 b - - 0 1");
     if (p) {
         play(p, "d5");
         CHECK(!legal(p, "exd6", NULL), "exd6 would open rank 5 to the rook");
@@ -517,7 +497,7 @@ static void en_passant(void)
     tc_position_free(p);
 
     th_case("rules: en passant across the cylinder join");
-    p = at_fen(cy, "4k3/7p/8/P7/8/8/8/4K3 b - - 0 1");
+    p = th_at_fen(cy, "4k3/7p/8/P7/8/8/8/4K3 b - - 0 1");
     if (p) {
         play(p, "h5");
         CHECK(legal(p, "axh6", &m) && TC_MOVE_KIND(m) == TC_MOVE_EP, "axh6 e.p. through the a/h join");
@@ -528,9 +508,9 @@ static void en_passant(void)
     p = tc_position_new(mc);
     if (p) {
         play(p, "e12");
-        CHECK(tc_ep_cell(p) == cell_of(mc, "e13"), "ep cell e13 after e14-e12");
+        CHECK(tc_ep_cell(p) == th_cell(mc, "e13"), "ep cell e13 after e14-e12");
         play(p, "d11");
-        CHECK(tc_ep_cell(p) == cell_of(mc, "d10"), "ep cell d10 after d9-d11");
+        CHECK(tc_ep_cell(p) == th_cell(mc, "d10"), "ep cell d10 after d9-d11");
     }
     tc_position_free(p);
 out:
@@ -545,16 +525,16 @@ static void promotion(void)
     tc_variant *ch = th_variant("chess");
     if (!ch)
         return;
-    tc_position *p = at_fen(ch, "8/3P3k/8/8/8/8/8/K7 w - - 0 1");
+    tc_position *p = th_at_fen(ch, "8/3P3k/8/8/8/8/8/K7 w - - 0 1");
     if (p) {
         tc_movelist *l = malloc(sizeof *l);
         int seen = 0, count = 0;
         if (l) {
             int n = tc_generate_legal(p, l);
             for (int i = 0; i < n; i++)
-                if (TC_MOVE_FROM(l->moves[i]) == cell_of(ch, "d7")) {
+                if (TC_MOVE_FROM(l->moves[i]) == th_cell(ch, "d7")) {
                     count++;
-                    CHECK(TC_MOVE_TO(l->moves[i]) == cell_of(ch, "d8"), "promotion to d8");
+                    CHECK(TC_MOVE_TO(l->moves[i]) == th_cell(ch, "d8"), "promotion to d8");
                     seen |= 1 << TC_MOVE_PROMO(l->moves[i]);
                 }
             free(l);
@@ -564,9 +544,9 @@ static void promotion(void)
         tc_move m;
         CHECK(legal(p, "d8=N", &m) && TC_MOVE_PROMO(m) == TC_KNIGHT, "d8=N");
         tc_make_move(p, m);
-        CHECK(tc_piece_at(p, cell_of(ch, "d8")) == TC_PIECE(TC_WHITE, TC_KNIGHT), "a knight on d8");
+        CHECK(tc_piece_at(p, th_cell(ch, "d8")) == TC_PIECE(TC_WHITE, TC_KNIGHT), "a knight on d8");
         tc_unmake_move(p);
-        CHECK(tc_piece_at(p, cell_of(ch, "d7")) == TC_PIECE(TC_WHITE, TC_PAWN), "unmake gives the pawn back");
+        CHECK(tc_piece_at(p, th_cell(ch, "d7")) == TC_PIECE(TC_WHITE, TC_PAWN), "unmake gives the pawn back");
     }
     tc_position_free(p);
     tc_variant_free(ch);
@@ -580,7 +560,7 @@ static void promotion(void)
         tc_position *q = at_pieces(v, "Kh3 kh10 pc14", 'b');
         if (q) {
             tc_move m;
-            CHECK(legal(q, "c1=Q", &m) && TC_MOVE_FROM(m) == cell_of(v, "c14") && TC_MOVE_PROMO(m) == TC_QUEEN,
+            CHECK(legal(q, "c1=Q", &m) && TC_MOVE_FROM(m) == th_cell(v, "c14") && TC_MOVE_PROMO(m) == TC_QUEEN,
                   "%s: c14-c1=Q", joined[i]);
             CHECK(legal(q, "c1=N", NULL) && !legal(q, "c1", NULL), "%s: c1 needs a promotion piece", joined[i]);
         }
@@ -658,20 +638,20 @@ static void game_end(void)
     play(p, "f3 e5 g4 Qh4");
     CHECK(tc_position_status(p) == TC_CHECKMATE, "fool's mate is checkmate");
     tc_position_free(p);
-    p = at_fen(ch, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    p = th_at_fen(ch, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     if (p)
         CHECK(tc_position_status(p) == TC_STALEMATE, "chess: stalemate");
     tc_position_free(p);
     /* the same placement on the cylinder: the king escapes over the join */
-    p = at_fen(cy, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    p = th_at_fen(cy, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     if (p) {
         CHECK(tc_position_status(p) == TC_ONGOING, "cylinder: not stalemate");
         CHECK(legal(p, "Ka8", NULL), "cylinder: Ka8 across the join");
     }
     tc_position_free(p);
     /* a back-rank mate on the cylinder that the flat board does not have */
-    p = at_fen(cy, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    tc_position *q = at_fen(ch, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    p = th_at_fen(cy, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    tc_position *q = th_at_fen(ch, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
     if (p && q) {
         CHECK(tc_position_status(q) == TC_CHECKMATE, "chess: back-rank mate");
         CHECK(tc_position_status(p) == TC_CHECKMATE, "cylinder: back-rank mate (h8 joins a8)");
@@ -680,7 +660,7 @@ static void game_end(void)
     tc_position_free(q);
 
     th_case("rules: 50-move rule");
-    p = at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    p = th_at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     if (p) {
         CHECK(tc_position_status(p) == TC_ONGOING, "99 plies: game goes on");
         play(p, "Ra2");
@@ -688,12 +668,12 @@ static void game_end(void)
         CHECK(tc_position_status(p) == TC_DRAW_FIFTY, "100 plies: draw");
     }
     tc_position_free(p);
-    p = at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 b - - 100 80");
+    p = th_at_fen(ch, "4k3/8/8/8/8/8/8/R3K3 b - - 100 80");
     if (p)
         CHECK(tc_position_status(p) == TC_DRAW_FIFTY, "FEN with clock 100: draw");
     tc_position_free(p);
     /* mate on the 100th ply is mate */
-    p = at_fen(ch, "k7/8/1K6/8/8/8/8/7R w - - 99 80");
+    p = th_at_fen(ch, "k7/8/1K6/8/8/8/8/7R w - - 99 80");
     if (p) {
         play(p, "Rh8#");
         CHECK(tc_position_status(p) == TC_CHECKMATE, "mate beats the 50-move rule");

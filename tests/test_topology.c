@@ -1,8 +1,9 @@
 /* Topology: the step function of RULES.md section 2 (worked examples, an
- * independent implementation of the rules text, invertibility) and the
+ * refgen's independent reading of the rules text, invertibility) and the
  * tables derived from it (rays, king and knight leaps), cell names, and
  * custom boards up to 16x16. */
 #include "harness.h"
+#include "refgen.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,13 +21,6 @@ static int dir_of(int dx, int dy)
     return -1;
 }
 
-static int cell_of(const tc_variant *v, const char *name)
-{
-    int c = tc_cell_parse(v, name);
-    CHECK(c >= 0, "cell '%s' does not parse", name);
-    return c;
-}
-
 /* Checks one step: `to` NULL means OFF; otherwise the cell reached and the
  * direction (by name) the piece goes on in. */
 static void check_step(const tc_variant *v, const char *from, const char *dir, const char *to,
@@ -36,7 +30,7 @@ static void check_step(const tc_variant *v, const char *from, const char *dir, c
     for (int i = 0; i < 8; i++)
         if (strcmp(dir_name[i], dir) == 0)
             d = i;
-    int c = cell_of(v, from);
+    int c = th_cell(v, from);
     if (c < 0 || d < 0)
         return;
     tc_step_result r = tc_step(v, c, dir_dx[d], dir_dy[d]);
@@ -46,58 +40,10 @@ static void check_step(const tc_variant *v, const char *from, const char *dir, c
         CHECK(r.cell < 0, "%s %s should leave the board, got %s", from, dir, got);
         return;
     }
-    CHECK(r.cell == cell_of(v, to), "%s %s -> %s, expected %s", from, dir, got, to);
+    CHECK(r.cell == th_cell(v, to), "%s %s -> %s, expected %s", from, dir, got, to);
     int nd = dir_of(r.dx, r.dy);
     CHECK(nd >= 0 && strcmp(dir_name[nd], newdir) == 0, "%s %s: new direction (%d,%d), expected %s", from,
           dir, r.dx, r.dy, newdir);
-}
-
-/// The step function written straight from the rules text, for comparison
-/// with the library's tables.
-typedef struct {
-    int x, y, dx, dy, sx, sy; /* x < 0: off the board */
-} ref_step;
-
-static ref_step rules_step(const tc_variant_def *d, int x, int y, int dx, int dy)
-{
-    int W = d->width, H = d->height;
-    ref_step r = {x + dx, y + dy, dx, dy, 1, 1};
-    if (r.x < 0 || r.x >= W) {
-        if (d->files != TC_FILES_WRAP) {
-            r.x = -1;
-            return r;
-        }
-        r.x = ((r.x % W) + W) % W;
-    }
-    if (d->ranks == TC_RANKS_TWIST && dy != 0) {
-        /* ranks counted 1..H; rank H+1 is rank 1 */
-        int from = y + 1, to = y + dy + 1;
-        if (to == H + 1)
-            to = 1;
-        if (to == 0)
-            to = H;
-        int s = d->seam, s1 = d->seam % H + 1;
-        if ((from == s && to == s1) || (from == s1 && to == s)) {
-            r.x = W - 1 - r.x;
-            r.dx = -r.dx;
-            r.sx = -1;
-        }
-    }
-    if (r.y < 0 || r.y >= H) {
-        if (d->ranks == TC_RANKS_WRAP || d->ranks == TC_RANKS_TWIST) {
-            r.y = ((r.y % H) + H) % H;
-        } else if (d->ranks == TC_RANKS_FOLD) {
-            r.y = r.y < 0 ? 0 : H - 1;
-            r.x = W - 1 - r.x;
-            r.dx = -r.dx;
-            r.dy = -r.dy;
-            r.sx = -r.sx;
-            r.sy = -1;
-        } else {
-            r.x = -1;
-        }
-    }
-    return r;
 }
 
 static void check_against_rules(const tc_variant *v, const char *label)
@@ -106,9 +52,9 @@ static void check_against_rules(const tc_variant *v, const char *label)
     int W = tc_variant_width(v), bad = 0;
     for (int c = 0; c < tc_variant_cells(v); c++)
         for (int d = 0; d < 8; d++) {
-            ref_step e = rules_step(def, c % W, c / W, dir_dx[d], dir_dy[d]);
+            rg_step e = rg_rules_step(def, c % W, c / W, dir_dx[d], dir_dy[d]);
             tc_step_result r = tc_step(v, c, dir_dx[d], dir_dy[d]);
-            int ecell = e.x < 0 ? -1 : e.y * W + e.x;
+            int ecell = e.off ? -1 : e.y * W + e.x;
             bool ok = r.cell == ecell;
             if (ok && ecell >= 0)
                 ok = r.dx == e.dx && r.dy == e.dy && r.sx == e.sx && r.sy == e.sy;
@@ -356,34 +302,11 @@ static void cell_names(void)
     tc_variant_free(c8);
 }
 
-/* A W x H definition with only two kings, on e1 and on the middle rank. */
+/* A W x H board with only two kings, on e1 and on the middle rank: kings
+ * on the end ranks would touch across a rank join. */
 static tc_variant *custom(int W, int H, tc_file_rule files, tc_rank_rule ranks, int seam)
 {
-    tc_variant_def def;
-    memset(&def, 0, sizeof def);
-    snprintf(def.name, sizeof def.name, "custom-%dx%d", W, H);
-    def.width = W;
-    def.height = H;
-    def.files = files;
-    def.ranks = ranks;
-    def.seam = seam;
-    size_t k = 0;
-    for (int y = H - 1; y >= 0; y--) {
-        /* the black king mid-board: kings on the end ranks would touch
-         * across a rank join */
-        if (y == H / 2 || y == 0) {
-            k += (size_t)snprintf(def.setup + k, sizeof def.setup - k, "4%c%d", y ? 'k' : 'K', W - 5);
-        } else {
-            k += (size_t)snprintf(def.setup + k, sizeof def.setup - k, "%d", W);
-        }
-        if (y)
-            def.setup[k++] = '/';
-    }
-    def.setup[k] = '\0';
-    tc_error err;
-    tc_variant *v = tc_variant_new(&def, &err);
-    CHECK(v != NULL, "custom %dx%d (%s): %s", W, H, def.setup, err.msg);
-    return v;
+    return th_kings_variant(W, H, files, ranks, seam, H / 2);
 }
 
 static void custom_boards(void)
