@@ -51,7 +51,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(pgn)           \
     X(report)        \
     X(cli)           \
-    X(match)
+    X(match)         \
+    X(engine)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

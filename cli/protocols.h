@@ -1,0 +1,18 @@
+/* The engine protocols as loops over two streams, so that tests can drive
+ * them with in-memory transcripts and `topochess uci|xboard` with stdio. */
+#ifndef TC_PROTOCOLS_H
+#define TC_PROTOCOLS_H
+
+#include "topochess.h"
+
+#include <stdio.h>
+
+/* Each reads commands from `in` until `quit` or end of input and writes
+ * answers to `out`; `def` is the variant to start with. Returns 0. */
+int uci_loop(FILE *in, FILE *out, const tc_variant_def *def);
+int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def);
+
+/* Writes moves (played from p) in coordinate form, space separated. */
+void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size);
+
+#endif

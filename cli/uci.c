@@ -1,0 +1,541 @@
+/* UCI front end: a thin adapter over the engine object. Searches run in a
+ * second thread so that `stop`, `isready` and `quit` are answered at once.
+ * Cells are written as in the rules text (d14); bad input gets a line
+ * `info string error: ...` and the loop goes on. */
+#include "cli.h"
+#include "protocols.h"
+#include "topochess_engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_HASH_MB 64
+#define MAX_HASH_MB 16384
+#define MAX_THREADS 64
+#define MAX_TOKENS 4096
+
+/// The protocol's state: the variant and position that `position` built,
+/// the engine, and the search thread when one runs.
+typedef struct uci_state {
+    FILE *in, *out;
+    pthread_mutex_t out_lock;
+    tc_variant_def def;
+    tc_variant *v;
+    tc_position *pos;
+    tc_engine *eng;
+    size_t hash_mb;
+    int threads;
+    pthread_t thread;
+    bool thread_live;     /* started and not yet joined */
+    atomic_bool running;  /* the search has not answered yet */
+    tc_position *search_pos; /* the searched position, owned by the thread */
+    tc_limits limits;
+} uci_state;
+
+static void say(uci_state *u, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void say(uci_state *u, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&u->out_lock);
+    va_start(ap, fmt);
+    vfprintf(u->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', u->out);
+    fflush(u->out);
+    pthread_mutex_unlock(&u->out_lock);
+}
+
+#define ERR(u, ...) say(u, "info string error: " __VA_ARGS__)
+
+void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    tc_position *q = tc_position_clone(p);
+    if (!q)
+        return;
+    for (int i = 0; i < n && tc_is_legal(q, moves[i]); i++) {
+        char m[32];
+        tc_move_to_uci(q, moves[i], m);
+        int w = snprintf(buf + len, size - len, "%s%s", i ? " " : "", m);
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+        tc_make_move(q, moves[i]);
+    }
+    tc_position_free(q);
+}
+
+/* ---------------------------------------------------------------- search */
+
+static void on_info(const tc_search_info *in, void *ctx)
+{
+    uci_state *u = ctx;
+    char pv[4096], score[48];
+    proto_moves_text(u->search_pos, in->pv, in->pv_len, pv, sizeof pv);
+    if (in->mate)
+        snprintf(score, sizeof score, "mate %d", in->mate);
+    else
+        snprintf(score, sizeof score, "cp %d", in->score);
+    say(u, "info depth %d seldepth %d multipv 1 score %s%s nodes %llu nps %llu hashfull %d time %lld pv %s",
+        in->depth, in->seldepth, score,
+        in->bound == TC_BOUND_LOWER ? " lowerbound" : in->bound == TC_BOUND_UPPER ? " upperbound" : "",
+        (unsigned long long)in->nodes, (unsigned long long)in->nps, in->hashfull,
+        (long long)in->time_ms, pv);
+}
+
+static void *search_main(void *arg)
+{
+    uci_state *u = arg;
+    tc_search_result r = tc_engine_search(u->eng, &u->limits, on_info, u);
+    char best[32] = "0000", ponder[32] = "";
+    if (r.best) {
+        tc_move_to_uci(u->search_pos, r.best, best);
+        if (r.ponder) {
+            tc_position *q = tc_position_clone(u->search_pos);
+            if (q) {
+                tc_make_move(q, r.best);
+                if (tc_is_legal(q, r.ponder))
+                    tc_move_to_uci(q, r.ponder, ponder);
+                tc_position_free(q);
+            }
+        }
+    }
+    /* cleared before the answer: a GUI may send its next `go` the moment
+     * it reads bestmove */
+    atomic_store(&u->running, false);
+    if (ponder[0])
+        say(u, "bestmove %s ponder %s", best, ponder);
+    else
+        say(u, "bestmove %s", best);
+    return NULL;
+}
+
+/* Waits for the search thread; with `stop` the search is told to finish. */
+static void finish_search(uci_state *u, bool stop)
+{
+    if (!u->thread_live)
+        return;
+    if (stop)
+        tc_engine_stop(u->eng);
+    pthread_join(u->thread, NULL);
+    u->thread_live = false;
+    tc_position_free(u->search_pos);
+    u->search_pos = NULL;
+}
+
+static void start_search(uci_state *u)
+{
+    if (u->thread_live && !atomic_load(&u->running))
+        finish_search(u, false);
+    if (u->thread_live) {
+        ERR(u, "go: a search is already running (send stop first)");
+        return;
+    }
+    u->search_pos = tc_position_clone(u->pos);
+    if (!u->search_pos || tc_engine_set_position(u->eng, u->pos)) {
+        ERR(u, "go: out of memory");
+        tc_position_free(u->search_pos);
+        u->search_pos = NULL;
+        say(u, "bestmove 0000");
+        return;
+    }
+    atomic_store(&u->running, true);
+    if (pthread_create(&u->thread, NULL, search_main, u)) {
+        atomic_store(&u->running, false);
+        ERR(u, "go: cannot start the search thread");
+        tc_position_free(u->search_pos);
+        u->search_pos = NULL;
+        say(u, "bestmove 0000");
+        return;
+    }
+    u->thread_live = true;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+/* Makes `def` the variant: new tables, engine and start position. On
+ * failure everything stays as it was. */
+static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
+{
+    tc_variant *v = tc_variant_new(def, err);
+    if (!v)
+        return -1;
+    tc_position *p = tc_position_new(v);
+    tc_engine *e = p ? tc_engine_new(v, u->hash_mb, u->threads) : NULL;
+    if (!e) {
+        tc_position_free(p);
+        tc_variant_free(v);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    tc_engine_free(u->eng);
+    tc_position_free(u->pos);
+    tc_variant_free(u->v);
+    u->def = *def;
+    u->v = v;
+    u->pos = p;
+    u->eng = e;
+    return 0;
+}
+
+static int parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (*end || errno || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static bool ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static void cmd_uci_hello(uci_state *u)
+{
+    char vars[2048];
+    size_t len = 0;
+    bool listed = false;
+    vars[0] = '\0';
+    for (int i = 0; i < tc_preset_count(); i++) {
+        const char *name = tc_preset(i)->name;
+        listed |= !strcmp(name, u->def.name);
+        len += (size_t)snprintf(vars + len, sizeof vars - len, " var %s", name);
+    }
+    if (!listed)
+        snprintf(vars + len, sizeof vars - len, " var %s", u->def.name);
+    say(u, "id name topochess");
+    say(u, "id author the topochess authors");
+    say(u, "option name Hash type spin default %d min 1 max %d", DEFAULT_HASH_MB, MAX_HASH_MB);
+    say(u, "option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
+    say(u, "option name Clear Hash type button");
+    say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
+    say(u, "uciok");
+}
+
+/* setoption name NAME [value VALUE]; NAME and VALUE may hold spaces. */
+static void cmd_setoption(uci_state *u, char **tok, int n)
+{
+    char name[256] = "", value[256] = "";
+    int i = 1;
+    if (i < n && !strcmp(tok[i], "name"))
+        i++;
+    else {
+        ERR(u, "setoption: expected 'name'");
+        return;
+    }
+    char *dst = name;
+    for (; i < n; i++) {
+        if (!strcmp(tok[i], "value") && dst == name) {
+            dst = value;
+            continue;
+        }
+        size_t cur = strlen(dst);
+        snprintf(dst + cur, 256 - cur, "%s%s", cur ? " " : "", tok[i]);
+    }
+    if (!name[0]) {
+        ERR(u, "setoption: missing option name");
+        return;
+    }
+    finish_search(u, true);
+    long long x;
+    if (ieq(name, "Hash")) {
+        if (parse_int(value, 1, MAX_HASH_MB, &x))
+            ERR(u, "setoption: Hash needs a number from 1 to %d, got '%s'", MAX_HASH_MB, value);
+        else if (tc_engine_set_hash(u->eng, (size_t)x))
+            ERR(u, "setoption: cannot allocate %lld MB of hash", x);
+        else
+            u->hash_mb = (size_t)x;
+    } else if (ieq(name, "Threads")) {
+        if (parse_int(value, 1, MAX_THREADS, &x))
+            ERR(u, "setoption: Threads needs a number from 1 to %d, got '%s'", MAX_THREADS, value);
+        else if (tc_engine_set_threads(u->eng, (int)x))
+            ERR(u, "setoption: cannot start %lld threads", x);
+        else
+            u->threads = (int)x;
+    } else if (ieq(name, "Clear Hash")) {
+        tc_engine_new_game(u->eng);
+    } else if (ieq(name, "UCI_Variant")) {
+        tc_variant_def def;
+        tc_error err;
+        if (!strcmp(value, u->def.name))
+            return;
+        if (tc_preset_find(value, &def, &err) || use_variant(u, &def, &err))
+            ERR(u, "setoption: UCI_Variant: %s", err.msg);
+    } else {
+        ERR(u, "setoption: unknown option '%s'", name);
+    }
+}
+
+/* position startpos|fen FEN [moves M...]: built on a copy, kept only when
+ * everything in it is valid. */
+static void cmd_position(uci_state *u, char **tok, int n)
+{
+    tc_position *p = tc_position_clone(u->pos);
+    tc_error err;
+    if (!p) {
+        ERR(u, "position: out of memory");
+        return;
+    }
+    int i = 1;
+    if (i < n && !strcmp(tok[i], "startpos")) {
+        tc_position_reset(p);
+        i++;
+    } else if (i < n && !strcmp(tok[i], "fen")) {
+        char fen[1024] = "";
+        size_t len = 0;
+        for (i++; i < n && strcmp(tok[i], "moves"); i++) {
+            int w = snprintf(fen + len, sizeof fen - len, "%s%s", len ? " " : "", tok[i]);
+            if (w < 0 || (size_t)w >= sizeof fen - len) {
+                ERR(u, "position: FEN too long");
+                goto fail;
+            }
+            len += (size_t)w;
+        }
+        if (!len) {
+            ERR(u, "position: fen needs a FEN");
+            goto fail;
+        }
+        if (tc_position_set_fen(p, fen, &err)) {
+            ERR(u, "position: bad FEN '%s': %s", fen, err.msg);
+            goto fail;
+        }
+    } else {
+        ERR(u, "position: expected 'startpos' or 'fen'");
+        goto fail;
+    }
+    if (i < n) {
+        if (strcmp(tok[i], "moves")) {
+            ERR(u, "position: expected 'moves', got '%s'", tok[i]);
+            goto fail;
+        }
+        for (i++; i < n; i++) {
+            tc_move m;
+            if (tc_move_from_uci(p, tok[i], &m, &err)) {
+                ERR(u, "position: move %s: %s", tok[i], err.msg);
+                goto fail;
+            }
+            tc_make_move(p, m);
+        }
+    }
+    tc_position_free(u->pos);
+    u->pos = p;
+    return;
+fail:
+    tc_position_free(p);
+}
+
+static void cmd_perft(uci_state *u, const char *arg)
+{
+    long long depth;
+    if (parse_int(arg, 0, 12, &depth)) {
+        ERR(u, "go perft: needs a depth from 0 to 12, got '%s'", arg ? arg : "");
+        return;
+    }
+    uint64_t total = 0;
+    if (depth == 0)
+        total = 1;
+    else {
+        tc_movelist *list = malloc(sizeof *list);
+        if (!list)
+            return;
+        int nm = tc_generate_legal(u->pos, list);
+        for (int i = 0; i < nm; i++) {
+            char buf[32];
+            tc_move_to_uci(u->pos, list->moves[i], buf);
+            tc_make_move(u->pos, list->moves[i]);
+            uint64_t k = tc_perft(u->pos, (int)depth - 1);
+            tc_unmake_move(u->pos);
+            say(u, "%s: %llu", buf, (unsigned long long)k);
+            total += k;
+        }
+        free(list);
+    }
+    say(u, "\nNodes searched: %llu", (unsigned long long)total);
+}
+
+static void cmd_go(uci_state *u, char **tok, int n)
+{
+    if (n > 1 && !strcmp(tok[1], "perft")) {
+        if (u->thread_live && atomic_load(&u->running)) {
+            ERR(u, "go perft: a search is running (send stop first)");
+            return;
+        }
+        cmd_perft(u, n > 2 ? tok[2] : NULL);
+        return;
+    }
+    tc_limits l;
+    tc_limits_init(&l);
+    for (int i = 1; i < n; i++) {
+        const char *k = tok[i];
+        long long x;
+        if (!strcmp(k, "infinite")) {
+            l.infinite = 1;
+            continue;
+        }
+        if (!strcmp(k, "ponder"))
+            continue; /* not offered; searched as a normal move */
+        if (!strcmp(k, "searchmoves")) {
+            ERR(u, "go: searchmoves is not supported, searching every move");
+            while (i + 1 < n && isalpha((unsigned char)tok[i + 1][0]) && isdigit((unsigned char)tok[i + 1][1]))
+                i++;
+            continue;
+        }
+        static const char *const keys[] = {"wtime", "btime", "winc", "binc", "movestogo",
+                                           "movetime", "depth", "nodes", "level", "mate"};
+        int which = -1;
+        for (int j = 0; j < (int)(sizeof keys / sizeof keys[0]); j++)
+            if (!strcmp(k, keys[j]))
+                which = j;
+        if (which < 0) {
+            ERR(u, "go: unknown parameter '%s'", k);
+            continue;
+        }
+        /* clocks may run negative in some GUIs: treat as almost no time */
+        long long lo = which <= 1 ? -1000000000LL : 0;
+        if (i + 1 >= n || parse_int(tok[i + 1], lo, 1000000000000LL, &x)) {
+            ERR(u, "go: %s needs a number, got '%s'", k, i + 1 < n ? tok[i + 1] : "");
+            if (i + 1 < n)
+                i++;
+            continue;
+        }
+        i++;
+        switch (which) {
+        case 0: l.wtime = x > 0 ? x : 1; break;
+        case 1: l.btime = x > 0 ? x : 1; break;
+        case 2: l.winc = x; break;
+        case 3: l.binc = x; break;
+        case 4: l.movestogo = (int)(x < 1000 ? x : 1000); break;
+        case 5: l.movetime = x; break;
+        case 6: l.depth = (int)(x < TC_ENGINE_MAX_PLY ? x : TC_ENGINE_MAX_PLY); break;
+        case 7: l.nodes = (uint64_t)x; break;
+        case 8: l.level = (int)(x < 20 ? x : 20); break;
+        case 9: l.depth = (int)(2 * x < TC_ENGINE_MAX_PLY ? 2 * x : TC_ENGINE_MAX_PLY); break;
+        }
+    }
+    u->limits = l;
+    start_search(u);
+}
+
+static void cmd_d(uci_state *u)
+{
+    char fen[800];
+    tc_position_fen(u->pos, fen, sizeof fen);
+    say(u, "Variant: %s", u->def.name);
+    say(u, "Fen: %s", fen);
+    say(u, "Key: %016llx", (unsigned long long)tc_key(u->pos));
+    say(u, "Status: %s", tc_status_text(tc_position_status(u->pos)));
+}
+
+/* ---------------------------------------------------------------- loop */
+
+int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
+{
+    uci_state *u = calloc(1, sizeof *u);
+    char **tok = malloc(sizeof *tok * MAX_TOKENS);
+    if (!u || !tok) {
+        free(u);
+        free(tok);
+        return 1;
+    }
+    u->in = in;
+    u->out = out;
+    pthread_mutex_init(&u->out_lock, NULL);
+    atomic_init(&u->running, false);
+    u->hash_mb = DEFAULT_HASH_MB;
+    u->threads = 1;
+    tc_error err;
+    tc_variant_def start = *def;
+    if (use_variant(u, &start, &err)) {
+        fprintf(out, "info string error: variant %s: %s\n", def->name, err.msg);
+        tc_variant_def chess;
+        if (tc_preset_find("chess", &chess, &err) || use_variant(u, &chess, &err)) {
+            free(u);
+            free(tok);
+            return 1;
+        }
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    bool quit = false;
+    while (!quit && getline(&line, &cap, in) >= 0) {
+        int n = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < MAX_TOKENS;
+             t = strtok_r(NULL, " \t\r\n", &save))
+            tok[n++] = t;
+        if (n == 0)
+            continue;
+        const char *cmd = tok[0];
+        if (!strcmp(cmd, "uci"))
+            cmd_uci_hello(u);
+        else if (!strcmp(cmd, "isready"))
+            say(u, "readyok");
+        else if (!strcmp(cmd, "setoption"))
+            cmd_setoption(u, tok, n);
+        else if (!strcmp(cmd, "ucinewgame")) {
+            finish_search(u, true);
+            tc_engine_new_game(u->eng);
+            tc_position_reset(u->pos);
+        } else if (!strcmp(cmd, "position"))
+            cmd_position(u, tok, n);
+        else if (!strcmp(cmd, "go"))
+            cmd_go(u, tok, n);
+        else if (!strcmp(cmd, "stop"))
+            finish_search(u, true);
+        else if (!strcmp(cmd, "ponderhit"))
+            ; /* pondering is not offered: the search goes on as it is */
+        else if (!strcmp(cmd, "quit"))
+            quit = true;
+        else if (!strcmp(cmd, "d"))
+            cmd_d(u);
+        else if (!strcmp(cmd, "eval")) {
+            if (u->thread_live && atomic_load(&u->running)) {
+                ERR(u, "eval: a search is running (send stop first)");
+                continue;
+            }
+            finish_search(u, false);
+            tc_engine_set_position(u->eng, u->pos);
+            say(u, "info string eval %d (centipawns for the side to move)", tc_engine_evaluate(u->eng));
+        } else if (!strcmp(cmd, "debug") || !strcmp(cmd, "register"))
+            ;
+        else
+            ERR(u, "unknown command '%s'", cmd);
+    }
+    /* at the end of input a timed search may finish; an endless one stops */
+    finish_search(u, quit || u->limits.infinite);
+    free(line);
+    free(tok);
+    tc_engine_free(u->eng);
+    tc_position_free(u->pos);
+    tc_variant_free(u->v);
+    pthread_mutex_destroy(&u->out_lock);
+    free(u);
+    return 0;
+}
+
+int cmd_uci(cli_ctx *c)
+{
+    return uci_loop(stdin, stdout, &c->def);
+}

@@ -1,0 +1,634 @@
+/* CECP (XBoard/WinBoard protocol v2) front end over the engine object.
+ *
+ * The GUI knows none of our boards' joins, so every variant except `normal`
+ * and `cylinder` is announced as an engine-defined variant: in reply to
+ * `variant X` we send `setup (PNBRQKpnbrqk) WxH+0_fairy FEN`, and we answer
+ * `lift SQ` with a `highlight` colour board of the legal targets, which the
+ * GUI then uses as its legality test. Searches run in a second thread so
+ * that `?`, `force` and `quit` are heard while thinking. */
+#include "cli.h"
+#include "protocols.h"
+#include "topochess_engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_HASH_MB 64
+
+/// The game as the GUI sees it (position with history, clocks, who plays
+/// what) plus the engine and its thinking thread. `lock` guards the
+/// position and the output: the thinking thread plays its move under it.
+typedef struct xb_state {
+    FILE *in, *out;
+    pthread_mutex_t lock;
+    tc_variant_def start_def; /* what `new` returns to */
+    tc_variant_def def;
+    tc_variant *v;
+    tc_position *pos;
+    tc_engine *eng;
+    size_t hash_mb;
+    int threads;
+    bool force;
+    int engine_side; /* colour the engine plays, -1 none */
+    bool post;
+    /* time control */
+    int mps;           /* moves per session, 0: whole game */
+    int64_t base_ms, inc_ms, st_ms;
+    int sd;
+    int64_t time_ms, otim_ms; /* clocks from `time`/`otim`, -1 unknown */
+    /* thinking */
+    pthread_t thread;
+    bool thread_live;
+    bool discard; /* throw the move away (force, new, undo...) */
+    bool done;    /* the thinking thread has finished (guarded by lock) */
+    tc_position *search_pos;
+    tc_limits limits;
+} xb_state;
+
+static void emit(xb_state *x, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Writes one line; the caller holds x->lock. */
+static void emit(xb_state *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(x->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', x->out);
+    fflush(x->out);
+}
+
+/* ---------------------------------------------------------------- results */
+
+/* Writes the result line if the game is over; returns 1 then. */
+static int announce_result(xb_state *x)
+{
+    tc_status s = tc_position_status(x->pos);
+    switch (s) {
+    case TC_ONGOING:
+        return 0;
+    case TC_CHECKMATE:
+        if (tc_side_to_move(x->pos) == TC_WHITE)
+            emit(x, "0-1 {Black mates}");
+        else
+            emit(x, "1-0 {White mates}");
+        break;
+    case TC_STALEMATE: emit(x, "1/2-1/2 {Stalemate}"); break;
+    case TC_DRAW_FIFTY: emit(x, "1/2-1/2 {Draw by 50-move rule}"); break;
+    case TC_DRAW_REPETITION: emit(x, "1/2-1/2 {Draw by repetition}"); break;
+    case TC_DRAW_DEAD: emit(x, "1/2-1/2 {Insufficient material}"); break;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- thinking */
+
+static void on_info(const tc_search_info *in, void *ctx)
+{
+    xb_state *x = ctx;
+    if (!x->post || in->bound != TC_BOUND_EXACT)
+        return;
+    char pv[4096];
+    proto_moves_text(x->search_pos, in->pv, in->pv_len, pv, sizeof pv);
+    int score = in->score;
+    if (in->mate > 0)
+        score = 100000 + in->mate;
+    else if (in->mate < 0)
+        score = -100000 + in->mate;
+    pthread_mutex_lock(&x->lock);
+    emit(x, "%d %d %lld %llu\t%d\t%llu\t%s", in->depth, score, (long long)(in->time_ms / 10),
+         (unsigned long long)in->nodes, in->seldepth, (unsigned long long)in->nps, pv);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void *think_main(void *arg)
+{
+    xb_state *x = arg;
+    tc_search_result r = tc_engine_search(x->eng, &x->limits, on_info, x);
+    pthread_mutex_lock(&x->lock);
+    if (!x->discard && r.best && tc_is_legal(x->pos, r.best)) {
+        char buf[32];
+        tc_move_to_uci(x->pos, r.best, buf);
+        tc_make_move(x->pos, r.best);
+        emit(x, "move %s", buf);
+        announce_result(x);
+    }
+    x->done = true;
+    pthread_mutex_unlock(&x->lock);
+    return NULL;
+}
+
+/* Waits for the thinking thread. With `discard` its move is dropped and
+ * the search is stopped at once; without, it plays out its time. */
+static void finish_thinking(xb_state *x, bool discard)
+{
+    if (!x->thread_live)
+        return;
+    if (discard) {
+        pthread_mutex_lock(&x->lock);
+        x->discard = true;
+        pthread_mutex_unlock(&x->lock);
+        tc_engine_stop(x->eng);
+    }
+    pthread_join(x->thread, NULL);
+    x->thread_live = false;
+    tc_position_free(x->search_pos);
+    x->search_pos = NULL;
+}
+
+static void plan_limits(xb_state *x, tc_limits *l)
+{
+    tc_limits_init(l);
+    int us = tc_side_to_move(x->pos);
+    if (x->sd > 0)
+        l->depth = x->sd;
+    if (x->st_ms > 0) {
+        l->movetime = x->st_ms;
+        return;
+    }
+    int64_t mine = x->time_ms >= 0 ? x->time_ms : x->base_ms;
+    int64_t theirs = x->otim_ms >= 0 ? x->otim_ms : x->base_ms;
+    if (mine <= 0) {
+        if (!l->depth)
+            l->movetime = 2000; /* no clock given at all */
+        return;
+    }
+    l->wtime = us == TC_WHITE ? mine : theirs;
+    l->btime = us == TC_WHITE ? theirs : mine;
+    l->winc = l->binc = x->inc_ms;
+    if (x->mps > 0) {
+        int played = tc_fullmove_number(x->pos) - 1;
+        l->movestogo = x->mps - played % x->mps;
+    }
+}
+
+/* Starts thinking if the engine is to move; the caller holds no lock. */
+static void maybe_think(xb_state *x)
+{
+    if (x->force || x->thread_live || x->engine_side != tc_side_to_move(x->pos))
+        return;
+    pthread_mutex_lock(&x->lock);
+    int over = announce_result(x);
+    pthread_mutex_unlock(&x->lock);
+    if (over)
+        return;
+    plan_limits(x, &x->limits);
+    x->search_pos = tc_position_clone(x->pos);
+    if (!x->search_pos || tc_engine_set_position(x->eng, x->pos)) {
+        tc_position_free(x->search_pos);
+        x->search_pos = NULL;
+        return;
+    }
+    x->discard = false;
+    x->done = false;
+    if (pthread_create(&x->thread, NULL, think_main, x) == 0)
+        x->thread_live = true;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static int use_variant(xb_state *x, const tc_variant_def *def, tc_error *err)
+{
+    tc_variant *v = tc_variant_new(def, err);
+    if (!v)
+        return -1;
+    tc_position *p = tc_position_new(v);
+    tc_engine *e = p ? tc_engine_new(v, x->hash_mb, x->threads) : NULL;
+    if (!e) {
+        tc_position_free(p);
+        tc_variant_free(v);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    tc_engine_free(x->eng);
+    tc_position_free(x->pos);
+    tc_variant_free(x->v);
+    x->def = *def;
+    x->v = v;
+    x->pos = p;
+    x->eng = e;
+    return 0;
+}
+
+/* Our names for the GUI: chess is `normal`; the GUI's own `cylinder` is
+ * ours too; every other preset is engine-defined under its own name. */
+static const char *gui_name(const char *ours)
+{
+    return !strcmp(ours, "chess") ? "normal" : ours;
+}
+
+static void send_setup(xb_state *x)
+{
+    if (!strcmp(x->def.name, "chess") || !strcmp(x->def.name, "cylinder"))
+        return;
+    char fen[800];
+    tc_position_fen(x->pos, fen, sizeof fen);
+    emit(x, "setup (PNBRQKpnbrqk) %dx%d+0_fairy %s", x->def.width, x->def.height, fen);
+}
+
+static void send_features(xb_state *x)
+{
+    char list[1024];
+    size_t len = 0;
+    list[0] = '\0';
+    for (int i = 0; i < tc_preset_count(); i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? "," : "",
+                                gui_name(tc_preset(i)->name));
+    emit(x, "feature done=0");
+    emit(x, "feature myname=\"topochess\" setboard=1 usermove=1 ping=1 memory=1 smp=1 sigint=0 "
+            "sigterm=0 colors=0 analyze=0 variants=\"%s\" highlight=1 done=1",
+         list);
+}
+
+static bool parse_ll(const char *s, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "5" minutes or "0:30" minutes:seconds; trailing characters are ignored
+ * as the protocol asks. */
+static bool parse_base(const char *s, int64_t *ms)
+{
+    char *end;
+    errno = 0;
+    long mins = strtol(s, &end, 10);
+    if (end == s || errno || mins < 0)
+        return false;
+    long secs = 0;
+    if (*end == ':') {
+        const char *t = end + 1;
+        secs = strtol(t, &end, 10);
+        if (end == t || secs < 0)
+            return false;
+    }
+    *ms = ((int64_t)mins * 60 + secs) * 1000;
+    return true;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static void cmd_variant(xb_state *x, const char *name, const char *line)
+{
+    /* strip a board-size prefix such as 8x14+0_ */
+    const char *u = strchr(name, '_');
+    if (u && isdigit((unsigned char)name[0]))
+        name = u + 1;
+    if (!strcmp(name, "normal"))
+        name = "chess";
+    tc_variant_def def;
+    tc_error err;
+    if (tc_preset_find(name, &def, &err) || use_variant(x, &def, &err)) {
+        pthread_mutex_lock(&x->lock);
+        emit(x, "Error (unknown variant): %s", line);
+        pthread_mutex_unlock(&x->lock);
+        return;
+    }
+    pthread_mutex_lock(&x->lock);
+    send_setup(x);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_usermove(xb_state *x, const char *text)
+{
+    tc_move m;
+    tc_error err;
+    pthread_mutex_lock(&x->lock);
+    if (tc_move_parse(x->pos, text, &m, &err)) {
+        emit(x, "Illegal move: %s", text);
+        pthread_mutex_unlock(&x->lock);
+        return;
+    }
+    tc_make_move(x->pos, m);
+    int over = !x->force && announce_result(x);
+    pthread_mutex_unlock(&x->lock);
+    if (!over)
+        maybe_think(x);
+}
+
+/* The colour board for `highlight`: Y quiet target, R capture, M promotion. */
+static void cmd_lift(xb_state *x, const char *sq, const char *line)
+{
+    pthread_mutex_lock(&x->lock);
+    int from = tc_cell_parse(x->v, sq);
+    if (from < 0) {
+        emit(x, "Error (bad square): %s", line);
+        pthread_mutex_unlock(&x->lock);
+        return;
+    }
+    int W = tc_variant_width(x->v), H = tc_variant_height(x->v);
+    char mark[TC_MAX_CELLS];
+    memset(mark, 0, sizeof mark);
+    tc_movelist *list = malloc(sizeof *list);
+    int n = list ? tc_generate_legal(x->pos, list) : 0;
+    for (int i = 0; i < n; i++) {
+        tc_move m = list->moves[i];
+        if (TC_MOVE_FROM(m) != from)
+            continue;
+        int to = TC_MOVE_TO(m);
+        /* castling written king-takes-rook is entered on the rook's cell */
+        char uci[32];
+        tc_move_to_uci(x->pos, m, uci);
+        int shown = tc_cell_parse(x->v, uci + (uci[2] && isdigit((unsigned char)uci[2]) ? 3 : 2));
+        if (shown >= 0)
+            to = shown;
+        char c = TC_MOVE_PROMO(m) ? 'M'
+                 : (tc_piece_at(x->pos, to) && TC_COLOUR(tc_piece_at(x->pos, to)) != tc_side_to_move(x->pos)) ||
+                           TC_MOVE_KIND(m) == TC_MOVE_EP
+                     ? 'R'
+                     : 'Y';
+        if (mark[to] != 'M')
+            mark[to] = c;
+    }
+    free(list);
+    char board[TC_MAX_CELLS * 3 + TC_MAX_RANKS + 8];
+    size_t len = 0;
+    for (int y = H - 1; y >= 0; y--) {
+        int run = 0;
+        for (int fx = 0; fx < W; fx++) {
+            char c = mark[tc_cell(x->v, fx, y)];
+            if (!c) {
+                run++;
+                continue;
+            }
+            if (run)
+                len += (size_t)snprintf(board + len, sizeof board - len, "%d", run);
+            run = 0;
+            board[len++] = c;
+        }
+        if (run)
+            len += (size_t)snprintf(board + len, sizeof board - len, "%d", run);
+        if (y)
+            board[len++] = '/';
+    }
+    board[len] = '\0';
+    emit(x, "highlight %s", board);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_setboard(xb_state *x, const char *fen, const char *line)
+{
+    tc_position *p = tc_position_clone(x->pos);
+    tc_error err;
+    pthread_mutex_lock(&x->lock);
+    if (!p || tc_position_set_fen(p, fen, &err)) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", p ? err.msg : "out of memory");
+        for (char *c = why; *c; c++)
+            if (*c == '(' || *c == ')')
+                *c = *c == '(' ? '[' : ']';
+        emit(x, "tellusererror Illegal position: %s", why);
+        emit(x, "Error (illegal position: %s): %s", why, line);
+        tc_position_free(p);
+    } else {
+        tc_position_free(x->pos);
+        x->pos = p;
+    }
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_undo(xb_state *x, int plies, const char *line)
+{
+    pthread_mutex_lock(&x->lock);
+    if (tc_ply_count(x->pos) < plies)
+        emit(x, "Error (command not legal now): %s", line);
+    else
+        for (int i = 0; i < plies; i++)
+            tc_unmake_move(x->pos);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void error_line(xb_state *x, const char *why, const char *line)
+{
+    pthread_mutex_lock(&x->lock);
+    emit(x, "Error (%s): %s", why, line);
+    pthread_mutex_unlock(&x->lock);
+}
+
+/* Commands that only change the game while the engine is not thinking:
+ * the move in progress is dropped first. */
+static bool changes_game(const char *cmd)
+{
+    static const char *const list[] = {"new", "variant", "setboard", "undo", "remove", "force",
+                                       "result", "usermove", "quit", "go", "playother",
+                                       "memory", "cores", "edit"};
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+        if (!strcmp(cmd, list[i]))
+            return true;
+    return false;
+}
+
+int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
+{
+    xb_state *x = calloc(1, sizeof *x);
+    if (!x)
+        return 1;
+    x->in = in;
+    x->out = out;
+    pthread_mutex_init(&x->lock, NULL);
+    x->hash_mb = DEFAULT_HASH_MB;
+    x->threads = 1;
+    x->engine_side = TC_BLACK;
+    x->time_ms = x->otim_ms = -1;
+    x->start_def = *def;
+    tc_error err;
+    if (use_variant(x, def, &err)) {
+        fprintf(out, "Error (variant %s: %s): startup\n", def->name, err.msg);
+        pthread_mutex_destroy(&x->lock);
+        free(x);
+        return 1;
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    bool quit = false;
+    while (!quit && getline(&line, &cap, in) >= 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char copy[4096];
+        snprintf(copy, sizeof copy, "%s", line);
+        char *save = NULL;
+        char *cmd = strtok_r(copy, " \t", &save);
+        if (!cmd)
+            continue;
+        char *arg = strtok_r(NULL, " \t", &save);
+        char *rest = arg ? line + (arg - copy) : NULL; /* everything after the command */
+        /* a search that has played its move is reaped, so that the next
+         * command sees an idle engine */
+        pthread_mutex_lock(&x->lock);
+        bool reap = x->thread_live && x->done;
+        pthread_mutex_unlock(&x->lock);
+        if (reap)
+            finish_thinking(x, false);
+
+        if (!strcmp(cmd, "?")) {
+            if (x->thread_live)
+                tc_engine_stop(x->eng);
+            continue;
+        }
+        if (!strcmp(cmd, "ping")) {
+            /* pong only once the move in progress is out */
+            finish_thinking(x, false);
+            pthread_mutex_lock(&x->lock);
+            emit(x, "pong %s", arg ? arg : "");
+            pthread_mutex_unlock(&x->lock);
+            continue;
+        }
+        /* other commands are answered while thinking */
+        if (changes_game(cmd))
+            finish_thinking(x, true);
+
+        long long n;
+        if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
+            !strcmp(cmd, "random") || !strcmp(cmd, "hard") || !strcmp(cmd, "easy") ||
+            !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") ||
+            !strcmp(cmd, "ics") || !strcmp(cmd, "draw") || !strcmp(cmd, "put") ||
+            !strcmp(cmd, "hover") || !strcmp(cmd, ".") || !strcmp(cmd, "white") ||
+            !strcmp(cmd, "black"))
+            ;
+        else if (!strcmp(cmd, "protover")) {
+            pthread_mutex_lock(&x->lock);
+            send_features(x);
+            pthread_mutex_unlock(&x->lock);
+        } else if (!strcmp(cmd, "new")) {
+            tc_error e2;
+            if (strcmp(x->def.name, x->start_def.name) || memcmp(&x->def, &x->start_def, sizeof x->def))
+                use_variant(x, &x->start_def, &e2);
+            tc_position_reset(x->pos);
+            tc_engine_new_game(x->eng);
+            x->force = false;
+            x->engine_side = TC_BLACK;
+            x->sd = 0;
+            x->st_ms = 0;
+            x->time_ms = x->otim_ms = -1;
+        } else if (!strcmp(cmd, "variant")) {
+            if (!arg)
+                error_line(x, "missing variant name", line);
+            else
+                cmd_variant(x, arg, line);
+        } else if (!strcmp(cmd, "force")) {
+            x->force = true;
+        } else if (!strcmp(cmd, "go")) {
+            x->force = false;
+            x->engine_side = tc_side_to_move(x->pos);
+            maybe_think(x);
+        } else if (!strcmp(cmd, "playother")) {
+            x->force = false;
+            x->engine_side = !tc_side_to_move(x->pos);
+        } else if (!strcmp(cmd, "usermove")) {
+            if (!arg)
+                error_line(x, "missing move", line);
+            else
+                cmd_usermove(x, arg);
+        } else if (!strcmp(cmd, "setboard")) {
+            if (!rest)
+                error_line(x, "missing FEN", line);
+            else
+                cmd_setboard(x, rest, line);
+        } else if (!strcmp(cmd, "undo")) {
+            cmd_undo(x, 1, line);
+        } else if (!strcmp(cmd, "remove")) {
+            cmd_undo(x, 2, line);
+        } else if (!strcmp(cmd, "result")) {
+            x->force = true;
+        } else if (!strcmp(cmd, "post")) {
+            x->post = true;
+        } else if (!strcmp(cmd, "nopost")) {
+            x->post = false;
+        } else if (!strcmp(cmd, "level")) {
+            char *a1 = arg, *a2 = strtok_r(NULL, " \t", &save), *a3 = strtok_r(NULL, " \t", &save);
+            long long mps, inc;
+            int64_t base;
+            if (!a1 || !a2 || !a3 || !parse_ll(a1, &mps) || mps < 0 || !parse_base(a2, &base) ||
+                !parse_ll(a3, &inc) || inc < 0)
+                error_line(x, "bad level", line);
+            else {
+                x->mps = (int)(mps < 100000 ? mps : 100000);
+                x->base_ms = base;
+                x->inc_ms = inc * 1000;
+                x->st_ms = 0;
+            }
+        } else if (!strcmp(cmd, "st")) {
+            double secs = arg ? strtod(arg, NULL) : 0;
+            if (!arg || secs <= 0)
+                error_line(x, "bad time", line);
+            else
+                x->st_ms = (int64_t)(secs * 1000);
+        } else if (!strcmp(cmd, "sd")) {
+            if (!parse_ll(arg, &n) || n < 1)
+                error_line(x, "bad depth", line);
+            else
+                x->sd = (int)(n < TC_ENGINE_MAX_PLY ? n : TC_ENGINE_MAX_PLY);
+        } else if (!strcmp(cmd, "time") || !strcmp(cmd, "otim")) {
+            if (!parse_ll(arg, &n))
+                error_line(x, "bad time", line);
+            else if (!strcmp(cmd, "time"))
+                x->time_ms = n > 0 ? n * 10 : 1;
+            else
+                x->otim_ms = n > 0 ? n * 10 : 1;
+        } else if (!strcmp(cmd, "memory")) {
+            if (!parse_ll(arg, &n) || n < 1)
+                error_line(x, "bad memory size", line);
+            else if (tc_engine_set_hash(x->eng, (size_t)n))
+                error_line(x, "cannot allocate that much", line);
+            else
+                x->hash_mb = (size_t)n;
+        } else if (!strcmp(cmd, "cores")) {
+            if (!parse_ll(arg, &n) || n < 1)
+                error_line(x, "bad core count", line);
+            else {
+                int t = (int)(n < TC_ENGINE_MAX_THREADS ? n : TC_ENGINE_MAX_THREADS);
+                if (tc_engine_set_threads(x->eng, t) == 0)
+                    x->threads = t;
+            }
+        } else if (!strcmp(cmd, "lift")) {
+            if (!arg)
+                error_line(x, "missing square", line);
+            else
+                cmd_lift(x, arg, line);
+        } else if (!strcmp(cmd, "quit")) {
+            quit = true;
+        } else {
+            /* protocol 1 GUIs send bare moves */
+            tc_move m;
+            tc_error e2;
+            pthread_mutex_lock(&x->lock);
+            bool is_move = !arg && !x->thread_live && tc_move_from_uci(x->pos, cmd, &m, &e2) == 0;
+            pthread_mutex_unlock(&x->lock);
+            if (is_move)
+                cmd_usermove(x, cmd);
+            else
+                error_line(x, "unknown command", line);
+        }
+    }
+    /* end of input: a move in progress may still be played */
+    finish_thinking(x, quit);
+    free(line);
+    tc_engine_free(x->eng);
+    tc_position_free(x->pos);
+    tc_variant_free(x->v);
+    pthread_mutex_destroy(&x->lock);
+    free(x);
+    return 0;
+}
+
+int cmd_xboard(cli_ctx *c)
+{
+    return xboard_loop(stdin, stdout, &c->def);
+}

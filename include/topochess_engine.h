@@ -1,0 +1,125 @@
+/* topochess engine: search and evaluation over the rules library.
+ *
+ * An engine object owns everything a search needs: the evaluation tables
+ * derived from its variant, the transposition table, the search threads and
+ * a copy of the position to search. It reports through callbacks, so the
+ * UCI and CECP front ends stay thin.
+ *
+ *   tc_engine *e = tc_engine_new(variant, 64, 1);
+ *   tc_engine_set_position(e, pos);            // copied, history included
+ *   tc_limits lim; tc_limits_init(&lim); lim.depth = 8;
+ *   tc_search_result r = tc_engine_search(e, &lim, on_info, ctx);
+ *   tc_engine_free(e);
+ *
+ * tc_engine_search runs in the caller's thread and returns when a limit is
+ * reached or tc_engine_stop is called from another thread. With threads = 1,
+ * a fresh engine (or one after tc_engine_new_game) and a depth or node limit,
+ * the node count and the move are deterministic: `bench` relies on that.
+ */
+#ifndef TOPOCHESS_ENGINE_H
+#define TOPOCHESS_ENGINE_H
+
+#include "topochess.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TC_ENGINE_MAX_PLY 128
+#define TC_ENGINE_MAX_THREADS 64
+#define TC_ENGINE_MAX_HASH_MB 65536
+
+/* Scores are centipawns from the side to move's point of view; a mate in
+ * n plies scores TC_SCORE_MATE - n (mated: -(TC_SCORE_MATE - n)). */
+#define TC_SCORE_MATE 32000
+#define TC_SCORE_MATE_BOUND (TC_SCORE_MATE - 2 * TC_ENGINE_MAX_PLY)
+
+/// What limits one search. Times are in milliseconds; 0 (or a negative
+/// value) means "not given". A search with no limit at all runs until it is
+/// stopped, like `infinite`.
+typedef struct tc_limits {
+    int64_t wtime, btime; /* clocks of White and Black */
+    int64_t winc, binc;   /* increments per move */
+    int movestogo;        /* moves to the next time control, 0: sudden death */
+    int64_t movetime;     /* exactly this long per move */
+    int depth;            /* iterations to complete */
+    uint64_t nodes;       /* stop after about this many nodes */
+    int infinite;         /* search until tc_engine_stop */
+    int level;            /* 0 full strength; 1..20 weaker play (caps depth) */
+} tc_limits;
+
+void tc_limits_init(tc_limits *l);
+
+typedef enum { TC_BOUND_EXACT = 0, TC_BOUND_LOWER = 1, TC_BOUND_UPPER = 2 } tc_bound;
+
+/// One progress report: sent after each completed iteration and after an
+/// aspiration-window fail (bound != exact).
+typedef struct tc_search_info {
+    int depth, seldepth;
+    int score;       /* centipawns from the side to move's view */
+    int mate;        /* 0, or moves to mate: > 0 we mate, < 0 we are mated */
+    tc_bound bound;
+    uint64_t nodes;
+    uint64_t nps;
+    int64_t time_ms;
+    int hashfull;    /* permille of the hash table in use by this search */
+    int pv_len;
+    tc_move pv[TC_ENGINE_MAX_PLY];
+} tc_search_info;
+
+/// The outcome of a search. best is 0 only when the root has no legal move.
+typedef struct tc_search_result {
+    tc_move best;
+    tc_move ponder; /* expected reply, or 0 */
+    int score;
+    int mate;
+    int depth;
+    uint64_t nodes;
+    int64_t time_ms;
+} tc_search_result;
+
+/* Called from the searching thread; `ctx` is passed through unchanged. */
+typedef void (*tc_info_fn)(const tc_search_info *info, void *ctx);
+
+typedef struct tc_engine tc_engine;
+
+/* Builds the evaluation tables for `v` (which must outlive the engine), a
+ * hash table of hash_mb MiB (at least 1) and `threads` search threads (1 to
+ * TC_ENGINE_MAX_THREADS). The engine starts at the variant's start
+ * position. NULL if memory runs out. */
+tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads);
+void tc_engine_free(tc_engine *e);
+const tc_variant *tc_engine_variant(const tc_engine *e);
+
+/* Copies the position, its history included (for repetitions). The
+ * position must be of the engine's variant: -1 otherwise. */
+int tc_engine_set_position(tc_engine *e, const tc_position *p);
+/* Clears the hash table and the move-ordering history. */
+void tc_engine_new_game(tc_engine *e);
+/* Resizes (and clears) the hash table; -1 if the memory cannot be had, in
+ * which case the old table stays. */
+int tc_engine_set_hash(tc_engine *e, size_t hash_mb);
+int tc_engine_set_threads(tc_engine *e, int threads);
+
+/* Searches the position set last. `info` may be NULL. */
+tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info_fn info,
+                                  void *ctx);
+/* Asks a running search to return as soon as it can; safe from any thread.
+ * A stop that arrives before the search has begun still counts (the search
+ * then returns after its first iteration). The flag is cleared when a
+ * search returns and by tc_engine_set_position. */
+void tc_engine_stop(tc_engine *e);
+
+/* Static evaluation of the engine's position, centipawns for the side to
+ * move. */
+int tc_engine_evaluate(tc_engine *e);
+
+/* Searches one position to `depth` with a fresh single-threaded engine and
+ * a 16 MiB table; returns the node count (deterministic), 0 on failure.
+ * best (may be NULL) receives the move found. */
+uint64_t tc_engine_bench_position(const tc_position *p, int depth, tc_move *best);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,328 @@
+/* Evaluation. Every positional term is read from the variant's own tables,
+ * so a wrapped file, a twisted seam or a folded edge changes the values the
+ * way it changes the moves: no 8x8 piece-square table is written by hand.
+ *
+ * Terms (tapered between middlegame and endgame by the pieces left):
+ * material; piece-cell values from empty-board reach; mobility; pawn
+ * progress along the pawn's own path; passed, doubled and defended pawns;
+ * king-zone attacks and pawn shield; bishop pair; tempo. 100 = one pawn. */
+#include "eval.h"
+
+#include <stdlib.h>
+
+const int eval_piece_value[7] = {0, 100, 320, 330, 500, 950, 0};
+
+static const int value_mg[7] = {0, 100, 320, 330, 480, 950, 0};
+static const int value_eg[7] = {0, 100, 300, 320, 530, 1000, 0};
+static const int phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
+#define PHASE_MAX 24
+
+/* Passed-pawn bonus by pushes left to promotion (index 0 unused). */
+static const int passed_mg[8] = {0, 70, 45, 28, 16, 10, 6, 4};
+static const int passed_eg[8] = {0, 130, 85, 52, 32, 20, 12, 8};
+
+/* Mobility: bonus per reachable cell above a typical count. */
+static const int mob_base[7] = {0, 0, 4, 6, 7, 13, 0};
+static const int mob_mg[7] = {0, 0, 4, 4, 2, 1, 0};
+static const int mob_eg[7] = {0, 0, 4, 4, 4, 2, 0};
+/* King danger weight of one attacked zone cell, by attacker type. */
+static const int danger_weight[7] = {0, 0, 3, 3, 4, 6, 0};
+
+#define TEMPO 10
+
+/* Cells within two king steps of c (c excluded). */
+static int king_reach2(const tc_variant *v, int c)
+{
+    tc_bits seen;
+    bits_clear(&seen);
+    for (int i = 0; i < v->nking[c]; i++) {
+        int a = v->king[c][i];
+        bits_set(&seen, a);
+        for (int j = 0; j < v->nking[a]; j++)
+            bits_set(&seen, v->king[a][j]);
+    }
+    bits_reset(&seen, c);
+    return bits_count(&seen);
+}
+
+/* Fills one piece type's values from a per-cell reach count, centred on
+ * the board's mean so that only differences between cells matter. */
+static void fill_pst(eval_table *t, int type, const int *reach, int scale_mg, int scale_eg)
+{
+    const tc_variant *v = t->v;
+    long sum = 0;
+    for (int c = 0; c < v->ncells; c++)
+        sum += reach[c];
+    for (int c = 0; c < v->ncells; c++) {
+        /* tenths, to keep the mean's fraction */
+        long diff = (long)reach[c] * 10 * v->ncells - sum * 10;
+        t->pst_mg[type][c] = (int16_t)(diff * scale_mg / (10L * v->ncells));
+        t->pst_eg[type][c] = (int16_t)(diff * scale_eg / (10L * v->ncells));
+    }
+}
+
+static int chain(const tc_variant *v, int colour, int c, int *out)
+{
+    int n = 0;
+    for (int t = v->push1[colour][c]; t >= 0 && n < 2 * TC_MAX_RANKS + 2; t = v->push1[colour][t]) {
+        out[n++] = t;
+        if (bits_has(&v->promo_cells[colour], t))
+            break;
+    }
+    return n;
+}
+
+eval_table *eval_table_new(const tc_variant *v)
+{
+    eval_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->v = v;
+    int n = v->ncells;
+    int reach[TC_MAX_CELLS] = {0};
+
+    for (int c = 0; c < n; c++)
+        reach[c] = v->nknight[c];
+    fill_pst(t, TC_KNIGHT, reach, 8, 6);
+    for (int c = 0; c < n; c++)
+        reach[c] = bits_count(&v->diag_reach[c]);
+    fill_pst(t, TC_BISHOP, reach, 5, 4);
+    for (int c = 0; c < n; c++)
+        reach[c] = bits_count(&v->orth_reach[c]);
+    fill_pst(t, TC_ROOK, reach, 2, 2);
+    for (int c = 0; c < n; c++) {
+        tc_bits q = v->orth_reach[c];
+        bits_or(&q, &v->diag_reach[c]);
+        reach[c] = bits_count(&q);
+    }
+    fill_pst(t, TC_QUEEN, reach, 2, 3);
+    /* the king hides where few cells surround it, and walks out to where
+     * many do once the queens are gone */
+    for (int c = 0; c < n; c++)
+        reach[c] = king_reach2(v, c);
+    fill_pst(t, TC_KING, reach, -3, 4);
+
+    for (int c = 0; c < n; c++) {
+        bits_clear(&t->zone[c]);
+        bits_set(&t->zone[c], c);
+        for (int i = 0; i < v->nking[c]; i++)
+            bits_set(&t->zone[c], v->king[c][i]);
+    }
+
+    /* pawn paths, pawns' starting distance, progress values */
+    int buf[2 * TC_MAX_RANKS + 2];
+    for (int col = 0; col < 2; col++)
+        for (int c = 0; c < n; c++) {
+            bits_clear(&t->path[col][c]);
+            t->promo_dist[col][c] = -1;
+            if (!v->pawn_dy[col][c] || bits_has(&v->promo_cells[col], c))
+                continue;
+            int k = chain(v, col, c, buf);
+            for (int i = 0; i < k; i++)
+                bits_set(&t->path[col][c], buf[i]);
+            if (k > 0 && bits_has(&v->promo_cells[col], buf[k - 1]))
+                t->promo_dist[col][c] = (int8_t)k;
+        }
+    t->start_dist = 6;
+    tc_position *start = tc_position_new(v);
+    if (start) {
+        int maxd = 0;
+        BITS_FOREACH(c, start->pieces[TC_PIECE(TC_WHITE, TC_PAWN)], {
+            if (t->promo_dist[0][c] > maxd)
+                maxd = t->promo_dist[0][c];
+        })
+        if (maxd > 1)
+            t->start_dist = (int8_t)maxd;
+        tc_position_free(start);
+    }
+    for (int col = 0; col < 2; col++)
+        for (int c = 0; c < n; c++) {
+            int d = t->promo_dist[col][c];
+            int prog = d < 0 ? 0 : t->start_dist - d;
+            if (prog < 0)
+                prog = 0;
+            t->pawn_mg[col][c] = (int16_t)(prog * prog * 3 / 2);
+            t->pawn_eg[col][c] = (int16_t)(prog * prog * 3);
+        }
+
+    /* stop masks: the pawn's path, the cells from which an enemy pawn
+     * captures onto it, and every cell whose enemy pawn walks into those */
+    int(*enemy_chain)[2 * TC_MAX_RANKS + 2] = malloc(sizeof *enemy_chain * 2 * TC_MAX_CELLS);
+    int *enemy_len = malloc(sizeof(int) * 2 * TC_MAX_CELLS);
+    if (!enemy_chain || !enemy_len) {
+        free(enemy_chain);
+        free(enemy_len);
+        free(t);
+        return NULL;
+    }
+    for (int col = 0; col < 2; col++)
+        for (int c = 0; c < n; c++)
+            enemy_len[col * TC_MAX_CELLS + c] =
+                v->pawn_dy[col][c] ? chain(v, col, c, enemy_chain[col * TC_MAX_CELLS + c]) : 0;
+    for (int col = 0; col < 2; col++) {
+        int them = !col;
+        for (int c = 0; c < n; c++) {
+            tc_bits s = t->path[col][c];
+            BITS_FOREACH(x, t->path[col][c], {
+                for (int i = 0; i < v->npcap_from[them][x]; i++)
+                    bits_set(&s, v->pcap_from[them][x][i]);
+            })
+            tc_bits m = s;
+            for (int y = 0; y < n; y++) {
+                if (bits_has(&m, y) || !v->pawn_dy[them][y])
+                    continue;
+                const int *ch = enemy_chain[them * TC_MAX_CELLS + y];
+                for (int i = 0; i < enemy_len[them * TC_MAX_CELLS + y]; i++)
+                    if (bits_has(&s, ch[i])) {
+                        bits_set(&m, y);
+                        break;
+                    }
+            }
+            bits_reset(&m, c);
+            t->stop_mask[col][c] = m;
+        }
+    }
+    free(enemy_chain);
+    free(enemy_len);
+    return t;
+}
+
+void eval_table_free(eval_table *t) { free(t); }
+
+/// Running totals of one evaluation, per colour.
+typedef struct {
+    int mg[2], eg[2];
+    int phase;
+    int danger[2], attackers[2]; /* against that colour's king */
+    tc_bits pawn_att[2];
+} eval_acc;
+
+static inline void add(eval_acc *a, int col, int mg, int eg)
+{
+    a->mg[col] += mg;
+    a->eg[col] += eg;
+}
+
+static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, int col)
+{
+    const tc_variant *v = p->v;
+    int them = !col;
+    const tc_bits *own = &p->pieces[TC_PIECE(col, TC_PAWN)];
+    const tc_bits *enemy = &p->pieces[TC_PIECE(them, TC_PAWN)];
+    BITS_FOREACH(s, *own, {
+        add(a, col, value_mg[TC_PAWN] + t->pawn_mg[col][s], value_eg[TC_PAWN] + t->pawn_eg[col][s]);
+        int d = t->promo_dist[col][s];
+        if (d > 0 && !bits_meet(enemy, &t->stop_mask[col][s])) {
+            int k = d < 8 ? d : 7;
+            int mg = passed_mg[k], eg = passed_eg[k];
+            int next = v->push1[col][s];
+            if (next >= 0 && p->board[next]) {
+                mg /= 2;
+                eg /= 2;
+            }
+            add(a, col, mg, eg);
+        }
+        if (bits_meet(own, &t->path[col][s]))
+            add(a, col, -8, -16);
+        for (int i = 0; i < v->npcap_from[col][s]; i++)
+            if (p->board[v->pcap_from[col][s][i]] == TC_PIECE(col, TC_PAWN)) {
+                add(a, col, 6, 8);
+                break;
+            }
+    })
+}
+
+static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, int col)
+{
+    const tc_variant *v = p->v;
+    int them = !col;
+    const tc_bits *zone = &t->zone[p->king[them]];
+    const tc_bits *own = &p->occ[col];
+    const tc_bits *patt = &a->pawn_att[them];
+    for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
+        BITS_FOREACH(s, p->pieces[TC_PIECE(col, type)], {
+            add(a, col, value_mg[type] + t->pst_mg[type][s], value_eg[type] + t->pst_eg[type][s]);
+            a->phase += phase_weight[type];
+            int mob = 0, hits = 0;
+            if (type == TC_KNIGHT) {
+                for (int i = 0; i < v->nknight[s]; i++) {
+                    int c = v->knight[s][i];
+                    hits += bits_has(zone, c);
+                    mob += !bits_has(own, c) && !bits_has(patt, c);
+                }
+            } else {
+                int d0 = type == TC_BISHOP ? 1 : 0, dstep = type == TC_QUEEN ? 1 : 2;
+                for (int d = d0; d < 8; d += dstep) {
+                    const uint8_t *r = v->ray_pool + v->ray_off[s][d];
+                    int len = v->ray_len[s][d];
+                    for (int i = 0; i < len; i++) {
+                        int c = r[i];
+                        hits += bits_has(zone, c);
+                        if (bits_has(own, c))
+                            break;
+                        mob += !bits_has(patt, c);
+                        if (p->board[c])
+                            break;
+                    }
+                }
+            }
+            add(a, col, (mob - mob_base[type]) * mob_mg[type], (mob - mob_base[type]) * mob_eg[type]);
+            if (hits) {
+                a->danger[them] += danger_weight[type] * hits;
+                a->attackers[them]++;
+            }
+        })
+    }
+    int k = p->king[col];
+    add(a, col, t->pst_mg[TC_KING][k], t->pst_eg[TC_KING][k]);
+    if (bits_count(&p->pieces[TC_PIECE(col, TC_BISHOP)]) >= 2)
+        add(a, col, 30, 50);
+}
+
+int eval_position(const eval_table *t, const tc_position *p)
+{
+    const tc_variant *v = p->v;
+    eval_acc a;
+    memset(&a, 0, sizeof a);
+    for (int col = 0; col < 2; col++) {
+        bits_clear(&a.pawn_att[col]);
+        BITS_FOREACH(s, p->pieces[TC_PIECE(col, TC_PAWN)], {
+            for (int i = 0; i < v->npcap[col][s]; i++)
+                bits_set(&a.pawn_att[col], v->pcap[col][s][i]);
+        })
+    }
+    for (int col = 0; col < 2; col++) {
+        eval_pawns(t, p, &a, col);
+        eval_pieces(t, p, &a, col);
+    }
+    for (int col = 0; col < 2; col++) {
+        int them = !col;
+        /* king safety counts only while the attacker keeps a queen */
+        if (bits_any(&p->pieces[TC_PIECE(them, TC_QUEEN)]) && a.attackers[col] >= 2) {
+            int d = a.danger[col];
+            int pen = d * d / 4;
+            a.mg[col] -= pen < 600 ? pen : 600;
+        } else {
+            a.mg[col] -= a.danger[col];
+        }
+        tc_bits shield = t->zone[p->king[col]];
+        bits_and(&shield, &p->pieces[TC_PIECE(col, TC_PAWN)]);
+        int n = bits_count(&shield);
+        a.mg[col] += 10 * (n < 3 ? n : 3);
+    }
+    int phase = a.phase < PHASE_MAX ? a.phase : PHASE_MAX;
+    int mg = a.mg[0] - a.mg[1], eg = a.eg[0] - a.eg[1];
+    int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+
+    /* a side without pawns needs more than a minor piece's worth to win */
+    int strong = score > 0 ? TC_WHITE : TC_BLACK;
+    if (!bits_any(&p->pieces[TC_PIECE(strong, TC_PAWN)])) {
+        int mat[2] = {0, 0};
+        for (int col = 0; col < 2; col++)
+            for (int type = TC_KNIGHT; type <= TC_QUEEN; type++)
+                mat[col] += eval_piece_value[type] * bits_count(&p->pieces[TC_PIECE(col, type)]);
+        if (mat[strong] - mat[!strong] <= eval_piece_value[TC_BISHOP])
+            score /= 8;
+    }
+    return (p->side == TC_WHITE ? score : -score) + TEMPO;
+}
