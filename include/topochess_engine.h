@@ -106,7 +106,8 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
                                   void *ctx);
 /* Asks a running search to return as soon as it can; safe from any thread.
  * A stop that arrives before the search has begun still counts (the search
- * then returns after its first iteration). The flag is cleared when a
+ * then returns at once with the best move found so far, at worst the first
+ * legal move). The flag is cleared when a
  * search returns and by tc_engine_set_position. */
 void tc_engine_stop(tc_engine *e);
 

@@ -219,8 +219,9 @@ static uint64_t total_nodes(const tc_engine *e)
     return n;
 }
 
-/* Counts a node; the main thread watches the clock and the node limit. The
- * first iteration always completes so that there is a move to play. */
+/* Counts a node; the main thread watches the clock and the node limit. A
+ * node limit lets the first iteration complete; the clock does not wait,
+ * since the root keeps the best move found so far (or the first legal). */
 static inline void count_node(search_thread *t)
 {
     t->nodes++;
@@ -229,12 +230,12 @@ static inline void count_node(search_thread *t)
         atomic_store(&e->stop, true);
     if ((t->nodes & POLL_MASK) == 0) {
         atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
-        if (t->id == 0 && e->hard_ms && t->completed > 0 && now_ms() - e->start_ms >= e->hard_ms)
+        if (t->id == 0 && e->hard_ms && now_ms() - e->start_ms >= e->hard_ms)
             atomic_store(&e->stop, true);
     }
 }
 
-static inline bool aborting(const search_thread *t) { return t->completed > 0 && stopped(t); }
+static inline bool aborting(const search_thread *t) { return stopped(t); }
 
 static inline int evaluate(search_thread *t)
 {
@@ -371,6 +372,10 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     int n = tc_gen_legal(p, t->moves[ply]);
     if (n == 0)
         return in_check ? -MATE + ply : 0;
+    /* a quiet hash move (stored by the main search) is not a quiescence
+     * move: playing it would let quiet moves chain without end */
+    if (tt_move && !in_check && !is_capture(p, tt_move) && TC_MOVE_PROMO(tt_move) != TC_QUEEN)
+        tt_move = 0;
     score_moves(t, ply, n, tt_move, !in_check);
     for (int i = 0; i < n; i++) {
         tc_move m = pick(t, ply, n, i);
@@ -531,6 +536,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
         if (s > best) {
             best = s;
             best_move = m;
+            if (root && t->completed == 0)
+                t->best = m; /* what a stop in the first iteration plays */
             if (s > alpha) {
                 alpha = s;
                 update_pv(t, ply, m);
