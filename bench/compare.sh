@@ -50,3 +50,16 @@ for entry in "${positions[@]}"; do
       "$(echo "$tm / $em" | bc -l)"
   done
 done
+
+# Search speed: topochess's search bench beside Fairy-Stockfish's own bench
+# (different positions and depths: nodes per second is what compares).
+echo
+printf '%-16s %12s %10s\n' "search bench" nodes nps
+tcout=$("$TC" bench 2>/dev/null)
+echo "$tcout" | awk '/^search total:/ {printf "%-16s %12s %10s\n", "topochess", $3, $7}'
+if command -v fairy-stockfish >/dev/null; then
+  fsout=$(fairy-stockfish bench 2>&1)
+  printf '%-16s %12s %10s\n' fairy-stockfish \
+    "$(echo "$fsout" | awk -F: '/Nodes searched/ {gsub(/ /, "", $2); print $2}')" \
+    "$(echo "$fsout" | awk -F: '/Nodes\/second/ {gsub(/ /, "", $2); print $2}')"
+fi

@@ -2,6 +2,7 @@
  * fixed positions of every preset. The node total is a fixed signature: a
  * change in it means the rules changed. */
 #include "cli.h"
+#include "topochess_engine.h"
 
 #include <string.h>
 #include <time.h>
@@ -25,11 +26,50 @@ static const bench_pos perft_positions[] = {
     {"klein-bottle", "start", NULL, 5},
 };
 
+/* Search: each preset's start and one middlegame from its reference file. */
+static const bench_pos search_positions[] = {
+    {"chess", "start", NULL, 10},
+    {"chess", "middle", "rnbqkb1r/1pp2p1p/p2p1n2/6p1/PP1PpP1P/6RN/2P1P1P1/1NBQKB1R b Kkq d3 0 9", 9},
+    {"cylinder", "start", NULL, 10},
+    {"cylinder", "middle", "rnbqkr2/ppppp2n/2B4b/2B1Pppp/6PP/1PNP3N/P1P1QP2/R3K2R w KQq - 7 16", 9},
+    {"folding", "start", NULL, 9},
+    {"folding", "middle", "rnbqk2r/ppppbppp/5n2/4p3/8/3PPP2/PPPN2PP/R1BQKBNR b KQkq - 2 4", 9},
+    {"monteiro-cylinder", "start", NULL, 9},
+    {"monteiro-cylinder", "middle",
+     "PPP1PPPP/3P4/8/8/7p/ppppppp1/rnbqkbnr/1ppppp1p/p7/5Pp1/8/8/PPPPP1PP/RNBQKBNR w KQkq g6 0 4", 8},
+    {"torus", "start", NULL, 9},
+    {"torus", "middle",
+     "P1PP1PPP/3BPN2/1P1n3r/p3p3/5Bp1/1pppqp2/r1b3Q1/ppppkp2/8/4pn1p/5PpP/2P1P3/PP1N2P1/R2K2R1 b - f3 0 18", 8},
+    {"mobius", "start", NULL, 9},
+    {"mobius", "middle",
+     "1P1PPPPR/P1P4P/8/8/5np1/ppppppbp/rnbqk2r/1ppppppp/8/p7/6P1/8/PPPPPP1P/RNBQKBN1 b Qkq - 2 5", 8},
+    {"klein-bottle", "start", NULL, 9},
+    {"klein-bottle", "middle",
+     "PPPPPPPP/5N2/8/2p5/8/pp1ppppp/rnb1kbnr/pppqpppp/3p4/1B6/4P3/8/PPPP1PPP/RNBQK2R w KQkq c10 0 4", 8},
+};
+
 static double seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Builds the variant and position of a bench entry; 0 or -1 (reported). */
+static int bench_setup(const bench_pos *b, tc_variant **v, tc_position **p)
+{
+    tc_variant_def def;
+    tc_error err;
+    *v = NULL;
+    *p = NULL;
+    if (tc_preset_find(b->variant, &def, &err) || !(*v = tc_variant_new(&def, &err)) ||
+        !(*p = tc_position_new(*v)) || (b->fen && tc_position_set_fen(*p, b->fen, &err))) {
+        fprintf(stderr, "topochess: bench %s: %s\n", b->variant, *v && !*p ? "out of memory" : err.msg);
+        tc_position_free(*p);
+        tc_variant_free(*v);
+        return -1;
+    }
+    return 0;
 }
 
 int cmd_bench(cli_ctx *c)
@@ -41,17 +81,10 @@ int cmd_bench(cli_ctx *c)
     printf("%-18s %-9s %5s %12s %9s %8s\n", "variant", "position", "depth", "nodes", "seconds", "Mnps");
     for (size_t i = 0; i < sizeof perft_positions / sizeof perft_positions[0]; i++) {
         const bench_pos *b = &perft_positions[i];
-        tc_variant_def def;
-        tc_error err;
-        tc_variant *v = NULL;
-        tc_position *p = NULL;
-        if (tc_preset_find(b->variant, &def, &err) || !(v = tc_variant_new(&def, &err)) ||
-            !(p = tc_position_new(v)) || (b->fen && tc_position_set_fen(p, b->fen, &err))) {
-            fprintf(stderr, "topochess: bench %s: %s\n", b->variant, err.msg);
-            tc_position_free(p);
-            tc_variant_free(v);
+        tc_variant *v;
+        tc_position *p;
+        if (bench_setup(b, &v, &p))
             return 1;
-        }
         double t0 = seconds();
         uint64_t n = tc_perft(p, b->depth);
         double dt = seconds() - t0;
@@ -65,6 +98,36 @@ int cmd_bench(cli_ctx *c)
     }
     printf("perft total: %llu nodes, %.3f s, %.1f Mnps\n", (unsigned long long)total, total_time,
            total_time > 0 ? total / total_time / 1e6 : 0.0);
-    printf("Bench: %llu\n", (unsigned long long)total);
+    printf("Perft: %llu\n\n", (unsigned long long)total);
+
+    /* search: one thread, a fresh 16 MiB table per position, fixed depth */
+    uint64_t snodes = 0;
+    double stime = 0;
+    printf("search (fixed depth, 1 thread, fresh hash table)\n");
+    printf("%-18s %-9s %5s %12s %9s %8s  %s\n", "variant", "position", "depth", "nodes", "seconds", "knps",
+           "move");
+    for (size_t i = 0; i < sizeof search_positions / sizeof search_positions[0]; i++) {
+        const bench_pos *b = &search_positions[i];
+        tc_variant *v;
+        tc_position *p;
+        if (bench_setup(b, &v, &p))
+            return 1;
+        tc_move best = 0;
+        double t0 = seconds();
+        uint64_t n = tc_engine_bench_position(p, b->depth, &best);
+        double dt = seconds() - t0;
+        char mv[32];
+        tc_move_to_uci(p, best, mv);
+        printf("%-18s %-9s %5d %12llu %9.3f %8.0f  %s\n", b->variant, b->label, b->depth, (unsigned long long)n,
+               dt, dt > 0 ? n / dt / 1e3 : 0.0, mv);
+        fflush(stdout);
+        snodes += n;
+        stime += dt;
+        tc_position_free(p);
+        tc_variant_free(v);
+    }
+    printf("search total: %llu nodes, %.3f s, %.0f nps\n", (unsigned long long)snodes, stime,
+           stime > 0 ? snodes / stime : 0.0);
+    printf("Bench: %llu\n", (unsigned long long)snodes);
     return 0;
 }

@@ -113,8 +113,20 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
         }
         long n = 0;
         int r = 0;
-        if (!strcmp(base, "engine") || !strcmp(base, "proto") || !strcmp(base, "name") ||
-            !strcmp(base, "skill")) {
+        if (!strcmp(base, "option")) {
+            const char *eq2 = strchr(val, '=');
+            if (!eq2 || eq2 == val || eq2 - val >= 64 || strlen(eq2 + 1) >= 64)
+                return bad(err, "%s: expected NAME=VALUE (each under 64 characters), got '%s'", key, val);
+            for (int k = first; k <= last; k++) {
+                match_engine_cfg *e = &cfg->eng[k];
+                if (e->noptions == 8)
+                    return bad(err, "%s: at most 8 options per engine", key);
+                snprintf(e->option[e->noptions][0], 64, "%.*s", (int)(eq2 - val), val);
+                snprintf(e->option[e->noptions][1], 64, "%s", eq2 + 1);
+                e->noptions++;
+            }
+        } else if (!strcmp(base, "engine") || !strcmp(base, "proto") || !strcmp(base, "name") ||
+                   !strcmp(base, "skill")) {
             for (int k = first; k <= last && !r; k++) {
                 match_engine_cfg *e = &cfg->eng[k];
                 if (!strcmp(base, "engine"))
@@ -439,6 +451,14 @@ static int start_engine(const match_state *m, int k, ep_engine *e, const char *t
         snprintf(level, sizeof level, "%d", ec->skill);
         ep_set_option(e, "Skill Level", level);
     }
+    for (int i = 0; i < ec->noptions; i++) {
+        if (ec->proto != EP_UCI || !ep_has_option(e, ec->option[i][0])) {
+            ep_stop(e, NULL, NULL, 1);
+            snprintf(e->error, sizeof e->error, "engine %d has no UCI option '%s'", k + 1, ec->option[i][0]);
+            return -1;
+        }
+        ep_set_option(e, ec->option[i][0], ec->option[i][1]);
+    }
     return 0;
 }
 
@@ -756,6 +776,7 @@ static void match_usage(FILE *out)
     fprintf(out,
             "usage: topochess match [--variant NAME] engine1=CMD engine2=CMD [key=value ...]\n"
             "  engine1=CMD, engine2=CMD  shell commands, or self[:SKILL] for this binary's uci\n"
+            "  option1=NAME=VALUE  a UCI option to set (repeatable; option= for both engines)\n"
             "  proto1=, proto2=    uci (default) or cecp\n"
             "  name1=, name2=      names for the report and the PGN\n"
             "  games=N             games to play (default 2), in pairs with colours swapped\n"

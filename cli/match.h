@@ -12,12 +12,15 @@
 #include <stdio.h>
 
 /// How to run one side: the shell command, its protocol, an optional
-/// `Skill Level` to set, and a display name ("" = ask the engine).
+/// `Skill Level` to set, other UCI options, and a display name ("" = ask the
+/// engine).
 typedef struct match_engine_cfg {
     char cmd[1024];
     ep_proto proto;
     int skill; /* -1: leave the engine's default */
     char name[96];
+    int noptions; /* UCI options to set: option=NAME=VALUE */
+    char option[8][2][64];
 } match_engine_cfg;
 
 /// Everything `topochess match` was told, with defaults filled in by

@@ -36,6 +36,8 @@ typedef struct uci_state {
     atomic_bool running;  /* the search has not answered yet */
     tc_position *search_pos; /* the searched position, owned by the thread */
     tc_limits limits;
+    int skill;  /* Skill Level 0..20; 20 is full strength */
+    int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
 } uci_state;
 
 static void say(uci_state *u, const char *fmt, ...)
@@ -180,6 +182,7 @@ static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
     }
+    tc_engine_set_style(e, u->style);
     tc_engine_free(u->eng);
     tc_position_free(u->pos);
     tc_variant_free(u->v);
@@ -229,6 +232,9 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Hash type spin default %d min 1 max %d", DEFAULT_HASH_MB, MAX_HASH_MB);
     say(u, "option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
     say(u, "option name Clear Hash type button");
+    say(u, "option name Skill Level type spin default 20 min 0 max 20");
+    say(u, "option name Evaluation type combo default full var full var material");
+    say(u, "option name Pruning type check default true");
     say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
     say(u, "uciok");
 }
@@ -273,6 +279,24 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             ERR(u, "setoption: cannot start %lld threads", x);
         else
             u->threads = (int)x;
+    } else if (ieq(name, "Skill Level")) {
+        if (parse_int(value, 0, 20, &x))
+            ERR(u, "setoption: Skill Level needs a number from 0 to 20, got '%s'", value);
+        else
+            u->skill = (int)x;
+    } else if (ieq(name, "Evaluation") || ieq(name, "Pruning")) {
+        bool eval = ieq(name, "Evaluation");
+        int flag = eval ? TC_STYLE_MATERIAL : TC_STYLE_NO_PRUNING;
+        const char *on = eval ? "material" : "false", *off = eval ? "full" : "true";
+        if (ieq(value, on))
+            u->style |= flag;
+        else if (ieq(value, off))
+            u->style &= ~flag;
+        else {
+            ERR(u, "setoption: %s takes '%s' or '%s', got '%s'", name, off, on, value);
+            return;
+        }
+        tc_engine_set_style(u->eng, u->style);
     } else if (ieq(name, "Clear Hash")) {
         tc_engine_new_game(u->eng);
     } else if (ieq(name, "UCI_Variant")) {
@@ -386,6 +410,8 @@ static void cmd_go(uci_state *u, char **tok, int n)
     }
     tc_limits l;
     tc_limits_init(&l);
+    /* Skill Level s < 20 caps the depth at s + 1 */
+    l.level = u->skill < 20 ? u->skill + 1 : 0;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         long long x;
@@ -464,6 +490,7 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
     atomic_init(&u->running, false);
     u->hash_mb = DEFAULT_HASH_MB;
     u->threads = 1;
+    u->skill = 20;
     tc_error err;
     tc_variant_def start = *def;
     if (use_variant(u, &start, &err)) {

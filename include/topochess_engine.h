@@ -111,6 +111,12 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
  * search returns and by tc_engine_set_position. */
 void tc_engine_stop(tc_engine *e);
 
+/* Styles for measuring what the engine's parts are worth: a material-only
+ * evaluation, and/or a search without pruning or reductions (plain
+ * alpha-beta with the hash table and quiescence). */
+enum { TC_STYLE_FULL = 0, TC_STYLE_MATERIAL = 1, TC_STYLE_NO_PRUNING = 2 };
+void tc_engine_set_style(tc_engine *e, int style);
+
 /* Static evaluation of the engine's position, centipawns for the side to
  * move. */
 int tc_engine_evaluate(tc_engine *e);

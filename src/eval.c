@@ -326,3 +326,12 @@ int eval_position(const eval_table *t, const tc_position *p)
     }
     return (p->side == TC_WHITE ? score : -score) + TEMPO;
 }
+
+int eval_material(const tc_position *p)
+{
+    int score = 0;
+    for (int type = TC_PAWN; type <= TC_QUEEN; type++)
+        score += eval_piece_value[type] * (bits_count(&p->pieces[TC_PIECE(p->side, type)]) -
+                                           bits_count(&p->pieces[TC_PIECE(!p->side, type)]));
+    return score;
+}

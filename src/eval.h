@@ -23,6 +23,8 @@ eval_table *eval_table_new(const tc_variant *v);
 void eval_table_free(eval_table *t);
 /* Centipawns for the side to move. */
 int eval_position(const eval_table *t, const tc_position *p);
+/* Material only (the baseline the full evaluation is measured against). */
+int eval_material(const tc_position *p);
 /* Material of the piece types, for move ordering and pruning margins. */
 extern const int eval_piece_value[7];
 

@@ -66,6 +66,7 @@ struct tc_engine {
     tc_position *root;
     atomic_bool stop;
     int8_t lmr[64][64];
+    int style; /* TC_STYLE_* flags */
 
     /* the search in progress */
     tc_limits limits;
@@ -112,6 +113,14 @@ static search_thread *thread_new(tc_engine *e, int id)
         return NULL;
     }
     return t;
+}
+
+void tc_engine_set_style(tc_engine *e, int style)
+{
+    e->style = style;
+    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
+        if (e->threads[i]) /* cached evaluations belong to the old style */
+            memset(e->threads[i]->eval_cache, 0, sizeof *e->threads[i]->eval_cache * EVAL_CACHE);
 }
 
 int tc_engine_set_threads(tc_engine *e, int n)
@@ -242,7 +251,8 @@ static inline int evaluate(search_thread *t)
     eval_slot *slot = &t->eval_cache[t->pos->key & (EVAL_CACHE - 1)];
     if (slot->key != t->pos->key || !slot->key) {
         slot->key = t->pos->key;
-        slot->score = eval_position(t->e->et, t->pos);
+        slot->score = (t->e->style & TC_STYLE_MATERIAL) ? eval_material(t->pos)
+                                                        : eval_position(t->e->et, t->pos);
     }
     return slot->score;
 }
@@ -343,7 +353,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     if (aborting(t))
         return 0;
     if (ply >= MAX_PLY - 1)
-        return eval_position(t->e->et, p);
+        return evaluate(t);
 
     bool in_check = tc_in_check(p);
     tt_entry te;
@@ -385,7 +395,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             int gain = is_capture(p, m) ? eval_piece_value[victim_type(p, m)] : 0;
             if (TC_MOVE_PROMO(m))
                 gain += eval_piece_value[TC_QUEEN] - 100;
-            if (stand + gain + 200 < alpha)
+            if (stand + gain + 200 < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
                 continue;
             if (t->scores[ply][i] < 500000 && m != tt_move)
                 continue; /* a losing capture */
@@ -435,7 +445,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
             return alpha;
     }
     if (ply >= MAX_PLY - 1)
-        return eval_position(e->et, p);
+        return evaluate(t);
 
     bool in_check = tc_in_check(p);
     if (in_check && ply < 2 * t->root_depth)
@@ -458,7 +468,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
     bool improving = !in_check && (ply < 2 || static_eval > t->static_eval[ply - 2]);
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = 0;
 
-    if (!pv && !in_check && abs(beta) < MATE_BOUND) {
+    bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
+    if (pruning && !pv && !in_check && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
         if (depth <= 6 && static_eval - 90 * depth + (improving ? 30 : 0) >= beta &&
             static_eval < MATE_BOUND)
@@ -478,7 +489,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
         }
     }
     /* without a hash move this node is probably new: search it shallower */
-    if (!tt_move && depth >= 4)
+    if (pruning && !tt_move && depth >= 4)
         depth--;
 
     int n = tc_gen_legal(p, t->moves[ply]);
@@ -493,7 +504,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
         int piece = p->board[TC_MOVE_FROM(m)];
         /* late-move and futility pruning near the leaves, except checks */
-        bool prunable = !root && !pv && quiet && !in_check && best > -MATE_BOUND && depth <= 3 &&
+        bool prunable = pruning && !root && !pv && quiet && !in_check && best > -MATE_BOUND && depth <= 3 &&
                         (searched >= 3 + depth * depth * (improving ? 2 : 1) ||
                          (static_eval + 120 * depth + 80 <= alpha && alpha < MATE_BOUND));
         tc_make_move(p, m);
@@ -509,7 +520,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
             s = -negamax(t, -beta, -alpha, nd, ply + 1);
         } else {
             int r = 0;
-            if (depth >= 3 && quiet && !in_check && !gives_check) {
+            if (pruning && depth >= 3 && quiet && !in_check && !gives_check) {
                 r = e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 if (pv)
                     r -= root ? 2 : 1;
