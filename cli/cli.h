@@ -17,6 +17,9 @@ typedef struct cli_ctx {
     int print_fen; /* --fen given to pgn (print final FENs) */
     int ascii;     /* --ascii */
     const char *fen_arg;
+    int engine_side; /* play: the side topochess plays, -1 none */
+    int level;       /* play: engine level 1..20 (20: no depth cap) */
+    int movetime;    /* play: engine thinking time per move, ms */
 } cli_ctx;
 
 /* Each returns the exit status: 0 success, 1 bad input. */

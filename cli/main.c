@@ -16,7 +16,8 @@ static int usage(FILE *out)
             "  moves [--uci]       list the legal moves (SAN, or coordinates with --uci)\n"
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
             "  topology            report the board's topology, computed from its step function\n"
-            "  play                play a game in the terminal\n"
+            "  play [--engine white|black] [--level 1-20] [--movetime MS]\n"
+            "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
@@ -155,6 +156,9 @@ int main(int argc, char **argv)
     }
     cli_ctx c;
     memset(&c, 0, sizeof c);
+    c.engine_side = -1;
+    c.level = 10;
+    c.movetime = 1000;
     const char *variant = NULL, *variant_file = NULL, *play = NULL;
     char **rest = calloc((size_t)argc, sizeof *rest);
     if (!rest)
@@ -174,7 +178,25 @@ int main(int argc, char **argv)
             c.fen_arg = argv[++i];
         else if (!strcmp(a, "--play") && has_value)
             play = argv[++i];
-        else if (!strcmp(a, "--uci"))
+        else if (!strcmp(a, "--engine") && has_value) {
+            const char *side = argv[++i];
+            c.engine_side = !strcmp(side, "white") ? TC_WHITE : !strcmp(side, "black") ? TC_BLACK
+                          : !strcmp(side, "none")  ? -1 : -2;
+            if (c.engine_side == -2) {
+                fprintf(stderr, "topochess: --engine takes white, black or none, not '%s'\n", side);
+                goto done;
+            }
+        } else if ((!strcmp(a, "--level") || !strcmp(a, "--movetime")) && has_value) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            int level = !strcmp(a, "--level");
+            if (*end || n < 1 || n > (level ? 20 : 600000)) {
+                fprintf(stderr, "topochess: %s takes a number from 1 to %d, not '%s'\n", a,
+                        level ? 20 : 600000, argv[i]);
+                goto done;
+            }
+            *(level ? &c.level : &c.movetime) = (int)n;
+        } else if (!strcmp(a, "--uci"))
             c.uci = 1;
         else if (!strcmp(a, "--divide"))
             c.divide = 1;

@@ -1,6 +1,7 @@
 /* A two-player game in the terminal: reads moves and commands line by line
  * and keeps the position consistent whatever the input. */
 #include "cli.h"
+#include "topochess_engine.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +19,9 @@ typedef struct play_state {
     int unicode;
     int echo;
     int redraw; /* the board changed since it was last drawn */
+    tc_engine *engine; /* the opponent, or NULL in a two-player game */
+    int engine_side;   /* the colour it plays, -1 none */
+    int level, movetime;
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;
@@ -59,7 +63,10 @@ static void print_help(void)
 {
     printf("Enter a move in SAN (e4, Nf3, exc12, O-O, e8=Q) or coordinates (e2e4, b7b8q).\n"
            "Commands:\n"
-           "  undo       take back one move\n"
+           "  undo       take back one move (against the engine: yours and its reply)\n"
+           "  go         let the engine move now (it then keeps that side)\n"
+           "  engine white|black|off   choose the engine's side\n"
+           "  level N    engine level 1-20 (20: full depth)\n"
            "  flip       turn the board around\n"
            "  moves      list the legal moves\n"
            "  fen        print the position's FEN\n"
@@ -148,18 +155,64 @@ static int check_game_over(const play_state *s)
     return 0;
 }
 
-static void undo(play_state *s)
+static void undo_one(play_state *s)
 {
-    if (tc_ply_count(s->pos) == 0) {
-        printf("nothing to undo\n");
-        return;
-    }
     tc_move m = tc_last_move(s->pos);
     tc_unmake_move(s->pos);
     char san[32];
     tc_move_to_san(s->pos, m, san);
     printf("took back %s\n", san);
     s->redraw = 1;
+}
+
+static void undo(play_state *s)
+{
+    if (tc_ply_count(s->pos) == 0) {
+        printf("nothing to undo\n");
+        return;
+    }
+    undo_one(s);
+    /* against the engine, give the move back to the player */
+    if (s->engine && tc_side_to_move(s->pos) == s->engine_side && tc_ply_count(s->pos) > 0)
+        undo_one(s);
+}
+
+/* The engine's move for the side to move: searched, printed, played. */
+static void engine_move(play_state *s)
+{
+    if (tc_engine_set_position(s->engine, s->pos)) {
+        printf("engine: cannot take this position\n");
+        s->engine_side = -1;
+        return;
+    }
+    tc_limits lim;
+    tc_limits_init(&lim);
+    lim.movetime = s->movetime;
+    lim.level = s->level < 20 ? s->level : 0;
+    tc_search_result r = tc_engine_search(s->engine, &lim, NULL, NULL);
+    if (!r.best)
+        return;
+    char san[32], score[32];
+    tc_move_to_san(s->pos, r.best, san);
+    if (r.mate)
+        snprintf(score, sizeof score, "mate in %d", r.mate > 0 ? r.mate : -r.mate);
+    else
+        snprintf(score, sizeof score, "%+.2f", r.score / 100.0);
+    int number = tc_fullmove_number(s->pos);
+    int white = tc_side_to_move(s->pos) == TC_WHITE;
+    tc_make_move(s->pos, r.best);
+    printf("%d.%s %s   (topochess, depth %d, %s%s)\n", number, white ? "" : "..", san, r.depth,
+           r.mate < 0 ? "mated in " : "", r.mate < 0 ? score + 8 : score);
+    s->redraw = 1;
+}
+
+static int ensure_engine(play_state *s)
+{
+    if (!s->engine)
+        s->engine = tc_engine_new(tc_position_variant(s->pos), 64, 1);
+    if (!s->engine)
+        printf("engine: out of memory\n");
+    return s->engine != NULL;
 }
 
 static void try_move(play_state *s, const char *text)
@@ -189,6 +242,35 @@ static int run_command(play_state *s, char *line)
     int has_arg = *arg != '\0';
     int mover = tc_side_to_move(s->pos);
 
+    if (!strcmp(cmd, "engine") || !strcmp(cmd, "level")) {
+        if (!strcmp(cmd, "level")) {
+            char *end;
+            long n = strtol(arg, &end, 10);
+            if (!has_arg || *end || n < 1 || n > 20)
+                printf("level takes a number from 1 to 20\n");
+            else
+                printf("engine level %ld\n", (long)(s->level = (int)n));
+        } else if (!strcmp(arg, "off") || !strcmp(arg, "none")) {
+            s->engine_side = -1;
+            printf("two players: the engine is off\n");
+        } else if (!strcmp(arg, "white") || !strcmp(arg, "black")) {
+            if (ensure_engine(s)) {
+                s->engine_side = !strcmp(arg, "white") ? TC_WHITE : TC_BLACK;
+                printf("topochess plays %s\n", side_name(s->engine_side));
+            }
+        } else
+            printf("engine takes white, black or off\n");
+        return 0;
+    }
+    if (!strcmp(cmd, "go")) {
+        if (has_arg)
+            printf("'go' takes no argument (got '%s')\n", arg);
+        else if (ensure_engine(s)) {
+            s->engine_side = mover;
+            engine_move(s);
+        }
+        return 0;
+    }
     if (!strcmp(cmd, "pgn")) {
         if (!has_arg)
             printf("pgn needs a file name: pgn FILE\n");
@@ -233,27 +315,27 @@ static int run_command(play_state *s, char *line)
     return 0;
 }
 
-int cmd_play(cli_ctx *c)
+/* The game loop: draw, judge, let the engine move when it is its turn,
+ * else read a line from the player. */
+static int play_loop(play_state *s)
 {
-    play_state s = {c->pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1};
     /* Room for the longest accepted line, its newline and the NUL: a line
      * that fills it without a newline is too long. */
     char buf[PLAY_LINE_MAX + 2];
-    if (c->argc > 0) {
-        fprintf(stderr, "topochess: play takes no arguments (got '%s')\n", c->argv[0]);
-        return 1;
-    }
-    printf("%s: type a move or 'help'.\n", tc_variant_def_of(c->variant)->name);
     for (;;) {
-        if (s.redraw) {
-            cli_draw_board(s.pos, stdout, s.white_bottom, s.unicode);
-            s.redraw = 0;
-            if (check_game_over(&s))
+        if (s->redraw) {
+            cli_draw_board(s->pos, stdout, s->white_bottom, s->unicode);
+            s->redraw = 0;
+            if (check_game_over(s))
                 return 0;
-            if (tc_in_check(s.pos))
+            if (tc_in_check(s->pos))
                 printf("Check!\n");
         }
-        printf("%s to move> ", side_name(tc_side_to_move(s.pos)));
+        if (s->engine && tc_side_to_move(s->pos) == s->engine_side) {
+            engine_move(s);
+            continue;
+        }
+        printf("%s to move> ", side_name(tc_side_to_move(s->pos)));
         fflush(stdout);
         line_status ls = read_line(buf, sizeof buf);
         if (ls == LINE_EOF) {
@@ -265,11 +347,30 @@ int cmd_play(cli_ctx *c)
             continue;
         }
         char *line = trim(buf);
-        if (s.echo)
+        if (s->echo)
             printf("%s\n", line);
         if (!*line)
             continue;
-        if (run_command(&s, line))
+        if (run_command(s, line))
             return 0;
     }
+}
+
+int cmd_play(cli_ctx *c)
+{
+    if (c->argc > 0) {
+        fprintf(stderr, "topochess: play takes no arguments (got '%s')\n", c->argv[0]);
+        return 1;
+    }
+    play_state s = {c->pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
+                    NULL, c->engine_side, c->level, c->movetime};
+    if (s.engine_side >= 0 && !ensure_engine(&s))
+        return 1;
+    if (s.engine_side >= 0)
+        s.white_bottom = s.engine_side == TC_BLACK;
+    printf("%s: type a move or 'help'.%s\n", tc_variant_def_of(c->variant)->name,
+           s.engine_side >= 0 ? "" : " Two players; 'engine black' or 'go' brings in topochess.");
+    int status = play_loop(&s);
+    tc_engine_free(s.engine);
+    return status;
 }

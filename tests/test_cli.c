@@ -297,6 +297,53 @@ static void test_commands(void)
     free(r.out);
 }
 
+/* play against the engine: it answers each move with a legal one, `undo`
+ * gives back the player's move and the reply, bad options are refused. */
+static void test_play_engine(void)
+{
+    th_case("cli: play against the engine on klein-bottle");
+    run_result r = run_cli("play --variant klein-bottle --engine black --level 2 --movetime 50 --ascii",
+                           "d12\nfen\nundo\nfen\nquit\n", 0);
+    CHECK(r.status == 0, "exit status %d", r.status);
+    CHECK(r.out && strstr(r.out, "1... ") && strstr(r.out, "(topochess, depth"),
+          "no engine reply in:\n%s", r.out ? r.out : "");
+    /* the FEN after the engine's reply is one legal move after d12 */
+    if (r.out) {
+        tc_variant *v = th_variant("klein-bottle");
+        tc_position *p = v ? tc_position_new(v) : NULL;
+        tc_error err;
+        int found = 0;
+        if (p && tc_play_moves(p, "d12", &err) == 0) {
+            tc_movelist *list = malloc(sizeof *list);
+            int n = tc_generate_legal(p, list);
+            for (int i = 0; i < n && !found; i++) {
+                char fen[800];
+                tc_make_move(p, list->moves[i]);
+                tc_position_fen(p, fen, sizeof fen);
+                found = strstr(r.out, fen) != NULL;
+                tc_unmake_move(p);
+            }
+            free(list);
+            char start[800];
+            tc_position_reset(p);
+            tc_position_fen(p, start, sizeof start);
+            CHECK(strstr(r.out, start) != NULL, "undo did not return to the start position");
+        }
+        CHECK(found, "the FEN printed after the reply is not one legal move after d12");
+        tc_position_free(p);
+        tc_variant_free(v);
+    }
+    free(r.out);
+
+    th_case("cli: play option errors");
+    r = run_cli("play --engine purple", "", 1);
+    CHECK(r.status == 1 && r.out && strstr(r.out, "--engine"), "status %d: %s", r.status, r.out ? r.out : "");
+    free(r.out);
+    r = run_cli("play --level 99", "", 1);
+    CHECK(r.status == 1 && r.out && strstr(r.out, "--level"), "status %d: %s", r.status, r.out ? r.out : "");
+    free(r.out);
+}
+
 void suite_cli(void)
 {
     const char *env = getenv("TC_BIN");
@@ -315,6 +362,7 @@ void suite_cli(void)
     }
     test_show();
     test_play();
+    test_play_engine();
     test_pgn_save();
     test_commands();
 }
