@@ -187,16 +187,13 @@ static void test_fake_engines(void)
     free(log);
 }
 
-static void test_fairymax(void)
+/* Runs a 2-game match from argv and checks its PGN: both games replay
+ * legally under the variant's rules, colours swap, the opening is shared. */
+static void play_and_check(const char *variant, char **args, int nargs)
 {
-    th_case("match: fairymax vs fairymax on cylinder");
-    if (access(FAIRYMAX, X_OK)) {
-        printf("  (skipped: %s not installed)\n", FAIRYMAX);
-        return;
-    }
     tc_variant_def def;
     tc_error err;
-    tc_preset_find("cylinder", &def, &err);
+    tc_preset_find(variant, &def, &err);
     char pgn[] = "/tmp/tc_match_pgn_XXXXXX";
     int fd = mkstemp(pgn);
     CHECK(fd >= 0, "temporary file");
@@ -205,11 +202,17 @@ static void test_fairymax(void)
     close(fd);
     char pgn_arg[64];
     snprintf(pgn_arg, sizeof pgn_arg, "pgn=%s", pgn);
-    char *argv[] = {"engine=" FAIRYMAX, "proto=cecp", "games=2", "movetime=50", "openings=1",
-                    "maxplies=40", "concurrency=2", pgn_arg};
+    char *argv[16];
+    int argc = 0;
+    for (int i = 0; i < nargs && argc < 15; i++)
+        argv[argc++] = args[i];
+    argv[argc++] = pgn_arg;
+    const char *bin = getenv("TC_BIN");
+    char self[600];
+    snprintf(self, sizeof self, "%s uci", bin && *bin ? bin : "./topochess");
     match_config cfg;
     match_config_init(&cfg, &def);
-    CHECK(match_parse_args(&cfg, 8, argv, "s", &err) == 0, "%s", err.msg);
+    CHECK(match_parse_args(&cfg, argc, argv, self, &err) == 0, "%s", err.msg);
     match_score s;
     FILE *log = tmpfile();
     CHECK(match_run(&cfg, log, &s) == 0, "match failed");
@@ -238,8 +241,8 @@ static void test_fairymax(void)
         CHECK(replayed, "game %d: %s", n + 1, err.msg);
         CHECK(replayed && rep.ok, "game %d replays: %s", n + 1, err.msg);
         CHECK(tc_pgn_tag(&g[n], "Termination") != NULL, "game %d has a Termination tag", n + 1);
-        const char *variant = tc_pgn_tag(&g[n], "Variant");
-        CHECK(variant && !strcmp(variant, "cylinder"), "game %d variant", n + 1);
+        const char *tag = tc_pgn_tag(&g[n], "Variant");
+        CHECK(!strcmp(variant, "chess") || (tag && !strcmp(tag, variant)), "game %d variant", n + 1);
         if (replayed)
             tc_pgn_replay_free(&rep);
         n++;
@@ -259,6 +262,33 @@ static void test_fairymax(void)
     free(text);
 }
 
+static void test_fairymax(void)
+{
+    th_case("match: fairymax vs fairymax on cylinder");
+    if (access(FAIRYMAX, X_OK)) {
+        printf("  (skipped: %s not installed)\n", FAIRYMAX);
+        return;
+    }
+    char *argv[] = {"engine=" FAIRYMAX, "proto=cecp", "games=2", "movetime=50", "openings=1",
+                    "maxplies=40", "concurrency=2"};
+    play_and_check("cylinder", argv, 7);
+}
+
+/* Two levels of topochess itself on the Klein bottle (needs the binary:
+ * $TC_BIN or ./topochess). */
+static void test_levels(void)
+{
+    th_case("match: topochess level 1 vs level 4 on klein-bottle");
+    const char *bin = getenv("TC_BIN");
+    if (access(bin && *bin ? bin : "./topochess", X_OK)) {
+        printf("  (skipped: no topochess binary)\n");
+        return;
+    }
+    char *argv[] = {"engine1=self:1", "engine2=self:4", "games=2", "movetime=40", "openings=1",
+                    "maxplies=80", "concurrency=2"};
+    play_and_check("klein-bottle", argv, 7);
+}
+
 void suite_match(void)
 {
     test_elo();
@@ -266,4 +296,5 @@ void suite_match(void)
     test_args();
     test_fake_engines();
     test_fairymax();
+    test_levels();
 }
