@@ -91,6 +91,12 @@ static int parse_depth(const char *s, int *depth)
     return 0;
 }
 
+static void print_divide(const char *move, uint64_t nodes, void *ctx)
+{
+    (void)ctx;
+    printf("%s: %llu\n", move, (unsigned long long)nodes);
+}
+
 static int cmd_perft(cli_ctx *c)
 {
     int depth;
@@ -98,24 +104,10 @@ static int cmd_perft(cli_ctx *c)
         return 1;
     double t0 = now_seconds();
     uint64_t total = 0;
-    if (c->divide && depth > 0) {
-        tc_movelist *list = malloc(sizeof *list);
-        if (!list)
-            return 1;
-        int n = tc_generate_legal(c->pos, list);
-        for (int i = 0; i < n; i++) {
-            char buf[32];
-            tc_move_to_uci(c->pos, list->moves[i], buf);
-            tc_make_move(c->pos, list->moves[i]);
-            uint64_t k = tc_perft(c->pos, depth - 1);
-            tc_unmake_move(c->pos);
-            printf("%s: %llu\n", buf, (unsigned long long)k);
-            total += k;
-        }
-        free(list);
-    } else {
+    if (c->divide && depth > 0)
+        total = tc_perft_divide(c->pos, depth, print_divide, NULL);
+    else
         total = tc_perft(c->pos, depth);
-    }
     double dt = now_seconds() - t0;
     printf("nodes: %llu\n", (unsigned long long)total);
     fprintf(stderr, "time: %.3f s, %.2f Mnps\n", dt, dt > 0 ? total / dt / 1e6 : 0.0);

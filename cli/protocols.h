@@ -4,6 +4,7 @@
 #define TC_PROTOCOLS_H
 
 #include "topochess.h"
+#include "topochess_engine.h"
 
 #include <stdio.h>
 
@@ -14,5 +15,10 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def);
 
 /* Writes moves (played from p) in coordinate form, space separated. */
 void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size);
+
+/* Builds the tables, start position and engine of a variant and, only when
+ * all of them could be made, frees the old ones and takes their place. */
+int proto_switch_variant(const tc_variant_def *def, size_t hash_mb, int threads, tc_variant **v,
+                         tc_position **pos, tc_engine **eng, tc_error *err);
 
 #endif

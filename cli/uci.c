@@ -60,25 +60,6 @@ static void say(uci_state *u, const char *fmt, ...)
 
 #define ERR(u, ...) say(u, "info string error: " __VA_ARGS__)
 
-void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    tc_position *q = tc_position_clone(p);
-    if (!q)
-        return;
-    for (int i = 0; i < n && tc_is_legal(q, moves[i]); i++) {
-        char m[32];
-        tc_move_to_uci(q, moves[i], m);
-        int w = snprintf(buf + len, size - len, "%s%s", i ? " " : "", m);
-        if (w < 0 || (size_t)w >= size - len)
-            break;
-        len += (size_t)w;
-        tc_make_move(q, moves[i]);
-    }
-    tc_position_free(q);
-}
-
 /* ---------------------------------------------------------------- search */
 
 static void on_info(const tc_search_info *in, void *ctx)
@@ -171,25 +152,10 @@ static void start_search(uci_state *u)
  * failure everything stays as it was. */
 static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
 {
-    tc_variant *v = tc_variant_new(def, err);
-    if (!v)
+    if (proto_switch_variant(def, u->hash_mb, u->threads, &u->v, &u->pos, &u->eng, err))
         return -1;
-    tc_position *p = tc_position_new(v);
-    tc_engine *e = p ? tc_engine_new(v, u->hash_mb, u->threads) : NULL;
-    if (!e) {
-        tc_position_free(p);
-        tc_variant_free(v);
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        return -1;
-    }
-    tc_engine_set_style(e, u->style);
-    tc_engine_free(u->eng);
-    tc_position_free(u->pos);
-    tc_variant_free(u->v);
+    tc_engine_set_style(u->eng, u->style);
     u->def = *def;
-    u->v = v;
-    u->pos = p;
-    u->eng = e;
     return 0;
 }
 
@@ -369,6 +335,11 @@ fail:
     tc_position_free(p);
 }
 
+static void say_divide(const char *move, uint64_t nodes, void *ctx)
+{
+    say(ctx, "%s: %llu", move, (unsigned long long)nodes);
+}
+
 static void cmd_perft(uci_state *u, const char *arg)
 {
     long long depth;
@@ -376,25 +347,7 @@ static void cmd_perft(uci_state *u, const char *arg)
         ERR(u, "go perft: needs a depth from 0 to 12, got '%s'", arg ? arg : "");
         return;
     }
-    uint64_t total = 0;
-    if (depth == 0)
-        total = 1;
-    else {
-        tc_movelist *list = malloc(sizeof *list);
-        if (!list)
-            return;
-        int nm = tc_generate_legal(u->pos, list);
-        for (int i = 0; i < nm; i++) {
-            char buf[32];
-            tc_move_to_uci(u->pos, list->moves[i], buf);
-            tc_make_move(u->pos, list->moves[i]);
-            uint64_t k = tc_perft(u->pos, (int)depth - 1);
-            tc_unmake_move(u->pos);
-            say(u, "%s: %llu", buf, (unsigned long long)k);
-            total += k;
-        }
-        free(list);
-    }
+    uint64_t total = depth == 0 ? 1 : tc_perft_divide(u->pos, (int)depth, say_divide, u);
     say(u, "\nNodes searched: %llu", (unsigned long long)total);
 }
 

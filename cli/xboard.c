@@ -199,24 +199,9 @@ static void maybe_think(xb_state *x)
 
 static int use_variant(xb_state *x, const tc_variant_def *def, tc_error *err)
 {
-    tc_variant *v = tc_variant_new(def, err);
-    if (!v)
+    if (proto_switch_variant(def, x->hash_mb, x->threads, &x->v, &x->pos, &x->eng, err))
         return -1;
-    tc_position *p = tc_position_new(v);
-    tc_engine *e = p ? tc_engine_new(v, x->hash_mb, x->threads) : NULL;
-    if (!e) {
-        tc_position_free(p);
-        tc_variant_free(v);
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        return -1;
-    }
-    tc_engine_free(x->eng);
-    tc_position_free(x->pos);
-    tc_variant_free(x->v);
     x->def = *def;
-    x->v = v;
-    x->pos = p;
-    x->eng = e;
     return 0;
 }
 

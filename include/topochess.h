@@ -196,6 +196,10 @@ int tc_is_dead_position(const tc_position *p);
 
 /* Perft with bulk counting at depth 1. */
 uint64_t tc_perft(tc_position *p, int depth);
+/* Perft per root move: calls fn with each move's coordinate form and count
+ * (depth >= 1); returns the total. */
+typedef void (*tc_divide_fn)(const char *move, uint64_t nodes, void *ctx);
+uint64_t tc_perft_divide(tc_position *p, int depth, tc_divide_fn fn, void *ctx);
 
 /* ---------------------------------------------------------------- notation */
 
