@@ -1,10 +1,10 @@
 /* `topochess match`: engine-versus-engine games judged by the library.
  * Each game starts its own two engine processes, so a crash or a hang
- * costs one game; games run on `concurrency` threads. */
+ * costs one game; games run on `concurrency` threads. Openings are made in
+ * match_openings.c, Elo and the summary in match_stats.c. */
 #include "match.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -215,196 +215,6 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
     return 0;
 }
 
-/* ---------------------------------------------------------------- openings */
-
-/// A start for one pair of games: a FEN (NULL: the variant's start) and
-/// moves played from it in coordinate form.
-typedef struct opening {
-    char *fen;
-    char *moves;
-} opening;
-
-int match_white_engine(int game) { return game % 2; }
-int match_opening_index(int game, int nopenings) { return nopenings > 0 ? game / 2 % nopenings : 0; }
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* `plies` random legal moves from the start, retried while they end the game. */
-static char *random_opening(const tc_variant *v, uint64_t *rng, int plies)
-{
-    size_t size = (size_t)plies * 8 + 1;
-    char *out = malloc(size);
-    tc_position *p = tc_position_new(v);
-    tc_movelist *list = malloc(sizeof *list);
-    if (!out || !p || !list) {
-        free(out);
-        out = NULL;
-        goto done;
-    }
-    for (int attempt = 0; attempt < 100; attempt++) {
-        tc_position_reset(p);
-        size_t used = 0;
-        out[0] = '\0';
-        for (int i = 0; i < plies; i++) {
-            int n = tc_generate_legal(p, list);
-            if (n == 0)
-                break;
-            tc_move m = list->moves[splitmix(rng) % (uint64_t)n];
-            char text[32];
-            tc_move_to_uci(p, m, text);
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", text);
-            tc_make_move(p, m);
-        }
-        if (tc_position_status(p) == TC_ONGOING)
-            break;
-    }
-done:
-    free(list);
-    tc_position_free(p);
-    return out;
-}
-
-/* Applies an opening to a fresh position; 0 or -1 with err. */
-static int apply_opening(tc_position *p, const opening *o, tc_error *err)
-{
-    tc_position_reset(p);
-    if (o->fen && tc_position_set_fen(p, o->fen, err))
-        return -1;
-    return tc_play_moves(p, o->moves, err);
-}
-
-static void free_openings(opening *list, int n)
-{
-    for (int i = 0; list && i < n; i++) {
-        free(list[i].fen);
-        free(list[i].moves);
-    }
-    free(list);
-}
-
-/* One FEN or one move list per line; blank lines and '#' comments skipped. */
-static int read_openings_file(const tc_variant *v, const char *path, opening **out, int *count,
-                              FILE *log)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(log, "match: cannot open openings file '%s'\n", path);
-        return -1;
-    }
-    tc_position *p = tc_position_new(v);
-    opening *list = NULL;
-    int n = 0, cap = 0, lineno = 0, status = 0;
-    char line[8192];
-    while (p && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *s = line + strspn(line, " \t");
-        s[strcspn(s, "\r\n")] = '\0';
-        if (!*s || *s == '#')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            opening *grown = realloc(list, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                status = -1;
-                break;
-            }
-            list = grown;
-        }
-        tc_error fen_err, move_err;
-        tc_position_reset(p);
-        if (tc_position_set_fen(p, s, &fen_err) == 0) {
-            list[n].fen = strdup(s);
-            list[n].moves = strdup("");
-        } else if (tc_position_reset(p), tc_play_moves(p, s, &move_err) == 0) {
-            list[n].fen = NULL;
-            list[n].moves = strdup(s);
-        } else {
-            fprintf(log, "match: %s:%d: neither a FEN (%s) nor moves (%s)\n", path, lineno,
-                    fen_err.msg, move_err.msg);
-            status = -1;
-            break;
-        }
-        n++;
-    }
-    fclose(f);
-    tc_position_free(p);
-    if (status == 0 && n == 0) {
-        fprintf(log, "match: openings file '%s' has no openings\n", path);
-        status = -1;
-    }
-    if (status) {
-        free_openings(list, n);
-        return -1;
-    }
-    *out = list;
-    *count = n;
-    return 0;
-}
-
-static int make_openings(const match_config *cfg, const tc_variant *v, opening **out, int *count,
-                         FILE *log)
-{
-    if (cfg->openings_file[0])
-        return read_openings_file(v, cfg->openings_file, out, count, log);
-    int n = cfg->openings > 0 ? cfg->openings : 1;
-    opening *list = calloc((size_t)n, sizeof *list);
-    if (!list)
-        return -1;
-    uint64_t rng = cfg->seed;
-    for (int i = 0; i < n; i++) {
-        list[i].moves = cfg->openings > 0 ? random_opening(v, &rng, cfg->plies) : strdup("");
-        if (!list[i].moves) {
-            free_openings(list, n);
-            return -1;
-        }
-    }
-    *out = list;
-    *count = n;
-    return 0;
-}
-
-/* ---------------------------------------------------------------- Elo */
-
-double match_elo(double score)
-{
-    if (score >= 1)
-        return INFINITY;
-    if (score <= 0)
-        return -INFINITY;
-    return -400.0 * log10(1.0 / score - 1.0);
-}
-
-void match_elo_range(const match_score *s, double *elo, double *error)
-{
-    double n = s->wins + s->losses + s->draws;
-    if (n <= 0) {
-        *elo = 0;
-        *error = INFINITY;
-        return;
-    }
-    double p = (s->wins + 0.5 * s->draws) / n;
-    /* Variance of one game's score, then of the mean over n games. */
-    double var = (s->wins * (1 - p) * (1 - p) + s->losses * p * p + s->draws * (0.5 - p) * (0.5 - p)) / n;
-    double sd = sqrt(var / n);
-    double hi = p + 1.959964 * sd, lo = p - 1.959964 * sd;
-    *elo = match_elo(p);
-    *error = hi >= 1 || lo <= 0 ? INFINITY : (match_elo(hi) - match_elo(lo)) / 2;
-}
-
-static void elo_text(double x, char *buf, size_t n)
-{
-    if (isinf(x))
-        snprintf(buf, n, "%sinf", x > 0 ? "+" : "-");
-    else
-        snprintf(buf, n, "%.1f", fabs(x) < 0.05 ? 0.0 : x); /* no "-0.0" */
-}
-
 /* ---------------------------------------------------------------- games */
 
 /// What every game thread shares: the fixed inputs, and the score, output
@@ -412,7 +222,7 @@ static void elo_text(double x, char *buf, size_t n)
 typedef struct match_state {
     const match_config *cfg;
     tc_variant *v;
-    opening *openings;
+    match_opening *openings;
     int nopenings;
     char names[2][112];
     FILE *log, *pgn;
@@ -561,7 +371,7 @@ static void play_game(match_state *m, int index, tc_position *p, game_end *g)
         end_game(g, -1, "abandoned", "out of memory");
         goto done;
     }
-    if (apply_opening(p, &m->openings[match_opening_index(index, m->nopenings)], &err)) {
+    if (match_apply_opening(p, &m->openings[match_opening_index(index, m->nopenings)], &err)) {
         end_game(g, -1, "abandoned", "opening: %s", err.msg);
         goto done;
     }
@@ -708,20 +518,6 @@ static int probe_engines(match_state *m)
     return 0;
 }
 
-static void print_summary(const match_state *m)
-{
-    const match_score *s = &m->score;
-    int n = s->wins + s->losses + s->draws;
-    double ratio = n ? (s->wins + 0.5 * s->draws) / n : 0;
-    fprintf(m->log, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", m->names[0], m->names[1], s->wins,
-            s->losses, s->draws, ratio, n);
-    double elo, error;
-    match_elo_range(s, &elo, &error);
-    char e1[32], e2[32];
-    elo_text(elo, e1, sizeof e1);
-    elo_text(error, e2, sizeof e2);
-    fprintf(m->log, "Elo difference: %s +/- %s\n", e1, e2 + (e2[0] == '+'));
-}
 
 int match_run(const match_config *cfg, FILE *log, match_score *score)
 {
@@ -743,7 +539,7 @@ int match_run(const match_config *cfg, FILE *log, match_score *score)
         fprintf(log, "match: variant %s: %s\n", cfg->def.name, err.msg);
         goto done;
     }
-    if (make_openings(cfg, m.v, &m.openings, &m.nopenings, log) || probe_engines(&m))
+    if (match_make_openings(cfg, m.v, &m.openings, &m.nopenings, log) || probe_engines(&m))
         goto done;
     if (cfg->pgn_path[0] && !(m.pgn = fopen(cfg->pgn_path, "w"))) {
         fprintf(log, "match: cannot write '%s'\n", cfg->pgn_path);
@@ -758,14 +554,14 @@ int match_run(const match_config *cfg, FILE *log, match_score *score)
     game_thread(&m);
     for (int i = 0; i < running; i++)
         pthread_join(threads[i], NULL);
-    print_summary(&m);
+    match_print_summary(&m.score, m.names[0], m.names[1], log);
     status = 0;
 done:
     if (score)
         *score = m.score;
     if (m.pgn)
         fclose(m.pgn);
-    free_openings(m.openings, m.nopenings);
+    match_free_openings(m.openings, m.nopenings);
     tc_variant_free(m.v);
     pthread_mutex_destroy(&m.lock);
     return status;

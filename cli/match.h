@@ -63,10 +63,26 @@ int match_run(const match_config *cfg, FILE *log, match_score *score);
 int match_white_engine(int game);
 int match_opening_index(int game, int nopenings);
 
+/// A start for one pair of games: a FEN (NULL: the variant's start) and
+/// moves played from it in coordinate form.
+typedef struct match_opening {
+    char *fen;
+    char *moves;
+} match_opening;
+
+/* match_openings.c: the openings cfg asks for (its file, N random ones, or
+ * the start alone); 0, or -1 with the reason printed to `log`. */
+int match_make_openings(const match_config *cfg, const tc_variant *v, match_opening **out, int *count,
+                        FILE *log);
+int match_apply_opening(tc_position *p, const match_opening *o, tc_error *err);
+void match_free_openings(match_opening *list, int n);
+
 /* Elo difference for a score fraction in (0, 1); +-INFINITY at 1 and 0. */
 double match_elo(double score);
 /* Elo difference and its 95% error bar (INFINITY when unbounded). */
 void match_elo_range(const match_score *s, double *elo, double *error);
+/* The score line and the Elo line that end a match. */
+void match_print_summary(const match_score *s, const char *name1, const char *name2, FILE *log);
 
 /* The command: key=value words in c->argv. */
 int cmd_match(cli_ctx *c);

@@ -154,10 +154,13 @@ bool tc_ep_capture_legal(const tc_position *p, int from);
 bool tc_ep_possible(const tc_position *p);
 
 /* position.c */
-int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
 uint64_t tc_compute_key(const tc_position *p);
 void tc_put_piece(tc_position *p, int cell, int piece);
 void tc_remove_piece(tc_position *p, int cell);
+void tc_position_clear(tc_position *p);
+
+/* fen.c */
+int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
 
 /* variant.c / frontmatter.c */
 int tc_variant_def_check(const tc_variant_def *def, tc_error *err);

@@ -1,6 +1,6 @@
 /* Topology report (RULES.md section 10): the figures as data, computed from
- * a variant's step tables, so that tests can check them and the printer in
- * report.c only formats them. Internal; the public entry point is
+ * a variant's step tables (report.c), so that tests can check them and the
+ * printer in report_text.c only formats them. Internal; the public entry point is
  * tc_topology_report in topochess.h. */
 #ifndef TC_REPORT_H
 #define TC_REPORT_H
@@ -72,9 +72,12 @@ typedef struct tc_report {
     int bishop_reach_all[TC_REPORT_MAX_BISHOPS];
 } tc_report;
 
-/* Fills r from the variant's tables. r is large: allocate it. */
+/* The colour of a cell, (file + rank) mod 2: 0 dark (a1), 1 light. */
+static inline int tc_report_cell_colour(const tc_variant *v, int c) { return (c % v->W + c / v->W) & 1; }
+
+/* report.c: fills r from the variant's tables. r is large: allocate it. */
 void tc_report_compute(const tc_variant *v, tc_report *r);
-/* Prints a computed report. */
+/* report_text.c: prints a computed report. */
 void tc_report_write(const tc_variant *v, const tc_report *r, FILE *out);
 
 #endif

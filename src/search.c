@@ -1,224 +1,14 @@
-/* The engine object and its search: iterative deepening over a principal
- * variation search with a shared transposition table, quiescence, null
- * move, late-move reductions and aspiration windows; Lazy SMP for more than
- * one thread (each thread searches its own copy of the position and they
- * meet only in the table). */
-#include "topochess_engine.h"
+/* The search: iterative deepening over a principal variation search with
+ * a shared transposition table, quiescence, null move, late-move
+ * reductions and aspiration windows; move ordering and the PV. The engine
+ * object and the driver that runs it on threads are in engine.c. */
+#include "search.h"
 
-#include "eval.h"
-#include "tt.h"
-
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
 
-#define MAX_PLY TC_ENGINE_MAX_PLY
-#define INF 32767
-#define MATE TC_SCORE_MATE
-#define MATE_BOUND TC_SCORE_MATE_BOUND
 #define HIST_MAX 16384
-#define POLL_MASK 1023
-#define EVAL_CACHE 65536 /* entries per thread, a power of two */
-
-/// A cached static evaluation, keyed by the full Zobrist key.
-typedef struct {
-    uint64_t key;
-    int score;
-} eval_slot;
-
-/// Everything one search thread owns: its position, per-ply move buffers
-/// (heap: TC_MAX_MOVES per ply), move-ordering tables and its result.
-typedef struct search_thread {
-    struct tc_engine *e;
-    int id;
-    tc_position *pos;
-    tc_move (*moves)[TC_MAX_MOVES];
-    int (*scores)[TC_MAX_MOVES];
-    eval_slot *eval_cache;
-    tc_move killers[MAX_PLY + 1][2];
-    int16_t history[16][TC_MAX_CELLS];
-    tc_move pv[MAX_PLY + 1][MAX_PLY + 1];
-    int pv_len[MAX_PLY + 1];
-    int static_eval[MAX_PLY + 1];
-    bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
-    uint64_t nodes;
-    _Atomic uint64_t nodes_pub; /* nodes, published every POLL_MASK+1 */
-    int seldepth;
-    int completed;              /* deepest finished iteration */
-    int root_depth;             /* depth of the iteration in progress */
-    tc_move best;
-    int best_score;
-    tc_move root_pv[MAX_PLY];
-    int root_pv_len;
-    pthread_t handle;
-} search_thread;
-
-/// The engine: variant tables, hash table, threads and the position to
-/// search, plus the limits of the search in progress.
-struct tc_engine {
-    const tc_variant *v;
-    eval_table *et;
-    tt_table tt;
-    int nthreads;
-    search_thread *threads[TC_ENGINE_MAX_THREADS];
-    tc_position *root;
-    atomic_bool stop;
-    int8_t lmr[64][64];
-    int style; /* TC_STYLE_* flags */
-
-    /* the search in progress */
-    tc_limits limits;
-    int max_depth;
-    int64_t start_ms, soft_ms, hard_ms; /* soft/hard: 0 when untimed */
-    tc_info_fn info;
-    void *ctx;
-};
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void tc_limits_init(tc_limits *l) { memset(l, 0, sizeof *l); }
-
-/* ---------------------------------------------------------------- threads */
-
-static void thread_free(search_thread *t)
-{
-    if (!t)
-        return;
-    tc_position_free(t->pos);
-    free(t->moves);
-    free(t->scores);
-    free(t->eval_cache);
-    free(t);
-}
-
-static search_thread *thread_new(tc_engine *e, int id)
-{
-    search_thread *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    t->e = e;
-    t->id = id;
-    t->moves = malloc(sizeof *t->moves * (MAX_PLY + 1));
-    t->scores = malloc(sizeof *t->scores * (MAX_PLY + 1));
-    t->eval_cache = calloc(EVAL_CACHE, sizeof *t->eval_cache);
-    if (!t->moves || !t->scores || !t->eval_cache) {
-        thread_free(t);
-        return NULL;
-    }
-    return t;
-}
-
-void tc_engine_set_style(tc_engine *e, int style)
-{
-    e->style = style;
-    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
-        if (e->threads[i]) /* cached evaluations belong to the old style */
-            memset(e->threads[i]->eval_cache, 0, sizeof *e->threads[i]->eval_cache * EVAL_CACHE);
-}
-
-int tc_engine_set_threads(tc_engine *e, int n)
-{
-    if (n < 1)
-        n = 1;
-    if (n > TC_ENGINE_MAX_THREADS)
-        n = TC_ENGINE_MAX_THREADS;
-    int have = 0;
-    while (have < n && (e->threads[have] || (e->threads[have] = thread_new(e, have))))
-        have++;
-    for (int i = have; i < TC_ENGINE_MAX_THREADS; i++) {
-        thread_free(e->threads[i]);
-        e->threads[i] = NULL;
-    }
-    e->nthreads = have > 0 ? have : 1;
-    return have == n ? 0 : -1;
-}
-
-/* ---------------------------------------------------------------- engine */
-
-tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
-{
-    tc_engine *e = calloc(1, sizeof *e);
-    if (!e)
-        return NULL;
-    e->v = v;
-    atomic_init(&e->stop, false);
-    e->et = eval_table_new(v);
-    e->root = tc_position_new(v);
-    if (!e->et || !e->root || tt_init(&e->tt, hash_mb) || tc_engine_set_threads(e, threads)) {
-        tc_engine_free(e);
-        return NULL;
-    }
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++)
-            e->lmr[d][m] = (int8_t)(0.75 + log((double)d) * log((double)m) / 2.25);
-    return e;
-}
-
-void tc_engine_free(tc_engine *e)
-{
-    if (!e)
-        return;
-    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
-        thread_free(e->threads[i]);
-    tt_free(&e->tt);
-    eval_table_free(e->et);
-    tc_position_free(e->root);
-    free(e);
-}
-
-const tc_variant *tc_engine_variant(const tc_engine *e) { return e->v; }
-
-int tc_engine_set_position(tc_engine *e, const tc_position *p)
-{
-    if (tc_position_variant(p) != e->v)
-        return -1;
-    tc_position *q = tc_position_clone(p);
-    if (!q)
-        return -1;
-    tc_position_free(e->root);
-    e->root = q;
-    atomic_store(&e->stop, false);
-    return 0;
-}
-
-void tc_engine_new_game(tc_engine *e)
-{
-    tt_clear(&e->tt);
-    for (int i = 0; i < e->nthreads; i++) {
-        memset(e->threads[i]->history, 0, sizeof e->threads[i]->history);
-        memset(e->threads[i]->killers, 0, sizeof e->threads[i]->killers);
-    }
-}
-
-int tc_engine_set_hash(tc_engine *e, size_t mb)
-{
-    tt_table t;
-    if (mb > TC_ENGINE_MAX_HASH_MB)
-        mb = TC_ENGINE_MAX_HASH_MB;
-    if (tt_init(&t, mb))
-        return -1;
-    tt_free(&e->tt);
-    e->tt = t;
-    return 0;
-}
-
-void tc_engine_stop(tc_engine *e) { atomic_store(&e->stop, true); }
-
-int tc_engine_evaluate(tc_engine *e) { return eval_position(e->et, e->root); }
 
 /* ---------------------------------------------------------------- helpers */
-
-static inline bool stopped(const search_thread *t)
-{
-    return atomic_load_explicit(&t->e->stop, memory_order_relaxed);
-}
 
 static uint64_t total_nodes(const tc_engine *e)
 {
@@ -239,12 +29,12 @@ static inline void count_node(search_thread *t)
         atomic_store(&e->stop, true);
     if ((t->nodes & POLL_MASK) == 0) {
         atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
-        if (t->id == 0 && e->hard_ms && now_ms() - e->start_ms >= e->hard_ms)
+        if (t->id == 0 && e->hard_ms && search_now_ms() - e->start_ms >= e->hard_ms)
             atomic_store(&e->stop, true);
     }
 }
 
-static inline bool aborting(const search_thread *t) { return stopped(t); }
+static inline bool aborting(const search_thread *t) { return search_stopped(t); }
 
 static inline int evaluate(search_thread *t)
 {
@@ -577,9 +367,9 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
     return best;
 }
 
-/* ---------------------------------------------------------------- driver */
+/* ---------------------------------------------------------------- iteration */
 
-static int mate_moves(int score)
+int search_mate_moves(int score)
 {
     if (score >= MATE_BOUND)
         return (MATE - score + 1) / 2;
@@ -598,10 +388,10 @@ static void report(search_thread *t, int depth, int score, tc_bound bound)
     in.depth = depth;
     in.seldepth = t->seldepth;
     in.score = score;
-    in.mate = mate_moves(score);
+    in.mate = search_mate_moves(score);
     in.bound = bound;
     in.nodes = total_nodes(e);
-    in.time_ms = now_ms() - e->start_ms;
+    in.time_ms = search_now_ms() - e->start_ms;
     in.nps = in.time_ms > 0 ? in.nodes * 1000 / (uint64_t)in.time_ms : 0;
     in.hashfull = tt_hashfull(&e->tt);
     in.pv_len = t->pv_len[0];
@@ -612,7 +402,7 @@ static void report(search_thread *t, int depth, int score, tc_bound bound)
 
 /* Iterative deepening for one thread. Helpers start at staggered depths so
  * that the threads spread over the tree instead of repeating each other. */
-static void iterate(search_thread *t)
+void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
     int prev = 0;
@@ -631,11 +421,11 @@ static void iterate(search_thread *t)
             if (score <= alpha) {
                 beta = (alpha + beta) / 2;
                 alpha = score - window > -INF ? score - window : -INF;
-                if (now_ms() - e->start_ms > 1000)
+                if (search_now_ms() - e->start_ms > 1000)
                     report(t, depth, score, TC_BOUND_UPPER);
             } else if (score >= beta) {
                 beta = score + window < INF ? score + window : INF;
-                if (now_ms() - e->start_ms > 1000)
+                if (search_now_ms() - e->start_ms > 1000)
                     report(t, depth, score, TC_BOUND_LOWER);
             } else
                 break;
@@ -658,7 +448,7 @@ static void iterate(search_thread *t)
         if (t->id != 0)
             continue;
         report(t, depth, score, TC_BOUND_EXACT);
-        int64_t elapsed = now_ms() - e->start_ms;
+        int64_t elapsed = search_now_ms() - e->start_ms;
         if (e->soft_ms && elapsed >= e->soft_ms * 6 / 10)
             break;
         if (!e->limits.infinite && abs(score) >= MATE_BOUND && depth >= 2 * (MATE - abs(score)) + 4)
@@ -667,136 +457,3 @@ static void iterate(search_thread *t)
     atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
 }
 
-static void *helper_main(void *arg)
-{
-    iterate(arg);
-    return NULL;
-}
-
-/* Soft and hard time limits from the clock, the increment and the moves
- * left; the hard limit leaves a margin for the answer to reach the GUI. */
-static void plan_time(tc_engine *e, int side)
-{
-    const tc_limits *l = &e->limits;
-    e->soft_ms = e->hard_ms = 0;
-    if (l->infinite)
-        return;
-    if (l->movetime > 0) {
-        int64_t t = l->movetime - 20 > 1 ? l->movetime - 20 : 1;
-        e->soft_ms = e->hard_ms = t;
-        e->soft_ms = t * 2; /* iterations run until the hard limit */
-        return;
-    }
-    int64_t mine = side == TC_WHITE ? l->wtime : l->btime;
-    int64_t inc = side == TC_WHITE ? l->winc : l->binc;
-    if (mine <= 0)
-        return;
-    int mtg = l->movestogo > 0 ? (l->movestogo < 40 ? l->movestogo : 40) : 30;
-    int64_t avail = mine - 30 > 1 ? mine - 30 : 1;
-    int64_t soft = avail / mtg + (inc > 0 ? inc * 3 / 4 : 0);
-    int64_t hard = mtg == 1 ? avail * 8 / 10 : avail / 2;
-    if (hard > soft * 4)
-        hard = soft * 4;
-    if (soft > hard)
-        soft = hard;
-    e->soft_ms = soft > 1 ? soft : 1;
-    e->hard_ms = hard > 1 ? hard : 1;
-}
-
-tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info_fn info, void *ctx)
-{
-    tc_search_result res;
-    memset(&res, 0, sizeof res);
-    e->start_ms = now_ms();
-    tc_limits_init(&e->limits);
-    if (limits)
-        e->limits = *limits;
-    e->info = info;
-    e->ctx = ctx;
-    e->max_depth = MAX_PLY - 8;
-    if (e->limits.depth > 0 && e->limits.depth < e->max_depth)
-        e->max_depth = e->limits.depth;
-    if (e->limits.level > 0 && e->limits.level < e->max_depth)
-        e->max_depth = e->limits.level;
-    plan_time(e, e->root->side);
-    tt_new_search(&e->tt);
-
-    tc_move *rootmoves = e->threads[0]->moves[0];
-    int n = tc_gen_legal(e->root, rootmoves);
-    if (n == 0) {
-        res.score = tc_in_check(e->root) ? -MATE : 0;
-    } else {
-        for (int i = 0; i < e->nthreads; i++) {
-            search_thread *t = e->threads[i];
-            tc_position *q = tc_position_clone(e->root);
-            if (!q) {
-                e->nthreads = i > 0 ? i : 1;
-                break;
-            }
-            tc_position_free(t->pos);
-            t->pos = q;
-            t->nodes = 0;
-            atomic_store(&t->nodes_pub, 0);
-            t->completed = 0;
-            t->best = rootmoves[0];
-            t->best_score = 0;
-            t->root_pv_len = 0;
-            memset(t->killers, 0, sizeof t->killers);
-            memset(t->null_at, 0, sizeof t->null_at);
-            for (int a = 0; a < 16; a++)
-                for (int c = 0; c < TC_MAX_CELLS; c++)
-                    t->history[a][c] /= 2;
-        }
-        if (!e->threads[0]->pos) {
-            res.best = rootmoves[0];
-            return res;
-        }
-        int started = 1;
-        for (int i = 1; i < e->nthreads; i++) {
-            if (pthread_create(&e->threads[i]->handle, NULL, helper_main, e->threads[i]))
-                break;
-            started++;
-        }
-        iterate(e->threads[0]);
-        /* `go infinite` must not answer before it is told to stop */
-        while (e->limits.infinite && !stopped(e->threads[0])) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-        atomic_store(&e->stop, true);
-        for (int i = 1; i < started; i++)
-            pthread_join(e->threads[i]->handle, NULL);
-        search_thread *m = e->threads[0];
-        res.best = m->best;
-        res.score = m->best_score;
-        res.depth = m->completed;
-        if (m->root_pv_len > 1 && m->root_pv[0] == m->best)
-            res.ponder = m->root_pv[1];
-    }
-    res.mate = mate_moves(res.score);
-    res.nodes = 0;
-    for (int i = 0; i < e->nthreads; i++)
-        res.nodes += e->threads[i]->nodes;
-    res.time_ms = now_ms() - e->start_ms;
-    atomic_store(&e->stop, false);
-    return res;
-}
-
-uint64_t tc_engine_bench_position(const tc_position *p, int depth, tc_move *best)
-{
-    tc_engine *e = tc_engine_new(tc_position_variant(p), 16, 1);
-    if (!e)
-        return 0;
-    uint64_t nodes = 0;
-    if (tc_engine_set_position(e, p) == 0) {
-        tc_limits l;
-        tc_limits_init(&l);
-        l.depth = depth;
-        tc_search_result r = tc_engine_search(e, &l, NULL, NULL);
-        nodes = r.nodes;
-        if (best)
-            *best = r.best;
-    }
-    tc_engine_free(e);
-    return nodes;
-}

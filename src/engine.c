@@ -1,0 +1,275 @@
+/* The engine object: variant, evaluation and hash tables, threads and the
+ * position to search; time planning; and tc_engine_search, which starts the
+ * helper threads (Lazy SMP: each searches its own copy of the position and
+ * they meet only in the table) and runs the main thread's search from
+ * search.c. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void tc_limits_init(tc_limits *l) { memset(l, 0, sizeof *l); }
+
+/* ---------------------------------------------------------------- threads */
+
+static void thread_free(search_thread *t)
+{
+    if (!t)
+        return;
+    tc_position_free(t->pos);
+    free(t->moves);
+    free(t->scores);
+    free(t->eval_cache);
+    free(t);
+}
+
+static search_thread *thread_new(tc_engine *e, int id)
+{
+    search_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->e = e;
+    t->id = id;
+    t->moves = malloc(sizeof *t->moves * (MAX_PLY + 1));
+    t->scores = malloc(sizeof *t->scores * (MAX_PLY + 1));
+    t->eval_cache = calloc(EVAL_CACHE, sizeof *t->eval_cache);
+    if (!t->moves || !t->scores || !t->eval_cache) {
+        thread_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void tc_engine_set_style(tc_engine *e, int style)
+{
+    e->style = style;
+    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
+        if (e->threads[i]) /* cached evaluations belong to the old style */
+            memset(e->threads[i]->eval_cache, 0, sizeof *e->threads[i]->eval_cache * EVAL_CACHE);
+}
+
+int tc_engine_set_threads(tc_engine *e, int n)
+{
+    if (n < 1)
+        n = 1;
+    if (n > TC_ENGINE_MAX_THREADS)
+        n = TC_ENGINE_MAX_THREADS;
+    int have = 0;
+    while (have < n && (e->threads[have] || (e->threads[have] = thread_new(e, have))))
+        have++;
+    for (int i = have; i < TC_ENGINE_MAX_THREADS; i++) {
+        thread_free(e->threads[i]);
+        e->threads[i] = NULL;
+    }
+    e->nthreads = have > 0 ? have : 1;
+    return have == n ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- engine */
+
+tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
+{
+    tc_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->v = v;
+    atomic_init(&e->stop, false);
+    e->et = eval_table_new(v);
+    e->root = tc_position_new(v);
+    if (!e->et || !e->root || tt_init(&e->tt, hash_mb) || tc_engine_set_threads(e, threads)) {
+        tc_engine_free(e);
+        return NULL;
+    }
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            e->lmr[d][m] = (int8_t)(0.75 + log((double)d) * log((double)m) / 2.25);
+    return e;
+}
+
+void tc_engine_free(tc_engine *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
+        thread_free(e->threads[i]);
+    tt_free(&e->tt);
+    eval_table_free(e->et);
+    tc_position_free(e->root);
+    free(e);
+}
+
+const tc_variant *tc_engine_variant(const tc_engine *e) { return e->v; }
+
+int tc_engine_set_position(tc_engine *e, const tc_position *p)
+{
+    if (tc_position_variant(p) != e->v)
+        return -1;
+    tc_position *q = tc_position_clone(p);
+    if (!q)
+        return -1;
+    tc_position_free(e->root);
+    e->root = q;
+    atomic_store(&e->stop, false);
+    return 0;
+}
+
+void tc_engine_new_game(tc_engine *e)
+{
+    tt_clear(&e->tt);
+    for (int i = 0; i < e->nthreads; i++) {
+        memset(e->threads[i]->history, 0, sizeof e->threads[i]->history);
+        memset(e->threads[i]->killers, 0, sizeof e->threads[i]->killers);
+    }
+}
+
+int tc_engine_set_hash(tc_engine *e, size_t mb)
+{
+    tt_table t;
+    if (mb > TC_ENGINE_MAX_HASH_MB)
+        mb = TC_ENGINE_MAX_HASH_MB;
+    if (tt_init(&t, mb))
+        return -1;
+    tt_free(&e->tt);
+    e->tt = t;
+    return 0;
+}
+
+void tc_engine_stop(tc_engine *e) { atomic_store(&e->stop, true); }
+
+int tc_engine_evaluate(tc_engine *e) { return eval_position(e->et, e->root); }
+
+/* ---------------------------------------------------------------- driver */
+
+static void *helper_main(void *arg)
+{
+    search_iterate(arg);
+    return NULL;
+}
+
+/* Soft and hard time limits from the clock, the increment and the moves
+ * left; the hard limit leaves a margin for the answer to reach the GUI. */
+static void plan_time(tc_engine *e, int side)
+{
+    const tc_limits *l = &e->limits;
+    e->soft_ms = e->hard_ms = 0;
+    if (l->infinite)
+        return;
+    if (l->movetime > 0) {
+        int64_t t = l->movetime - 20 > 1 ? l->movetime - 20 : 1;
+        e->soft_ms = e->hard_ms = t;
+        e->soft_ms = t * 2; /* iterations run until the hard limit */
+        return;
+    }
+    int64_t mine = side == TC_WHITE ? l->wtime : l->btime;
+    int64_t inc = side == TC_WHITE ? l->winc : l->binc;
+    if (mine <= 0)
+        return;
+    int mtg = l->movestogo > 0 ? (l->movestogo < 40 ? l->movestogo : 40) : 30;
+    int64_t avail = mine - 30 > 1 ? mine - 30 : 1;
+    int64_t soft = avail / mtg + (inc > 0 ? inc * 3 / 4 : 0);
+    int64_t hard = mtg == 1 ? avail * 8 / 10 : avail / 2;
+    if (hard > soft * 4)
+        hard = soft * 4;
+    if (soft > hard)
+        soft = hard;
+    e->soft_ms = soft > 1 ? soft : 1;
+    e->hard_ms = hard > 1 ? hard : 1;
+}
+
+tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info_fn info, void *ctx)
+{
+    tc_search_result res;
+    memset(&res, 0, sizeof res);
+    e->start_ms = search_now_ms();
+    tc_limits_init(&e->limits);
+    if (limits)
+        e->limits = *limits;
+    e->info = info;
+    e->ctx = ctx;
+    e->max_depth = MAX_PLY - 8;
+    if (e->limits.depth > 0 && e->limits.depth < e->max_depth)
+        e->max_depth = e->limits.depth;
+    if (e->limits.level > 0 && e->limits.level < e->max_depth)
+        e->max_depth = e->limits.level;
+    plan_time(e, e->root->side);
+    tt_new_search(&e->tt);
+
+    tc_move *rootmoves = e->threads[0]->moves[0];
+    int n = tc_gen_legal(e->root, rootmoves);
+    if (n == 0) {
+        res.score = tc_in_check(e->root) ? -MATE : 0;
+    } else {
+        for (int i = 0; i < e->nthreads; i++) {
+            search_thread *t = e->threads[i];
+            tc_position *q = tc_position_clone(e->root);
+            if (!q) {
+                e->nthreads = i > 0 ? i : 1;
+                break;
+            }
+            tc_position_free(t->pos);
+            t->pos = q;
+            t->nodes = 0;
+            atomic_store(&t->nodes_pub, 0);
+            t->completed = 0;
+            t->best = rootmoves[0];
+            t->best_score = 0;
+            t->root_pv_len = 0;
+            memset(t->killers, 0, sizeof t->killers);
+            memset(t->null_at, 0, sizeof t->null_at);
+            for (int a = 0; a < 16; a++)
+                for (int c = 0; c < TC_MAX_CELLS; c++)
+                    t->history[a][c] /= 2;
+        }
+        if (!e->threads[0]->pos) {
+            res.best = rootmoves[0];
+            return res;
+        }
+        int started = 1;
+        for (int i = 1; i < e->nthreads; i++) {
+            if (pthread_create(&e->threads[i]->handle, NULL, helper_main, e->threads[i]))
+                break;
+            started++;
+        }
+        search_iterate(e->threads[0]);
+        /* `go infinite` must not answer before it is told to stop */
+        while (e->limits.infinite && !search_stopped(e->threads[0])) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        atomic_store(&e->stop, true);
+        for (int i = 1; i < started; i++)
+            pthread_join(e->threads[i]->handle, NULL);
+        search_thread *m = e->threads[0];
+        res.best = m->best;
+        res.score = m->best_score;
+        res.depth = m->completed;
+        if (m->root_pv_len > 1 && m->root_pv[0] == m->best)
+            res.ponder = m->root_pv[1];
+    }
+    res.mate = search_mate_moves(res.score);
+    res.nodes = 0;
+    for (int i = 0; i < e->nthreads; i++)
+        res.nodes += e->threads[i]->nodes;
+    res.time_ms = search_now_ms() - e->start_ms;
+    atomic_store(&e->stop, false);
+    return res;
+}
+
+uint64_t tc_engine_bench_position(const tc_position *p, int depth, tc_move *best)
+{
+    tc_engine *e = tc_engine_new(tc_position_variant(p), 16, 1);
+    if (!e)
+        return 0;
+    uint64_t nodes = 0;
+    if (tc_engine_set_position(e, p) == 0) {
+        tc_limits l;
+        tc_limits_init(&l);
+        l.depth = depth;
+        tc_search_result r = tc_engine_search(e, &l, NULL, NULL);
+        nodes = r.nodes;
+        if (best)
+            *best = r.best;
+    }
+    tc_engine_free(e);
+    return nodes;
+}

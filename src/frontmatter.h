@@ -1,0 +1,23 @@
+/* Variant pages, internal: what the page reader (frontmatter.c) and the
+ * one-line rebuilder (frontmatter_reflow.c) share. Not installed. */
+#ifndef TC_FRONTMATTER_H
+#define TC_FRONTMATTER_H
+
+#include "internal.h"
+
+/// A growable text buffer for the rebuilt front matter of a one-line page.
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} fm_buf;
+
+/* The keys of engine.topology; fm_fields.topo is indexed like them. */
+extern const char *const fm_topology_keys[];
+
+/* Rebuilds an indented YAML text from front matter that lost its line
+ * breaks. With need_marker the front matter ends at a bare `---` word, else
+ * at the end of the text. 0, or -1 with err; out->p is the caller's to free. */
+int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, tc_error *err);
+
+#endif

@@ -1,0 +1,94 @@
+/* Search internals shared by the engine object (engine.c) and the search
+ * itself (search.c): the engine and per-thread structs and the constants
+ * both read. Not installed; the public API is topochess_engine.h. */
+#ifndef TC_SEARCH_H
+#define TC_SEARCH_H
+
+#include "topochess_engine.h"
+
+#include "eval.h"
+#include "tt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#define MAX_PLY TC_ENGINE_MAX_PLY
+#define INF 32767
+#define MATE TC_SCORE_MATE
+#define MATE_BOUND TC_SCORE_MATE_BOUND
+#define POLL_MASK 1023
+#define EVAL_CACHE 65536 /* entries per thread, a power of two */
+
+/// A cached static evaluation, keyed by the full Zobrist key.
+typedef struct {
+    uint64_t key;
+    int score;
+} eval_slot;
+
+/// Everything one search thread owns: its position, per-ply move buffers
+/// (heap: TC_MAX_MOVES per ply), move-ordering tables and its result.
+typedef struct search_thread {
+    struct tc_engine *e;
+    int id;
+    tc_position *pos;
+    tc_move (*moves)[TC_MAX_MOVES];
+    int (*scores)[TC_MAX_MOVES];
+    eval_slot *eval_cache;
+    tc_move killers[MAX_PLY + 1][2];
+    int16_t history[16][TC_MAX_CELLS];
+    tc_move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    int static_eval[MAX_PLY + 1];
+    bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
+    uint64_t nodes;
+    _Atomic uint64_t nodes_pub; /* nodes, published every POLL_MASK+1 */
+    int seldepth;
+    int completed;              /* deepest finished iteration */
+    int root_depth;             /* depth of the iteration in progress */
+    tc_move best;
+    int best_score;
+    tc_move root_pv[MAX_PLY];
+    int root_pv_len;
+    pthread_t handle;
+} search_thread;
+
+/// The engine: variant tables, hash table, threads and the position to
+/// search, plus the limits of the search in progress.
+struct tc_engine {
+    const tc_variant *v;
+    eval_table *et;
+    tt_table tt;
+    int nthreads;
+    search_thread *threads[TC_ENGINE_MAX_THREADS];
+    tc_position *root;
+    atomic_bool stop;
+    int8_t lmr[64][64];
+    int style; /* TC_STYLE_* flags */
+
+    /* the search in progress */
+    tc_limits limits;
+    int max_depth;
+    int64_t start_ms, soft_ms, hard_ms; /* soft/hard: 0 when untimed */
+    tc_info_fn info;
+    void *ctx;
+};
+
+static inline int64_t search_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline bool search_stopped(const search_thread *t)
+{
+    return atomic_load_explicit(&t->e->stop, memory_order_relaxed);
+}
+
+/* search.c: iterative deepening for one thread (the main thread or a helper). */
+void search_iterate(search_thread *t);
+/* search.c: moves to mate for a mate score (negative: getting mated), else 0. */
+int search_mate_moves(int score);
+
+#endif
