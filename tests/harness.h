@@ -17,6 +17,10 @@ int th_sanitize(void);
 
 #define CHECK(cond, ...) ((cond) ? (void)0 : th_fail(__FILE__, __LINE__, __VA_ARGS__))
 
+/* Everything written to f so far, from its start (heap, NUL-terminated;
+ * NULL if memory runs out). */
+char *th_read_stream(FILE *f);
+
 /* Builds a preset variant or fails the current case. */
 tc_variant *th_variant(const char *name);
 

@@ -1,6 +1,7 @@
 /* Small helpers that several suites share (declared in harness.h). */
 #include "harness.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define TH_CACHE_MAX 16
@@ -85,4 +86,16 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     tc_variant *v = tc_variant_new(&def, &err);
     CHECK(v != NULL, "%s (%s): %s", name, setup, err.msg);
     return v;
+}
+
+char *th_read_stream(FILE *f)
+{
+    fflush(f);
+    long n = ftell(f);
+    char *text = malloc((size_t)(n > 0 ? n : 0) + 1);
+    rewind(f);
+    size_t got = text ? fread(text, 1, (size_t)(n > 0 ? n : 0), f) : 0;
+    if (text)
+        text[got] = '\0';
+    return text;
 }

@@ -32,12 +32,7 @@ static char *run_loop(int (*loop)(FILE *, FILE *, const tc_variant_def *), const
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (seconds)
         *seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-    long len = ftell(out);
-    char *buf = malloc((size_t)(len > 0 ? len : 0) + 1);
-    rewind(out);
-    size_t got = buf ? fread(buf, 1, (size_t)(len > 0 ? len : 0), out) : 0;
-    if (buf)
-        buf[got] = '\0';
+    char *buf = th_read_stream(out);
     fclose(in);
     fclose(out);
     return buf;

@@ -105,18 +105,6 @@ static int fake_engine(char *path, size_t size, const char *on_go)
     return 0;
 }
 
-static char *read_stream(FILE *f)
-{
-    fflush(f);
-    long n = ftell(f);
-    char *text = malloc((size_t)(n > 0 ? n : 0) + 1);
-    rewind(f);
-    size_t got = text ? fread(text, 1, (size_t)(n > 0 ? n : 0), f) : 0;
-    if (text)
-        text[got] = '\0';
-    return text;
-}
-
 /* Plays a fake engine against itself; returns the log (heap). */
 static char *fake_match(const char *on_go, const char *extra, match_score *score, int *status)
 {
@@ -138,7 +126,7 @@ static char *fake_match(const char *on_go, const char *extra, match_score *score
     CHECK(match_parse_args(&cfg, extra ? 4 : 3, argv, "s", &err) == 0, "%s", err.msg);
     FILE *log = tmpfile();
     *status = match_run(&cfg, log, score);
-    char *text = read_stream(log);
+    char *text = th_read_stream(log);
     fclose(log);
     unlink(path);
     return text;
@@ -181,7 +169,7 @@ static void test_fake_engines(void)
     CHECK(match_parse_args(&cfg, 1, argv, "s", &err) == 0, "%s", err.msg);
     FILE *out = tmpfile();
     CHECK(match_run(&cfg, out, &s) == -1, "match ran");
-    log = read_stream(out);
+    log = th_read_stream(out);
     fclose(out);
     CHECK(log && strstr(log, "did not start"), "log: %s", log ? log : "");
     free(log);
@@ -223,7 +211,7 @@ static void play_and_check(const char *variant, char **args, int nargs)
     char *text = NULL;
     if (f) {
         fseek(f, 0, SEEK_END);
-        text = read_stream(f);
+        text = th_read_stream(f);
         fclose(f);
     }
     unlink(pgn);
