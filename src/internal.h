@@ -149,6 +149,8 @@ struct tc_position {
 
 /* movegen.c */
 int tc_gen_legal(const tc_position *p, tc_move *out);
+/* Legal captures (en passant included) and promotions only. */
+int tc_gen_noisy(const tc_position *p, tc_move *out);
 bool tc_attacked_occ(const tc_position *p, int cell, int by);
 bool tc_ep_capture_legal(const tc_position *p, int from);
 bool tc_ep_possible(const tc_position *p);

@@ -214,7 +214,9 @@ static int gen_castling(const tc_position *p, tc_move *out, int n)
     return n;
 }
 
-int tc_gen_legal(const tc_position *p, tc_move *out)
+/* Legal moves; with `noisy` only captures (en passant included) and
+ * promotions, for the quiescence search. */
+static inline int gen_moves(const tc_position *p, tc_move *out, bool noisy)
 {
     const tc_variant *v = p->v;
     const uint8_t *b = p->board;
@@ -225,14 +227,14 @@ int tc_gen_legal(const tc_position *p, tc_move *out)
 
     for (int i = 0; i < v->nking[ksq]; i++) {
         int t = v->king[ksq][i];
-        if (b[t] && TC_COLOUR(b[t]) == us)
+        if (b[t] ? TC_COLOUR(b[t]) == us : noisy)
             continue;
         if (!attacked_sim(p, t, them, ksq, -1, -1))
             out[n++] = TC_MOVE_MAKE(ksq, t, 0, TC_MOVE_NORMAL);
     }
     if (kl.checks && !bits_any(&kl.check_mask))
         return n;
-    if (!kl.checks && p->castle && v->castle_ok[us] && ksq == v->castle_king[us])
+    if (!noisy && !kl.checks && p->castle && v->castle_ok[us] && ksq == v->castle_king[us])
         n = gen_castling(p, out, n);
 
     tc_bits mine = p->occ[us];
@@ -248,10 +250,10 @@ int tc_gen_legal(const tc_position *p, tc_move *out)
         case TC_PAWN: {
             int t = v->push1[us][from];
             if (t >= 0 && !b[t]) {
-                if (bits_has(&mask, t))
+                if (bits_has(&mask, t) && (!noisy || bits_has(&v->promo_cells[us], t)))
                     n = add_pawn_moves(out, n, v, us, from, t, TC_MOVE_NORMAL);
                 int t2 = v->push2[us][from];
-                if (t2 >= 0 && !b[t2] && bits_has(&mask, t2))
+                if (t2 >= 0 && !b[t2] && bits_has(&mask, t2) && (!noisy || bits_has(&v->promo_cells[us], t2)))
                     n = add_pawn_moves(out, n, v, us, from, t2, TC_MOVE_DOUBLE);
             }
             for (int i = 0; i < v->npcap[us][from]; i++) {
@@ -268,7 +270,7 @@ int tc_gen_legal(const tc_position *p, tc_move *out)
         case TC_KNIGHT:
             for (int i = 0; i < v->nknight[from]; i++) {
                 int t = v->knight[from][i];
-                if ((!b[t] || TC_COLOUR(b[t]) == them) && bits_has(&mask, t))
+                if ((b[t] ? TC_COLOUR(b[t]) == them : !noisy) && bits_has(&mask, t))
                     out[n++] = TC_MOVE_MAKE(from, t, 0, TC_MOVE_NORMAL);
             }
             break;
@@ -285,7 +287,7 @@ int tc_gen_legal(const tc_position *p, tc_move *out)
                     int occ = b[t];
                     if (occ && TC_COLOUR(occ) == us)
                         break;
-                    if (bits_has(&mask, t) && !bits_has(&seen, t)) {
+                    if (bits_has(&mask, t) && !bits_has(&seen, t) && (occ || !noisy)) {
                         bits_set(&seen, t);
                         out[n++] = TC_MOVE_MAKE(from, t, 0, TC_MOVE_NORMAL);
                     }
@@ -299,6 +301,10 @@ int tc_gen_legal(const tc_position *p, tc_move *out)
     })
     return n;
 }
+
+int tc_gen_legal(const tc_position *p, tc_move *out) { return gen_moves(p, out, false); }
+
+int tc_gen_noisy(const tc_position *p, tc_move *out) { return gen_moves(p, out, true); }
 
 int tc_generate_legal(const tc_position *p, tc_movelist *list)
 {

@@ -169,9 +169,11 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         best = stand;
     }
 
-    int n = tc_gen_legal(p, t->moves[ply]);
+    /* out of check only captures and promotions are searched, so finding
+     * none says nothing about stalemate */
+    int n = in_check ? tc_gen_legal(p, t->moves[ply]) : tc_gen_noisy(p, t->moves[ply]);
     if (n == 0)
-        return in_check ? -MATE + ply : 0;
+        return in_check ? -MATE + ply : best;
     /* a quiet hash move (stored by the main search) is not a quiescence
      * move: playing it would let quiet moves chain without end */
     if (tt_move && !in_check && !is_capture(p, tt_move) && TC_MOVE_PROMO(tt_move) != TC_QUEEN)

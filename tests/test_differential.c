@@ -1,10 +1,12 @@
 /* Differential test: the library's legal moves against refgen's (a plain
  * generator written from RULES.md) at every position of seeded random
  * games on every preset, plus games started from the perft EPD positions.
- * Also compares check detection and attack maps, and checks that make and
- * unmake restore the key and the FEN. */
+ * Also compares check detection and attack maps, the captures-and-
+ * promotions generator against refgen's moves of that kind, and checks that
+ * make and unmake restore the key and the FEN. */
 #include "epd.h"
 #include "harness.h"
+#include "internal.h" /* tc_gen_noisy, the quiescence generator */
 #include "refgen.h"
 
 #include <stdlib.h>
@@ -100,9 +102,28 @@ static int compare_position(const tc_position *p, diff_buf *d, const rg_board *r
               nlib, nref, only_lib, only_ref);
         bad = 1;
     }
+    /* the noisy generator: exactly refgen's captures and promotions */
+    int nnoisy = tc_gen_noisy(p, d->lib.moves), nexp = 0;
+    for (int i = 0; i < nnoisy; i++) {
+        tc_move m = d->lib.moves[i];
+        d->lk[i] = key_of(TC_MOVE_FROM(m), TC_MOVE_TO(m), TC_MOVE_PROMO(m), TC_MOVE_KIND(m));
+    }
+    for (int i = 0; i < nref; i++) {
+        const rg_move *r = &d->ref[i];
+        bool noisy = r->promo || r->kind == TC_MOVE_EP || (!is_castle(r->kind) && tc_piece_at(p, r->to));
+        if (noisy)
+            d->rk[nexp++] = key_of(r->from, r->to, r->promo, r->kind);
+    }
+    qsort(d->lk, (size_t)nnoisy, sizeof d->lk[0], cmp_u32);
+    qsort(d->rk, (size_t)nexp, sizeof d->rk[0], cmp_u32);
+    int same_noisy = nnoisy == nexp;
+    for (int i = 0; same_noisy && i < nnoisy; i++)
+        same_noisy = d->lk[i] == d->rk[i];
+    CHECK(same_noisy, "%s: captures and promotions differ (library %d, refgen %d)", fen, nnoisy, nexp);
+
     int lc = tc_in_check(p) != 0, rc = rg_in_check(rb);
     CHECK(lc == rc, "%s: tc_in_check %d, refgen %d", fen, lc, rc);
-    return bad || lc != rc;
+    return bad || lc != rc || !same_noisy;
 }
 
 /* Every cell, both colours: tc_attacked against refgen's attack test. */
