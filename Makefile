@@ -56,9 +56,16 @@ sanitize:
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/*.h src/*.h)
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/*.h src/*.h fuzz/*.h)
 	@mkdir -p $(dir $@)
-	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(FUZZ_CLI_FLAGS) -o $@ $< $(FUZZ_CLI) $(LIB_SRC) $(LDLIBS)
+
+# The protocol targets also link the protocol loops (which need nothing
+# from cli/main.c).
+FUZZ_PROTO := $(B)/fuzz/fuzz_uci $(B)/fuzz/fuzz_xboard
+$(FUZZ_PROTO): FUZZ_CLI := cli/uci.c cli/xboard.c cli/protocols.c
+$(FUZZ_PROTO): FUZZ_CLI_FLAGS := -Icli
+$(FUZZ_PROTO): cli/uci.c cli/xboard.c cli/protocols.c $(wildcard cli/*.h)
 
 bench: $(BIN)
 	./$(BIN) bench

@@ -20,6 +20,9 @@
 #include <string.h>
 
 #define DEFAULT_HASH_MB 64
+/* Times beyond this (about 31 years, as UCI's limit) are clamped to it, so
+ * that no clock arithmetic here or in the engine can overflow. */
+#define MAX_MS 1000000000000LL
 
 /// The game as the GUI sees it (position with history, clocks, who plays
 /// what) plus the engine and its thinking thread. `lock` guards the
@@ -261,10 +264,12 @@ static bool parse_base(const char *s, int64_t *ms)
     if (*end == ':') {
         const char *t = end + 1;
         secs = strtol(t, &end, 10);
-        if (end == t || secs < 0)
+        if (end == t || errno || secs < 0)
             return false;
     }
-    *ms = ((int64_t)mins * 60 + secs) * 1000;
+    int64_t total = mins > MAX_MS / 60000 || secs > MAX_MS / 1000 ? MAX_MS
+                                                                  : ((int64_t)mins * 60 + secs) * 1000;
+    *ms = total < MAX_MS ? total : MAX_MS;
     return true;
 }
 
@@ -546,15 +551,17 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
             else {
                 x->mps = (int)(mps < 100000 ? mps : 100000);
                 x->base_ms = base;
-                x->inc_ms = inc * 1000;
+                x->inc_ms = inc < MAX_MS / 1000 ? inc * 1000 : MAX_MS;
                 x->st_ms = 0;
             }
         } else if (!strcmp(cmd, "st")) {
             double secs = arg ? strtod(arg, NULL) : 0;
-            if (!arg || secs <= 0)
+            if (!arg || !(secs > 0)) /* NaN too */
                 error_line(x, "bad time", line);
-            else
-                x->st_ms = (int64_t)(secs * 1000);
+            else {
+                int64_t ms = secs < MAX_MS / 1000 ? (int64_t)(secs * 1000) : MAX_MS;
+                x->st_ms = ms > 0 ? ms : 1;
+            }
         } else if (!strcmp(cmd, "sd")) {
             if (!parse_ll(arg, &n) || n < 1)
                 error_line(x, "bad depth", line);
@@ -563,10 +570,14 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
         } else if (!strcmp(cmd, "time") || !strcmp(cmd, "otim")) {
             if (!parse_ll(arg, &n))
                 error_line(x, "bad time", line);
-            else if (!strcmp(cmd, "time"))
-                x->time_ms = n > 0 ? n * 10 : 1;
-            else
-                x->otim_ms = n > 0 ? n * 10 : 1;
+            else {
+                /* centiseconds; a clock at or below zero is almost no time */
+                int64_t ms = n <= 0 ? 1 : n < MAX_MS / 10 ? n * 10 : MAX_MS;
+                if (!strcmp(cmd, "time"))
+                    x->time_ms = ms;
+                else
+                    x->otim_ms = ms;
+            }
         } else if (!strcmp(cmd, "memory")) {
             if (!parse_ll(arg, &n) || n < 1)
                 error_line(x, "bad memory size", line);

@@ -326,6 +326,20 @@ static void test_xboard(void)
     free(out);
 }
 
+/* Found by fuzz/fuzz_xboard: clock values that overflowed when scaled to
+ * milliseconds (caught by `make sanitize`). */
+static void test_xboard_huge_clocks(void)
+{
+    th_case("engine: xboard huge and odd clock values");
+    const char *input = "st nan\nst 1e400\nst 1e-9\ntime 9223372036854775807\notim -9223372036854775807\n"
+                        "level 0 999999999999999999 99999999999999999\nlevel 0 1:99999999999999999 0\n"
+                        "sd 1\ngo\nping 1\nquit\n";
+    char *out = run_loop(xboard_loop, "chess", input, NULL);
+    CHECK(out && strstr(out, "Error (bad time): st nan\n"), "st nan accepted:\n%s", out ? out : "");
+    CHECK(out && strstr(out, "move ") && strstr(out, "pong 1\n"), "no move before pong:\n%s", out ? out : "");
+    free(out);
+}
+
 /* ---------------------------------------------------------------- suite */
 
 void suite_engine(void)
@@ -337,6 +351,7 @@ void suite_engine(void)
     test_uci_perft();
     test_uci_no_moves();
     test_xboard();
+    test_xboard_huge_clocks();
 
     check_mate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, NULL);
     check_mate("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, NULL);
