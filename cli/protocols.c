@@ -34,11 +34,20 @@ int proto_switch_variant(const tc_variant_def *def, size_t hash_mb, int threads,
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
     }
-    tc_engine_free(*eng);
-    tc_position_free(*pos);
-    tc_variant_free(*v);
+    proto_free_game(v, pos, eng);
     *v = nv;
     *pos = np;
     *eng = ne;
     return 0;
+}
+
+void proto_free_game(tc_variant **v, tc_position **pos, tc_engine **eng)
+{
+    /* the engine and the position refer to the variant: it goes last */
+    tc_engine_free(*eng);
+    tc_position_free(*pos);
+    tc_variant_free(*v);
+    *eng = NULL;
+    *pos = NULL;
+    *v = NULL;
 }

@@ -20,5 +20,7 @@ void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *b
  * all of them could be made, frees the old ones and takes their place. */
 int proto_switch_variant(const tc_variant_def *def, size_t hash_mb, int threads, tc_variant **v,
                          tc_position **pos, tc_engine **eng, tc_error *err);
+/* Frees a game's engine, position and variant and clears the pointers. */
+void proto_free_game(tc_variant **v, tc_position **pos, tc_engine **eng);
 
 #endif

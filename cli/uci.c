@@ -507,9 +507,7 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
     finish_search(u, quit || u->limits.infinite);
     free(line);
     free(tok);
-    tc_engine_free(u->eng);
-    tc_position_free(u->pos);
-    tc_variant_free(u->v);
+    proto_free_game(&u->v, &u->pos, &u->eng);
     pthread_mutex_destroy(&u->out_lock);
     free(u);
     return 0;

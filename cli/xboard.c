@@ -616,9 +616,7 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
     /* end of input: a move in progress may still be played */
     finish_thinking(x, quit);
     free(line);
-    tc_engine_free(x->eng);
-    tc_position_free(x->pos);
-    tc_variant_free(x->v);
+    proto_free_game(&x->v, &x->pos, &x->eng);
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;
