@@ -1,23 +1,51 @@
 # topochess: `make` builds ./topochess and build/libtopochess.a;
 # `make test` runs the suite; `make sanitize` runs it under ASan and UBSan;
 # `make fuzz` builds the libFuzzer targets (clang).
+#
+# Layers, and the only direction their dependencies may run (each layer is
+# compiled with the include paths of itself and the layers below it, so a
+# wrong-way include does not compile):
+#   src/rules   -> include/ only                (the rules library)
+#   src/report  -> src/rules                    (the topology report)
+#   src/engine  -> src/rules                    (search and evaluation)
+#   protocol/   -> include/ (public API only)   (UCI and CECP loops)
+#   match/      -> include/ (public API only)   (match runner, engine processes)
+#   cli/        -> every layer above            (the topochess command)
 CC      ?= cc
 BIN     ?= topochess
 OPT     ?= -O3 -march=native
 WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
 CFLAGS  ?=
-CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L
 LDLIBS  := -lyaml -lpthread -lm
 
-LIB_SRC  := $(wildcard src/*.c)
-CLI_SRC  := $(wildcard cli/*.c)
-TEST_SRC := $(wildcard tests/*.c)
-FUZZ_SRC := $(wildcard fuzz/*.c)
+RULES_SRC   := $(wildcard src/rules/*.c)
+REPORT_SRC  := $(wildcard src/report/*.c)
+ENGINE_SRC  := $(wildcard src/engine/*.c)
+LIB_SRC     := $(RULES_SRC) $(REPORT_SRC) $(ENGINE_SRC)
+PROTO_SRC   := $(wildcard protocol/*.c)
+MATCH_SRC   := $(wildcard match/*.c)
+CLI_SRC     := $(wildcard cli/*.c)
+TEST_SRC    := $(wildcard tests/*.c)
+FUZZ_SRC    := $(wildcard fuzz/*.c)
+ALL_HDR     := $(wildcard include/*.h src/*/*.h protocol/*.h match/*.h cli/*.h tests/*.h fuzz/*.h)
+
+# Include paths by layer.
+INC_rules    := -Isrc/rules
+INC_report   := $(INC_rules) -Isrc/report
+INC_engine   := $(INC_rules) -Isrc/engine
+INC_protocol := -Iprotocol
+INC_match    := -Imatch
+INC_cli      := -Icli -Iprotocol -Imatch
+# Tests and fuzz targets reach into every layer.
+INC_all      := -Isrc/rules -Isrc/report -Isrc/engine -Iprotocol -Imatch -Icli -Itests
+layer_inc = $(or $(INC_$(word 2,$(subst /, ,$(1)))),$(INC_$(word 1,$(subst /, ,$(1)))),$(INC_all))
 
 B := build
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
-TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
+ADAPT_OBJ := $(PROTO_SRC:%.c=$(B)/%.o) $(MATCH_SRC:%.c=$(B)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
+TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 
 S := build/san
 SAN_FLAGS := -O1 -g -DTC_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -25,19 +53,19 @@ SAN_FLAGS := -O1 -g -DTC_DEBUG -fsanitize=address,undefined -fno-omit-frame-poin
 .PHONY: all test sanitize fuzz bench clean
 all: $(BIN)
 
-$(B)/%.o: %.c $(wildcard include/*.h src/*.h tests/*.h cli/*.h)
+$(B)/%.o: %.c $(ALL_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) -MMD -c $< -o $@
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) $(call layer_inc,$<) -MMD -c $< -o $@
 
 $(B)/libtopochess.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(B)/libtopochess.a
+$(BIN): $(CLI_OBJ) $(ADAPT_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# Tests link the command modules too (protocol loops, drawing), not main.
-$(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(B)/libtopochess.a
+# Tests link the adapters and the command modules too, not main.
+$(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(ADAPT_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The README's library example is built and run as part of the tests.
@@ -56,16 +84,14 @@ sanitize:
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/*.h src/*.h fuzz/*.h)
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(ALL_HDR)
 	@mkdir -p $(dir $@)
-	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(FUZZ_CLI_FLAGS) -o $@ $< $(FUZZ_CLI) $(LIB_SRC) $(LDLIBS)
+	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(INC_all) -o $@ $< $(FUZZ_EXTRA) $(LIB_SRC) $(LDLIBS)
 
-# The protocol targets also link the protocol loops (which need nothing
-# from cli/main.c).
+# The protocol targets also link the protocol loops.
 FUZZ_PROTO := $(B)/fuzz/fuzz_uci $(B)/fuzz/fuzz_xboard
-$(FUZZ_PROTO): FUZZ_CLI := cli/uci.c cli/xboard.c cli/protocols.c
-$(FUZZ_PROTO): FUZZ_CLI_FLAGS := -Icli
-$(FUZZ_PROTO): cli/uci.c cli/xboard.c cli/protocols.c $(wildcard cli/*.h)
+$(FUZZ_PROTO): FUZZ_EXTRA := $(PROTO_SRC)
+$(FUZZ_PROTO): $(PROTO_SRC)
 
 bench: $(BIN)
 	./$(BIN) bench

@@ -115,9 +115,6 @@ static int cmd_perft(cli_ctx *c)
 }
 
 int cmd_pgn(cli_ctx *c);
-int cmd_uci(cli_ctx *c);
-int cmd_xboard(cli_ctx *c);
-int cmd_match(cli_ctx *c);
 
 typedef struct {
     const char *name;

@@ -2,7 +2,7 @@
  * search must find on flat and on wrapped boards (each mate first proved
  * by brute force with the rules library). */
 #include "harness.h"
-#include "../cli/protocols.h"
+#include "protocols.h"
 #include "topochess_engine.h"
 
 #include <stdlib.h>

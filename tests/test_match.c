@@ -2,7 +2,7 @@
  * pairs, argument parsing, and real matches against tiny fake engines
  * (shell scripts) and, when installed, fairymax. */
 #include "harness.h"
-#include "../cli/match.h"
+#include "match.h"
 
 #include <math.h>
 #include <stdlib.h>

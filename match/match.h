@@ -4,7 +4,6 @@
 #ifndef TC_MATCH_H
 #define TC_MATCH_H
 
-#include "cli.h"
 #include "engine_proc.h"
 #include "topochess.h"
 
@@ -85,6 +84,7 @@ void match_elo_range(const match_score *s, double *elo, double *error);
 void match_print_summary(const match_score *s, const char *name1, const char *name2, FILE *log);
 
 /* The command: key=value words in c->argv. */
-int cmd_match(cli_ctx *c);
+/* Prints the list of key=value words that match_parse_args takes. */
+void match_usage(FILE *out);
 
 #endif

@@ -6,7 +6,6 @@
  * `lift SQ` with a `highlight` colour board of the legal targets, which the
  * GUI then uses as its legality test. Searches run in a second thread so
  * that `?`, `force` and `quit` are heard while thinking. */
-#include "cli.h"
 #include "protocols.h"
 #include "topochess_engine.h"
 
@@ -620,9 +619,4 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;
-}
-
-int cmd_xboard(cli_ctx *c)
-{
-    return xboard_loop(stdin, stdout, &c->def);
 }

@@ -567,7 +567,7 @@ done:
     return status;
 }
 
-static void match_usage(FILE *out)
+void match_usage(FILE *out)
 {
     fprintf(out,
             "usage: topochess match [--variant NAME] engine1=CMD engine2=CMD [key=value ...]\n"
@@ -584,25 +584,4 @@ static void match_usage(FILE *out)
             "  maxplies=N          draw after N plies (default 400)\n"
             "  concurrency=N       games played at once (default 1)\n"
             "  pgn=FILE event=NAME debug=1\n");
-}
-
-int cmd_match(cli_ctx *c)
-{
-    if (c->argc == 0 || !strcmp(c->argv[0], "help")) {
-        match_usage(c->argc ? stdout : stderr);
-        return c->argc ? 0 : 1;
-    }
-    char exe[1024], self[1100];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    snprintf(self, sizeof self, "'%s' uci", n > 0 ? exe : "topochess");
-    match_config cfg;
-    match_config_init(&cfg, &c->def);
-    tc_error err;
-    if (match_parse_args(&cfg, c->argc, c->argv, self, &err)) {
-        fprintf(stderr, "topochess: match: %s\n", err.msg);
-        return 1;
-    }
-    match_score score;
-    return match_run(&cfg, stdout, &score) ? 1 : 0;
 }

@@ -2,7 +2,6 @@
  * second thread so that `stop`, `isready` and `quit` are answered at once.
  * Cells are written as in the rules text (d14); bad input gets a line
  * `info string error: ...` and the loop goes on. */
-#include "cli.h"
 #include "protocols.h"
 #include "topochess_engine.h"
 
@@ -511,9 +510,4 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
     pthread_mutex_destroy(&u->out_lock);
     free(u);
     return 0;
-}
-
-int cmd_uci(cli_ctx *c)
-{
-    return uci_loop(stdin, stdout, &c->def);
 }
