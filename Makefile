@@ -47,10 +47,15 @@ ADAPT_OBJ := $(PROTO_SRC:%.c=$(B)/%.o) $(MATCH_SRC:%.c=$(B)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 
+# Fragments for the parts built beside the core (mk/*.mk): each may append
+# to ADAPT_OBJ, LDLIBS and CHECKS and add its own targets.
+CHECKS :=
+-include $(sort $(wildcard mk/*.mk))
+
 S := build/san
 SAN_FLAGS := -O1 -g -DTC_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test sanitize fuzz bench clean
+.PHONY: all test sanitize check fuzz bench clean
 all: $(BIN)
 
 $(B)/%.o: %.c $(ALL_HDR)
@@ -81,6 +86,13 @@ test: $(B)/run_tests $(BIN) $(B)/examples/replies
 sanitize:
 	$(MAKE) --no-print-directory B=$(S) BIN=$(S)/topochess OPT="$(SAN_FLAGS)" $(S)/run_tests $(S)/topochess
 	TC_BIN=./$(S)/topochess TC_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(S)/run_tests
+
+# Every suite, one after the other: the C tests, the same under the
+# sanitizers, then each suite a fragment added to CHECKS.
+check:
+	$(MAKE) --no-print-directory test
+	$(MAKE) --no-print-directory sanitize
+	@set -e; for t in $(CHECKS); do $(MAKE) --no-print-directory $$t; done
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
