@@ -80,6 +80,7 @@ $(B)/examples/%: examples/%.c $(B)/libtopochess.a
 	$(CC) $(WARN) $(OPT) $(CFLAGS) -Iinclude -o $@ $< $(B)/libtopochess.a $(LDLIBS)
 
 test: $(B)/run_tests $(BIN) $(B)/examples/replies
+	tools/check-layers $(B)
 	./$(B)/examples/replies > /dev/null
 	TC_BIN=./$(BIN) ./$(B)/run_tests
 

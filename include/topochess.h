@@ -98,12 +98,22 @@ int tc_cell_y(const tc_variant *v, int cell);
 int tc_cell_parse(const tc_variant *v, const char *text);
 void tc_cell_name(const tc_variant *v, int cell, char *buf);
 
+/* The joins a step can cross (flags of tc_step_result.joins). */
+enum {
+    TC_JOIN_FILES = 1, /* the last file and file a (file wrap) */
+    TC_JOIN_RANKS = 2, /* rank H and rank 1 (rank wrap) */
+    TC_JOIN_TWIST = 4, /* the half-twist between rank S and S+1: files mirrored */
+    TC_JOIN_FOLD = 8   /* an end rank glued to itself: files mirrored, direction reversed */
+};
+
 /// The result of one step: the cell reached and the direction to go on in,
-/// plus the frame transform (sx, sy are +1 or -1) applied by the crossing.
+/// plus the frame transform (sx, sy are +1 or -1) applied by the crossing
+/// and the joins crossed (TC_JOIN_* flags; 0 for a step inside the board).
 typedef struct tc_step_result {
     int cell; /* -1 when the step leaves the board */
     int dx, dy;
     int sx, sy;
+    int joins;
 } tc_step_result;
 
 /* The step function of RULES.md section 2, from the variant's tables. */

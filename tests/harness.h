@@ -52,6 +52,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(perft)         \
     X(differential)  \
     X(frontmatter)   \
+    X(overrides)     \
     X(pgn)           \
     X(report)        \
     X(cli)           \

@@ -376,13 +376,18 @@ static void test_errors(void)
         {"setup of the wrong size", "---\nengine:\n" TOPO "  setup: \"" S_SETUP "\"\n---\n",
          "setup: board has 8 ranks, the variant has 14"},
         {"seam with torus", "---\nengine:\n" TOPO "    seam: 11\n" SETUP_L "---\n",
-         "engine.topology.seam: given, but the ranks do not twist (wrap: torus)"},
+         "engine.topology.seam: given, but the ranks wrap (a seam goes with ranks: twist)"},
+        {"seam with a twist overridden away",
+         "---\nengine:\n  topology: {type: grid, rows: 14, cols: 8, wrap: mobius, ranks: fold, seam: 3}\n" SETUP_L
+         "---\n", "engine.topology.seam: given, but the ranks fold"},
+        {"cols 20 names its line", "---\ntitle: x\nengine:\n  topology:\n    type: grid\n    rows: 14\n"
+         "    cols: 20\n    wrap: torus\n" SETUP_L "---\n",
+         "engine.topology.cols: 20 is out of range (2..16) (line 7)"},
+        {"rows 17 names its line", "---\nengine:\n  topology:\n    type: grid\n    rows: 17\n"
+         "    cols: 8\n    wrap: torus\n" SETUP_L "---\n",
+         "engine.topology.rows: 17 is out of range (2..16) (line 5)"},
         {"seam out of range", "---\nengine:\n  topology: {type: grid, rows: 14, cols: 8, wrap: mobius, seam: 15}\n"
          SETUP_L "---\n", "seam: 15 is not a rank of the board"},
-        {"ranks contradict wrap", "---\nengine:\n" TOPO "    ranks: open\n" SETUP_L "---\n",
-         "engine.topology.ranks: 'open' contradicts wrap: torus"},
-        {"files contradict wrap", "---\nengine:\n  topology: {type: grid, rows: 14, cols: 8, wrap: mobius,"
-         " files: wrap}\n" SETUP_L "---\n", "engine.topology.files: 'wrap' contradicts wrap: mobius"},
         {"ranks unknown", "---\nengine:\n" TOPO "    ranks: spiral\n" SETUP_L "---\n",
          "engine.topology.ranks: unknown value 'spiral'"},
         {"duplicate key", "---\nengine:\n" TOPO "    rows: 8\n" SETUP_L "---\n",

@@ -177,24 +177,22 @@ static int visit_root(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const
     return i < 0 ? 0 : take(c, k, v, slots[i], "front matter", err); /* other page keys are not ours */
 }
 
-/// What one `wrap:` value means. A rule marked free is a default that a
-/// `files:` field may change (the fold names only the ranks); any other
-/// `files:`/`ranks:` field must agree with the value.
+/// What one `wrap:` value means: the default file and rank rules, which
+/// `files:` and `ranks:` fields then override (RULES.md section 3).
 typedef struct {
     const char *name;
     tc_file_rule files;
     tc_rank_rule ranks;
-    bool files_free;
 } fm_wrap;
 
 static const fm_wrap wraps[] = {
-    {"none", TC_FILES_OPEN, TC_RANKS_OPEN, false},
-    {"cylinder", TC_FILES_WRAP, TC_RANKS_OPEN, false},
-    {"rank-cylinder", TC_FILES_OPEN, TC_RANKS_WRAP, false},
-    {"torus", TC_FILES_WRAP, TC_RANKS_WRAP, false},
-    {"mobius", TC_FILES_OPEN, TC_RANKS_TWIST, false},
-    {"klein-bottle", TC_FILES_WRAP, TC_RANKS_TWIST, false},
-    {"fold", TC_FILES_WRAP, TC_RANKS_FOLD, true},
+    {"none", TC_FILES_OPEN, TC_RANKS_OPEN},
+    {"cylinder", TC_FILES_WRAP, TC_RANKS_OPEN},
+    {"rank-cylinder", TC_FILES_OPEN, TC_RANKS_WRAP},
+    {"torus", TC_FILES_WRAP, TC_RANKS_WRAP},
+    {"mobius", TC_FILES_OPEN, TC_RANKS_TWIST},
+    {"klein-bottle", TC_FILES_WRAP, TC_RANKS_TWIST},
+    {"fold", TC_FILES_WRAP, TC_RANKS_FOLD},
 };
 #define NWRAPS ((int)(sizeof wraps / sizeof wraps[0]))
 
@@ -291,39 +289,47 @@ static int read_topology(const fm_ctx *c, const fm_fields *f, tc_variant_def *d,
     if (get_int(c, t[1], "engine.topology.rows", &d->height, err) ||
         get_int(c, t[2], "engine.topology.cols", &d->width, err))
         return -1;
+    if (d->height < 2 || d->height > TC_MAX_RANKS)
+        return fm_fail(c, t[1], err, "engine.topology.rows: %d is out of range (2..%d)", d->height,
+                       TC_MAX_RANKS);
+    if (d->width < 2 || d->width > TC_MAX_FILES)
+        return fm_fail(c, t[2], err, "engine.topology.cols: %d is out of range (2..%d)", d->width,
+                       TC_MAX_FILES);
     static const char *const wrap_names[] = {"none",  "cylinder",     "rank-cylinder", "torus",
                                              "mobius", "klein-bottle", "fold",          NULL};
     int w;
     if (lookup(c, t[3], "engine.topology.wrap", wrap_names, &w, err))
         return -1;
+    /* wrap gives the defaults; files: and ranks: each override their part */
     d->files = wraps[w].files;
     d->ranks = wraps[w].ranks;
     if (!is_null(t[4])) {
         int fr;
         if (lookup(c, t[4], "engine.topology.files", file_names, &fr, err))
             return -1;
-        if ((tc_file_rule)fr != d->files && !wraps[w].files_free)
-            return fm_fail(c, t[4], err, "engine.topology.files: '%s' contradicts wrap: %s (files %s)",
-                           file_names[fr], wraps[w].name, file_names[d->files]);
         d->files = (tc_file_rule)fr;
     }
     if (!is_null(t[5])) {
         int rr;
         if (lookup(c, t[5], "engine.topology.ranks", rank_names, &rr, err))
             return -1;
-        if ((tc_rank_rule)rr != d->ranks)
-            return fm_fail(c, t[5], err, "engine.topology.ranks: '%s' contradicts wrap: %s (ranks %s)",
-                           rank_names[rr], wraps[w].name, rank_names[d->ranks]);
+        d->ranks = (tc_rank_rule)rr;
     }
     d->seam = 0;
     if (d->ranks == TC_RANKS_TWIST)
         d->seam = d->height == 14 ? 11 : d->height;
     if (!is_null(t[6])) {
         if (d->ranks != TC_RANKS_TWIST)
-            return fm_fail(c, t[6], err, "engine.topology.seam: given, but the ranks do not twist (wrap: %s)",
-                           wraps[w].name);
+            return fm_fail(c, t[6], err,
+                           "engine.topology.seam: given, but the ranks %s (a seam goes with ranks: twist)",
+                           d->ranks == TC_RANKS_OPEN ? "are open"
+                           : d->ranks == TC_RANKS_WRAP ? "wrap"
+                                                       : "fold");
         if (get_int(c, t[6], "engine.topology.seam", &d->seam, err))
             return -1;
+        if (d->seam < 1 || d->seam > d->height)
+            return fm_fail(c, t[6], err, "engine.topology.seam: %d is not a rank of the board (1..%d)",
+                           d->seam, d->height);
     }
     return 0;
 }
@@ -646,13 +652,17 @@ static void put_quoted(FILE *out, const char *s)
 
 void tc_variant_def_write_page(const tc_variant_def *def, FILE *out)
 {
-    const char *wrap = "none";
-    for (int i = 0; i < NWRAPS; i++)
-        if (wraps[i].ranks == def->ranks && (wraps[i].files == def->files || wraps[i].files_free)) {
+    /* the wrap with both rules, else one with the same ranks (files: then
+     * overrides it) */
+    const char *wrap = NULL;
+    for (int i = 0; i < NWRAPS && !wrap; i++)
+        if (wraps[i].ranks == def->ranks && wraps[i].files == def->files)
             wrap = wraps[i].name;
-            if (wraps[i].files == def->files)
-                break;
-        }
+    for (int i = 0; i < NWRAPS && !wrap; i++)
+        if (wraps[i].ranks == def->ranks)
+            wrap = wraps[i].name;
+    if (!wrap)
+        wrap = "none";
     fputs("---\ntitle: ", out);
     put_quoted(out, def->title);
     fputs("\nslug: ", out);

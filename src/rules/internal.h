@@ -68,6 +68,7 @@ struct tc_variant {
     int16_t step_to[TC_MAX_CELLS][8];
     uint8_t step_dir[TC_MAX_CELLS][8];
     uint8_t step_tf[TC_MAX_CELLS][8];
+    uint8_t step_join[TC_MAX_CELLS][8]; /* TC_JOIN_* crossed by the step */
 
     /* rays: pool[ray_off .. ray_off + ray_len) */
     uint32_t ray_off[TC_MAX_CELLS][8];
@@ -147,10 +148,45 @@ struct tc_position {
     char start_fen[720];
 };
 
-/* movegen.c */
-int tc_gen_legal(const tc_position *p, tc_move *out);
-/* Legal captures (en passant included) and promotions only. */
-int tc_gen_noisy(const tc_position *p, tc_move *out);
+/* The library's layers, bottom up. A file calls only into its own layer
+ * and the ones below it (tools/check-layers checks this on the objects).
+ *   base.c, placement.c    errors, directions, cell names, piece letters
+ *   topology.c             the step function and board-only tables
+ *   variant.c              presets, definition checks, variant construction
+ *   attack.c               attack tests (reads position cells only)
+ *   position.c             board state, make/unmake, keys, repetitions
+ *   movegen.c              legal moves
+ *   fen.c, setup.c, status.c   FEN, legal setups, game end and perft
+ *   notation.c             coordinates and SAN
+ *   pgn.c, frontmatter*.c  games and variant pages */
+
+/* base.c */
+void tc_set_error(tc_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Puts prefix in front of the message already in err. */
+void tc_error_prefix(tc_error *err, const char *prefix);
+
+/* placement.c: piece letters (PNBRQK, lower case for Black) and the board
+ * field of FEN read into W*H cells. */
+char tc_piece_char(int piece);
+int tc_piece_from_char(char ch);
+int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
+
+/* topology.c */
+int tc_topology_build(tc_variant *v); /* -1: out of memory */
+void tc_topology_free(tc_variant *v);
+/* Appends cell to list unless it is negative, self or already there. */
+int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
+
+/* variant.c: the tables of a checked definition, without judging whether
+ * the setup is a legal position (tc_variant_new in setup.c does). */
+int tc_variant_def_check(const tc_variant_def *def, tc_error *err);
+tc_variant *tc_variant_build(const tc_variant_def *def, tc_error *err);
+
+/* attack.c */
 bool tc_attacked_occ(const tc_position *p, int cell, int by);
 bool tc_ep_capture_legal(const tc_position *p, int from);
 bool tc_ep_possible(const tc_position *p);
@@ -161,18 +197,9 @@ void tc_put_piece(tc_position *p, int cell, int piece);
 void tc_remove_piece(tc_position *p, int cell);
 void tc_position_clear(tc_position *p);
 
-/* fen.c */
-int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
-
-/* variant.c / frontmatter.c */
-int tc_variant_def_check(const tc_variant_def *def, tc_error *err);
-
-/* Puts prefix in front of the message already in err. */
-void tc_error_prefix(tc_error *err, const char *prefix);
-void tc_set_error(tc_error *err, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+/* movegen.c */
+int tc_gen_legal(const tc_position *p, tc_move *out);
+/* Legal captures (en passant included) and promotions only. */
+int tc_gen_noisy(const tc_position *p, tc_move *out);
 
 #endif

@@ -405,3 +405,27 @@ int tc_play_moves(tc_position *p, const char *moves, tc_error *err)
     }
     return 0;
 }
+
+/* ---------------------------------------------------------------- perft divide */
+
+uint64_t tc_perft_divide(tc_position *p, int depth, tc_divide_fn fn, void *ctx)
+{
+    if (depth <= 0)
+        return tc_perft(p, depth);
+    tc_move *list = malloc(sizeof(tc_move) * TC_MAX_MOVES);
+    if (!list)
+        return 0;
+    int n = tc_gen_legal(p, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        char text[16];
+        tc_move_to_uci(p, list[i], text);
+        tc_make_move(p, list[i]);
+        uint64_t k = tc_perft(p, depth - 1);
+        tc_unmake_move(p);
+        fn(text, k, ctx);
+        total += k;
+    }
+    free(list);
+    return total;
+}
