@@ -572,9 +572,11 @@ void match_usage(FILE *out)
     fprintf(out,
             "usage: topochess match [--variant NAME] engine1=CMD engine2=CMD [key=value ...]\n"
             "  engine1=CMD, engine2=CMD  shell commands, or self[:SKILL] for this binary's uci\n"
-            "  option1=NAME=VALUE  a UCI option to set (repeatable; option= for both engines)\n"
+            "  option1=NAME=VALUE  a UCI option to set (repeatable)\n"
             "  proto1=, proto2=    uci (default) or cecp\n"
             "  name1=, name2=      names for the report and the PGN\n"
+            "  skill1=, skill2=    a Skill Level to set (0-100)\n"
+            "  engine=, option=, proto=, name=, skill=  without 1 or 2: the same for both engines\n"
             "  games=N             games to play (default 2), in pairs with colours swapped\n"
             "  movetime=MS | tc=SECONDS[+INC] | nodes=N   limit per move (default movetime=100)\n"
             "  margin=MS           grace before a late move loses (default 100)\n"
