@@ -50,6 +50,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 
 # Fragments for the parts built beside the core (mk/*.mk): each may append
 # to ADAPT_OBJ, LDLIBS and CHECKS and add its own targets.
+.DEFAULT_GOAL := all
 CHECKS :=
 -include $(sort $(wildcard mk/*.mk))
 
