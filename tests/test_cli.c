@@ -183,15 +183,17 @@ static void test_play(void)
 
     th_case("cli: play announces check and Fool's mate");
     r = run_cli("play", "e4\nf5\nQh5\nquit\n", 0);
-    CHECK(strstr(r.out, "Check!") != NULL, "check not announced");
+    CHECK(strstr(r.out, "check: queen h5 via g6 f7 e8\n") != NULL, "check not announced with its path");
     free(r.out);
+    char mated[800];
+    expected_fen("chess", "f3 e5 g4 Qh4", mated, sizeof mated);
     r = run_cli("play", "f3\ne5\ng4\nQh4#\nfen\n", 0);
     CHECK(r.status == 0, "exit %d", r.status);
     CHECK(strstr(r.out, "Checkmate: Black wins") != NULL, "mate not announced");
     CHECK(strstr(r.out, "1. f3 e5 2. g4 Qh4# 0-1") != NULL, "PGN record missing");
-    /* The game ended: the fen line after it is never read. */
-    CHECK(strstr(r.out, "Black to move> Qh4#") && !strstr(r.out, "White to move> fen"),
-          "the game went on after mate");
+    /* The game ended but the prompt stays: fen still answers. */
+    snprintf(want, sizeof want, "Game over (0-1)> fen\n%s\n", mated);
+    CHECK(strstr(r.out, want) != NULL, "fen after mate not answered:\n%s", r.out);
     free(r.out);
 
     th_case("cli: play announces threefold repetition and stalemate");
@@ -206,6 +208,7 @@ static void test_play(void)
     th_case("cli: play resign, draw, EOF, overlong lines and commands");
     r = run_cli("play", "e4\nresign\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "Black resigns: White wins  1-0"), "resign wrong");
+    CHECK(strstr(r.out, "1. e4 1-0") != NULL, "the record at the end of input lacks the result");
     free(r.out);
     r = run_cli("play", "draw\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "Draw agreed  1/2-1/2"), "draw wrong");

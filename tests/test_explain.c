@@ -443,6 +443,7 @@ static void reasons(void)
         expect(p, x, "i9", TC_WHY_SYNTAX, "files a-h and ranks 1-14");
         expect(p, x, "a15", TC_WHY_SYNTAX, "files a-h and ranks 1-14");
         expect(p, x, "hello", TC_WHY_SYNTAX, "coordinates (e2e4");
+        expect(p, x, "Nf3", TC_WHY_LEGAL, NULL);
         expect(p, x, "", TC_WHY_SYNTAX, "empty");
         expect(p, x, "d12", TC_WHY_LEGAL, NULL);
         tc_position_free(p);

@@ -486,9 +486,7 @@ static int syntax_hint(const tc_position *p, const char *s, char *hint, size_t n
                 return 1;
             }
         }
-    snprintf(hint, n,
-             "write a move as SAN (e4, Nf3, exd5, O-O, e8=Q) or as coordinates (e2e4, e7e8q); "
-             "pieces are upper case (N B R Q K), files lower case");
+    snprintf(hint, n, "write moves as SAN (e4, Nf3, exd5, O-O, e8=Q) or as coordinates (e2e4, e7e8q)");
     return 0;
 }
 
@@ -618,7 +616,7 @@ static void explain_king_attacked(const tc_position *p, int from, int to, int pr
     if (TC_TYPE(out->piece) == TC_KING)
         set_why(out, TC_WHY_KING_ATTACKED, "%s cannot go to %s: %s is attacked by %s", who, dest, dest, text);
     else if (tc_in_check(p))
-        set_why(out, TC_WHY_KING_ATTACKED, "%s cannot go to %s: that does not answer the check, the %s king on %s stays attacked by %s",
+        set_why(out, TC_WHY_KING_ATTACKED, "%s cannot go to %s: the %s king on %s is in check and would stay attacked by %s",
                 who, dest, colour_name(us), kc, text);
     else
         set_why(out, TC_WHY_KING_ATTACKED, "%s cannot go to %s: it would expose the %s king on %s to %s",
