@@ -69,8 +69,9 @@ char *cli_read_file(const char *path, size_t *len);
 int cli_pgn_variant_conflict(const tc_pgn_game *g, const cli_ctx *c, char *msg, size_t n);
 /* moves CELL: that piece's moves, each with its path. */
 void cli_print_piece_moves(const tc_position *p, int cell, FILE *out);
-/* Writes "check: bishop c8 via ..." lines for the side to move's king. */
-void cli_print_check(const tc_position *p, FILE *out);
+/* Writes "check: bishop c8 via ..." lines for the side to move's king,
+ * with a legend of the join marks on the last one if legend_wanted. */
+void cli_print_check(const tc_position *p, FILE *out, int legend_wanted);
 /* The compact drawing (board and coordinates only) for short terminals. */
 void cli_draw_board_compact(const tc_position *p, FILE *out, int white_bottom, int unicode);
 /* Lines that cli_draw_board writes for this position's board. */

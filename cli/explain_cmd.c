@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-void cli_print_check(const tc_position *p, FILE *out)
+void cli_print_check(const tc_position *p, FILE *out, int legend_wanted)
 {
     if (!tc_in_check(p))
         return;
@@ -21,7 +21,7 @@ void cli_print_check(const tc_position *p, FILE *out)
         tc_cell_name(v, pa->from, from);
         tc_path_text(v, pa, path, sizeof path);
         joins |= pa->joins_all;
-        if (i + 1 == set->count && joins)
+        if (i + 1 == set->count && joins && legend_wanted)
             tc_join_legend(joins, legend, sizeof legend);
         fprintf(out, "check: %s %s via %s%s%s%s\n", tc_piece_name(pa->piece), from, path, legend[0] ? "   (" : "",
                 legend, legend[0] ? ")" : "");

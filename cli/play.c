@@ -481,17 +481,20 @@ static int play_loop(play_state *s)
      * that fills it without a newline is too long. */
     char buf[PLAY_LINE_MAX + 2];
     for (;;) {
+        /* the engine answers before the board is drawn, so that one
+         * drawing shows both moves and the engine's line under it */
+        if (!s->over && s->engine && tc_side_to_move(s->pos) == s->engine_side &&
+            tc_position_status(s->pos) == TC_ONGOING) {
+            engine_move(s);
+            continue;
+        }
         if (s->redraw) {
             draw(s);
             s->redraw = 0;
             if (!s->over)
                 check_game_over(s);
             if (!s->over)
-                cli_print_check(s->pos, stdout);
-        }
-        if (!s->over && s->engine && tc_side_to_move(s->pos) == s->engine_side) {
-            engine_move(s);
-            continue;
+                cli_print_check(s->pos, stdout, !s->compact);
         }
         if (s->over)
             printf("Game over (%s)> ", s->result);

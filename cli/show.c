@@ -332,7 +332,7 @@ int cmd_show(cli_ctx *c)
     printf("%s (%s), %dx%d: %s\n", d->title[0] ? d->title : d->name, d->name, d->width, d->height,
            topo);
     cli_draw_board(c->pos, stdout, 1, !c->ascii && isatty(STDOUT_FILENO));
-    cli_print_check(c->pos, stdout);
+    cli_print_check(c->pos, stdout, 1);
     char fen[800];
     tc_position_fen(c->pos, fen, sizeof fen);
     printf("FEN: %s\n", fen);
