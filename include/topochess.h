@@ -98,12 +98,14 @@ int tc_cell_y(const tc_variant *v, int cell);
 int tc_cell_parse(const tc_variant *v, const char *text);
 void tc_cell_name(const tc_variant *v, int cell, char *buf);
 
-/* The joins a step can cross (flags of tc_step_result.joins). */
+/* The joins a step can cross (bits of tc_step_result.joins; a step may
+ * cross several, e.g. the file join then the twist on the Klein bottle:
+ * h11 NE -> h12). */
 enum {
-    TC_JOIN_FILES = 1, /* the last file and file a (file wrap) */
-    TC_JOIN_RANKS = 2, /* rank H and rank 1 (rank wrap) */
-    TC_JOIN_TWIST = 4, /* the half-twist between rank S and S+1: files mirrored */
-    TC_JOIN_FOLD = 8   /* an end rank glued to itself: files mirrored, direction reversed */
+    TC_JOIN_FILE = 1,  /* the last file and file a (files wrap) */
+    TC_JOIN_RANK = 2,  /* rank H and rank 1 (ranks wrap or twist) */
+    TC_JOIN_TWIST = 4, /* the half-twist between rank seam and seam+1: files mirrored */
+    TC_JOIN_FOLD = 8   /* an end rank folded onto itself: files mirrored, direction reversed */
 };
 
 /// The result of one step: the cell reached and the direction to go on in,

@@ -55,6 +55,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(overrides)     \
     X(pgn)           \
     X(report)        \
+    X(explain)       \
     X(cli)           \
     X(match)         \
     X(engine)

@@ -74,9 +74,9 @@ static void test_overrides(void)
             tc_step_result r = tc_step(v, cell(v, "a3"), 0, 1);
             CHECK(r.cell == cell(v, "h4") && r.joins == TC_JOIN_TWIST, "a3 N: cell %d joins %d", r.cell, r.joins);
             r = tc_step(v, cell(v, "a14"), 0, 1);
-            CHECK(r.cell == cell(v, "a1") && r.joins == TC_JOIN_RANKS, "a14 N: plain rank join, joins %d", r.joins);
+            CHECK(r.cell == cell(v, "a1") && r.joins == TC_JOIN_RANK, "a14 N: plain rank join, joins %d", r.joins);
             r = tc_step(v, cell(v, "h3"), 1, 1);
-            CHECK(r.cell == cell(v, "h4") && r.joins == (TC_JOIN_FILES | TC_JOIN_TWIST), "h3 NE: cell %d joins %d",
+            CHECK(r.cell == cell(v, "h4") && r.joins == (TC_JOIN_FILE | TC_JOIN_TWIST), "h3 NE: cell %d joins %d",
                   r.cell, r.joins);
             check_perft_against_refgen(v, 3, "klein seam 3");
             tc_variant_free(v);
@@ -174,7 +174,7 @@ static void test_join_flags(void)
                     bad += (r.joins == 0) != plain;
                     bad += ((r.joins & TC_JOIN_FOLD) != 0) != (s.sy == -1);
                     bad += ((r.joins & TC_JOIN_TWIST) != 0) != (s.sx == -1 && s.sy == 1);
-                    bad += ((r.joins & TC_JOIN_FILES) != 0) != (x + dx < 0 || x + dx >= d->width);
+                    bad += ((r.joins & TC_JOIN_FILE) != 0) != (x + dx < 0 || x + dx >= d->width);
                     if (bad) {
                         CHECK(0, "%s: cell %d step (%d,%d) joins %d", d->name, c, dx, dy, r.joins);
                         break;

@@ -152,12 +152,14 @@ struct tc_position {
  * and the ones below it (tools/check-layers checks this on the objects).
  *   base.c, placement.c    errors, directions, cell names, piece letters
  *   topology.c             the step function and board-only tables
- *   variant.c              presets, definition checks, variant construction
+ *   variant.c, names.c     presets, definition checks, variant construction;
+ *                          names in any spelling, did-you-mean
  *   attack.c               attack tests (reads position cells only)
  *   position.c             board state, make/unmake, keys, repetitions
  *   movegen.c              legal moves
  *   fen.c, setup.c, status.c   FEN, legal setups, game end and perft
  *   notation.c             coordinates and SAN
+ *   explain.c              attack paths, piece lines, why a move is illegal
  *   pgn.c, frontmatter*.c  games and variant pages */
 
 /* base.c */
@@ -201,5 +203,18 @@ void tc_position_clear(tc_position *p);
 int tc_gen_legal(const tc_position *p, tc_move *out);
 /* Legal captures (en passant included) and promotions only. */
 int tc_gen_noisy(const tc_position *p, tc_move *out);
+
+/* notation.c */
+/// A move text taken apart before any position is consulted (SAN, or
+/// coordinates read as SAN with both source file and rank).
+typedef struct {
+    int type;                 /* piece type, TC_PAWN when no letter */
+    int from_file, from_rank; /* -1 when not given */
+    int to;                   /* destination cell */
+    int promo;                /* promotion type or 0 */
+} tc_san_parts;
+int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
+/* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
+bool tc_castle_text(const char *s, int *side);
 
 #endif

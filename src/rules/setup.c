@@ -13,13 +13,13 @@ static void joins_text(const tc_variant *v, int joins, char *buf, size_t n)
     const tc_variant_def *d = &v->def;
     size_t k = 0;
     buf[0] = '\0';
-    if (joins & TC_JOIN_FILES)
+    if (joins & TC_JOIN_FILE)
         k += (size_t)snprintf(buf + k, n - k, "%sfile %c and file a are joined", k ? ", " : "",
                               'a' + v->W - 1);
     if ((joins & TC_JOIN_TWIST) && k < n)
         k += (size_t)snprintf(buf + k, n - k, "%srank %d and rank %d are joined with a half-twist",
                               k ? ", " : "", d->seam, d->seam % v->H + 1);
-    if ((joins & TC_JOIN_RANKS) && k < n)
+    if ((joins & TC_JOIN_RANK) && k < n)
         k += (size_t)snprintf(buf + k, n - k, "%srank %d and rank 1 are joined", k ? ", " : "", v->H);
     if ((joins & TC_JOIN_FOLD) && k < n)
         snprintf(buf + k, n - k, "%san end rank is folded onto itself", k ? ", " : "");

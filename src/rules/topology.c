@@ -25,7 +25,7 @@ static raw_step step_rule(const tc_variant_def *d, int x, int y, int dx, int dy)
             return r;
         }
         r.x = (r.x + W) % W;
-        r.joins |= TC_JOIN_FILES;
+        r.joins |= TC_JOIN_FILE;
     }
     if (d->ranks == TC_RANKS_TWIST && dy != 0) {
         int s = d->seam; /* boundary between rank s and s+1, rank H+1 = 1 */
@@ -41,7 +41,7 @@ static raw_step step_rule(const tc_variant_def *d, int x, int y, int dx, int dy)
     if (r.y < 0 || r.y >= H) {
         if (d->ranks == TC_RANKS_WRAP || d->ranks == TC_RANKS_TWIST) {
             r.y = (r.y + H) % H;
-            r.joins |= TC_JOIN_RANKS;
+            r.joins |= TC_JOIN_RANK;
         } else if (d->ranks == TC_RANKS_FOLD) {
             r.y = r.y < 0 ? 0 : H - 1;
             r.x = W - 1 - r.x;
