@@ -295,12 +295,48 @@ static void cmd_variant(xb_state *x, const char *name, const char *line)
     pthread_mutex_unlock(&x->lock);
 }
 
+/* XBoard's own promotion test, which it applies even with its legality
+ * test off: a move of a White pawn that starts on or reaches the top rank,
+ * or of a Black pawn the bottom rank, is a promotion. On the 8x14 boards it
+ * holds for every move of White's rank-14 pawns, and none of those moves
+ * promotes. */
+static bool gui_sees_promotion(const tc_position *p, tc_move m)
+{
+    const tc_variant *v = tc_position_variant(p);
+    int piece = tc_piece_at(p, TC_MOVE_FROM(m));
+    if (TC_TYPE(piece) != TC_PAWN)
+        return false;
+    int edge = TC_COLOUR(piece) == TC_WHITE ? tc_variant_height(v) - 1 : 0;
+    return tc_cell_y(v, TC_MOVE_FROM(m)) == edge || tc_cell_y(v, TC_MOVE_TO(m)) == edge;
+}
+
+/* A coordinate move with a piece letter that XBoard added to a pawn move
+ * which promotes nothing (see gui_sees_promotion and docs/xboard.md): the
+ * letter is dropped, but only when the move without it is legal, is no
+ * promotion and is one that XBoard takes for a promotion. A real promotion
+ * with a wrong letter stays refused. */
+static int parse_gui_suffix(const tc_position *p, const char *text, tc_move *out)
+{
+    size_t n = strlen(text);
+    char base[16];
+    if (n < 5 || n >= sizeof base || !strchr("pnbrqk", text[n - 1]))
+        return -1;
+    memcpy(base, text, n - 1);
+    base[n - 1] = '\0';
+    tc_move m;
+    tc_error err;
+    if (tc_move_from_uci(p, base, &m, &err) || TC_MOVE_PROMO(m) || !gui_sees_promotion(p, m))
+        return -1;
+    *out = m;
+    return 0;
+}
+
 static void cmd_usermove(xb_state *x, const char *text)
 {
     tc_move m;
     tc_error err;
     pthread_mutex_lock(&x->lock);
-    if (tc_move_parse(x->pos, text, &m, &err)) {
+    if (tc_move_parse(x->pos, text, &m, &err) && parse_gui_suffix(x->pos, text, &m)) {
         emit(x, "Illegal move: %s", text);
         pthread_mutex_unlock(&x->lock);
         return;
@@ -325,6 +361,7 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     int W = tc_variant_width(x->v), H = tc_variant_height(x->v);
     char mark[TC_MAX_CELLS];
     memset(mark, 0, sizeof mark);
+    bool blue[TC_MAX_CELLS] = {false}, promotes = false, any_blue = false;
     tc_movelist *list = malloc(sizeof *list);
     int n = list ? tc_generate_legal(x->pos, list) : 0;
     for (int i = 0; i < n; i++) {
@@ -343,10 +380,26 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
                            TC_MOVE_KIND(m) == TC_MOVE_EP
                      ? 'R'
                      : 'Y';
+        if (c == 'M')
+            promotes = true;
+        else if (gui_sees_promotion(x->pos, m)) {
+            blue[to] = true;
+            any_blue = true;
+        }
         if (mark[to] != 'M')
             mark[to] = c;
     }
     free(list);
+    /* XBoard would add a piece letter to these moves and put that piece on
+     * the board. A blue cell instead makes it take the letter from us, and
+     * `choice P` (sent below) gives it the pawn itself: the move arrives as
+     * `d14d12p` and XBoard's board keeps the pawn. Not for a pawn that can
+     * also really promote, as `choice P` would then hold for its
+     * promotions too. */
+    bool use_blue = any_blue && !promotes;
+    for (int c = 0; use_blue && c < TC_MAX_CELLS; c++)
+        if (blue[c])
+            mark[c] = 'B';
     char board[TC_MAX_CELLS * 3 + TC_MAX_RANKS + 8];
     size_t len = 0;
     for (int y = H - 1; y >= 0; y--) {
@@ -369,6 +422,8 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     }
     board[len] = '\0';
     emit(x, "highlight %s", board);
+    if (use_blue)
+        emit(x, "choice P");
     pthread_mutex_unlock(&x->lock);
 }
 
