@@ -27,6 +27,7 @@ int cmd_show(cli_ctx *c);
 int cmd_play(cli_ctx *c);
 int cmd_topology(cli_ctx *c);
 int cmd_bench(cli_ctx *c);
+int cmd_endgame(cli_ctx *c);
 /* adapters.c: the engine protocols on stdio and the match runner. */
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);

@@ -20,6 +20,7 @@ static int usage(FILE *out)
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
+            "  endgame ENDING [--json] [--out DIR]  solve a pawnless ending (KRK, KQKR, ...)\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n");
     return out == stderr ? 1 : 0;
@@ -127,6 +128,7 @@ static const command commands[] = {
     {"moves", cmd_moves, 1},       {"perft", cmd_perft, 1}, {"topology", cmd_topology, 1},
     {"play", cmd_play, 1},         {"pgn", cmd_pgn, 0},     {"bench", cmd_bench, 0},
     {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0}, {"match", cmd_match, 0},
+    {"endgame", cmd_endgame, 1},
 };
 
 int main(int argc, char **argv)
@@ -191,6 +193,8 @@ int main(int argc, char **argv)
             c.divide = 1;
         else if (!strcmp(a, "--ascii"))
             c.ascii = 1;
+        else if (!strcmp(cmd->name, "endgame") && (!strcmp(a, "--json") || !strcmp(a, "--out") || !strcmp(a, "--threads")))
+            rest[c.argc++] = argv[i]; /* the command's own options */
         else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "topochess: unknown or incomplete option '%s'\n", a);
             goto done;

@@ -1,0 +1,133 @@
+/* `topochess endgame ENDING`: solves a pawnless ending on the chosen board
+ * and prints the positions by result, the longest mate with its main line
+ * and whether mate is possible at all; --json for the same as data, --out
+ * DIR to keep the tables for the engine (UCI option EndgamePath). */
+#include "cli.h"
+#include "topochess_endgame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The main line from a FEN: each side plays the tables' best move. */
+static int main_line(const tc_egtb *t, const tc_variant *v, const char *fen, char (*san)[24], int max)
+{
+    tc_position *p = tc_position_new(v);
+    tc_error err;
+    int n = 0;
+    if (p && tc_position_set_fen(p, fen, &err) == 0)
+        while (n < max) {
+            tc_egtb_result r;
+            tc_move m = tc_egtb_best_move(t, p, &r);
+            if (!m)
+                break;
+            tc_move_to_san(p, m, san[n++]);
+            tc_make_move(p, m);
+        }
+    tc_position_free(p);
+    return n;
+}
+
+static void print_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
+{
+    uint64_t all = w + d + l;
+    printf("  %-15s %12llu %12llu %12llu %12llu   won %.2f%%\n", label, (unsigned long long)w,
+           (unsigned long long)d, (unsigned long long)l, (unsigned long long)mated,
+           all ? 100.0 * (double)w / (double)all : 0.0);
+}
+
+static void json_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
+{
+    printf("\"%s\":{\"win\":%llu,\"draw\":%llu,\"loss\":%llu,\"checkmated\":%llu}", label,
+           (unsigned long long)w, (unsigned long long)d, (unsigned long long)l, (unsigned long long)mated);
+}
+
+int cmd_endgame(cli_ctx *c)
+{
+    const char *ending = NULL, *out_dir = NULL;
+    int json = 0, threads = 2;
+    for (int i = 0; i < c->argc; i++) {
+        const char *a = c->argv[i];
+        if (!strcmp(a, "--json"))
+            json = 1;
+        else if (!strcmp(a, "--out") && i + 1 < c->argc)
+            out_dir = c->argv[++i];
+        else if (!strcmp(a, "--threads") && i + 1 < c->argc) {
+            char *end;
+            long n = strtol(c->argv[++i], &end, 10);
+            if (*end || n < 1 || n > 8) {
+                fprintf(stderr, "topochess: --threads takes 1 to 8, not '%s'\n", c->argv[i]);
+                return 1;
+            }
+            threads = (int)n;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "topochess: endgame: unknown or incomplete option '%s'\n", a);
+            return 1;
+        } else if (!ending)
+            ending = a;
+        else {
+            fprintf(stderr, "topochess: endgame takes one ENDING, got '%s' too\n", a);
+            return 1;
+        }
+    }
+    if (!ending) {
+        fprintf(stderr, "topochess: endgame needs an ENDING, like KRK or KQKR\n");
+        return 1;
+    }
+    tc_error err;
+    tc_egtb_options opt = {threads, stderr};
+    tc_egtb *t = tc_egtb_solve(c->variant, ending, &opt, &err);
+    if (!t) {
+        fprintf(stderr, "topochess: endgame: %s\n", err.msg);
+        return 1;
+    }
+    if (out_dir && tc_egtb_save(t, out_dir, &err)) {
+        fprintf(stderr, "topochess: endgame: %s\n", err.msg);
+        tc_egtb_free(t);
+        return 1;
+    }
+    tc_egtb_stats s;
+    tc_egtb_stats_get(t, &s);
+    int plies = s.longest_plies[TC_WHITE], moves = (plies + 1) / 2;
+    char(*line)[24] = calloc(TC_EGTB_MAX_PLIES + 1, sizeof *line);
+    int nline = line && plies ? main_line(t, c->variant, s.longest_fen[TC_WHITE], line, plies) : 0;
+    int possible = s.mates[0] + s.mates[1] > 0 || s.win[0] + s.win[1] > 0;
+    const char *name = tc_egtb_name(t);
+    if (json) {
+        printf("{\"ending\":\"%s\",\"variant\":\"%s\",\"symmetries\":%d,\"table_entries\":%llu,"
+               "\"seconds\":%.3f,",
+               name, c->def.name, tc_egtb_symmetries(t), (unsigned long long)s.table_entries, s.seconds);
+        json_counts("white_to_move", s.win[0], s.draw[0], s.loss[0], s.mates[0]);
+        putchar(',');
+        json_counts("black_to_move", s.win[1], s.draw[1], s.loss[1], s.mates[1]);
+        printf(",\"longest_mate\":{\"moves\":%d,\"plies\":%d,\"fen\":\"%s\",\"line\":[", moves, plies,
+               s.longest_fen[TC_WHITE]);
+        for (int i = 0; i < nline; i++)
+            printf("%s\"%s\"", i ? "," : "", line[i]);
+        printf("]},\"mate_possible\":%s}\n", possible ? "true" : "false");
+    } else {
+        char topo[64];
+        tc_variant_topology_text(c->variant, topo, sizeof topo);
+        printf("endgame %s on %s (%dx%d, %s)\n", name, c->def.name, tc_variant_width(c->variant),
+               tc_variant_height(c->variant), topo);
+        printf("board symmetries: %d; %llu table entries; solved in %.2f s\n", tc_egtb_symmetries(t),
+               (unsigned long long)s.table_entries, s.seconds);
+        printf("positions (for the side to move):\n");
+        printf("  %-15s %12s %12s %12s %12s\n", "", "win", "draw", "loss", "checkmated");
+        print_counts("white to move", s.win[0], s.draw[0], s.loss[0], s.mates[0]);
+        print_counts("black to move", s.win[1], s.draw[1], s.loss[1], s.mates[1]);
+        printf("longest mate: %d moves\n", moves);
+        if (plies) {
+            printf("  FEN: %s\n  line:", s.longest_fen[TC_WHITE]);
+            for (int i = 0; i < nline; i++) {
+                if (i % 2 == 0)
+                    printf(" %d.", i / 2 + 1);
+                printf(" %s", line[i]);
+            }
+            printf("\n");
+        }
+        printf("mate possible: %s\n", possible ? "yes" : "no");
+    }
+    free(line);
+    tc_egtb_free(t);
+    return 0;
+}
