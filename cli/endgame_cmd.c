@@ -74,7 +74,7 @@ int cmd_endgame(cli_ctx *c)
         return 1;
     }
     tc_error err;
-    tc_egtb_options opt = {threads, stderr};
+    tc_egtb_options opt = {.threads = threads, .progress = stderr};
     tc_egtb *t = tc_egtb_solve(c->variant, ending, &opt, &err);
     if (!t) {
         fprintf(stderr, "topochess: endgame: %s\n", err.msg);

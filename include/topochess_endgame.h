@@ -31,12 +31,13 @@ extern "C" {
 
 typedef struct tc_egtb tc_egtb;
 
-/// How a solve runs: worker threads (0: two) and where progress lines go
-/// (NULL: nowhere). Progress is written at most once a second, and only
+/// How a solve runs: worker threads (0: two), where progress lines go
+/// (NULL: nowhere), and a size limit. Progress is written at most once a second, and only
 /// once the solve has run for a second.
 typedef struct tc_egtb_options {
     int threads;
     FILE *progress;
+    uint64_t max_entries; /* refuse a main table larger than this (0: no limit of its own) */
 } tc_egtb_options;
 
 /* Solves ENDING ("KQK", "KBNK", "KQKR": White's pieces from its king, then

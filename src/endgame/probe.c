@@ -17,7 +17,7 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static tc_egtb *set_new(const tc_variant *v, const char *ending, tc_error *err)
+static tc_egtb *set_new(const tc_variant *v, const char *ending, uint64_t max, tc_error *err)
 {
     tc_egtb *set = calloc(1, sizeof *set);
     if (!set) {
@@ -36,10 +36,12 @@ static tc_egtb *set_new(const tc_variant *v, const char *ending, tc_error *err)
     uint64_t size = 2 * (uint64_t)set->b.nrep;
     for (int j = 1; j < set->main->k; j++)
         size *= (uint64_t)set->b.n;
-    if (size > EG_MAX_ENTRIES) {
-        tc_set_error(err, "%s on %dx%d: %llu positions after %d symmetries, more than the %llu one table holds",
+    if (!max || max > EG_MAX_ENTRIES)
+        max = EG_MAX_ENTRIES;
+    if (size > max) {
+        tc_set_error(err, "%s on %dx%d: %llu positions after %d symmetries, more than the %llu allowed",
                      set->main->name, v->W, v->H, (unsigned long long)size, set->b.nsym,
-                     (unsigned long long)EG_MAX_ENTRIES);
+                     (unsigned long long)max);
         tc_egtb_free(set);
         return NULL;
     }
@@ -49,7 +51,7 @@ static tc_egtb *set_new(const tc_variant *v, const char *ending, tc_error *err)
 tc_egtb *tc_egtb_solve(const tc_variant *v, const char *ending, const tc_egtb_options *opt, tc_error *err)
 {
     double t0 = now_s();
-    tc_egtb *set = set_new(v, ending, err);
+    tc_egtb *set = set_new(v, ending, opt ? opt->max_entries : 0, err);
     if (!set)
         return NULL;
     for (int i = 0; i < set->ntables; i++)
@@ -346,7 +348,7 @@ tc_egtb *tc_egtb_load(const tc_variant *v, const char *path, tc_error *err)
         tc_set_error(err, "%s: not an endgame file of this version", path);
         goto fail;
     }
-    set = set_new(v, main_name, err);
+    set = set_new(v, main_name, 0, err);
     if (!set)
         goto fail;
     if (set->b.nsym != nsym || set->b.nrep != nrep || board_sum(&set->b) != sum ||

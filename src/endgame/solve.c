@@ -605,6 +605,8 @@ int eg_solve_table(tc_egtb *set, eg_table *t, const tc_egtb_options *opt, tc_err
     int nthreads = opt && opt->threads > 0 ? opt->threads : 2;
     if (nthreads > 8)
         nthreads = 8;
+    if (t->size < (1u << 20))
+        nthreads = 1; /* a small table is done before a second thread gets going */
     FILE *progress = opt ? opt->progress : NULL;
     solve_ctx s = {.b = b, .t = t, .phase = 0, .n = 0};
     atomic_init(&s.next, 0);
