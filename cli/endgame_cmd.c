@@ -131,3 +131,36 @@ int cmd_endgame(cli_ctx *c)
     tc_egtb_free(t);
     return 0;
 }
+
+/* One row per ending: the share of positions the stronger side wins with
+ * either side to move, the longest mate, and whether any checkmate exists;
+ * then the endings that can never mate on this board. */
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out)
+{
+    fprintf(out, "  %-6s %16s %16s %14s  %s\n", "ending", "won, W to move", "won, B to move", "longest mate",
+            "checkmate exists");
+    char never[128] = "";
+    for (int i = 0; i < n; i++) {
+        tc_error err;
+        tc_egtb_options opt = {.threads = 2};
+        tc_egtb *t = tc_egtb_solve(v, endings[i], &opt, &err);
+        if (!t) {
+            fprintf(out, "  %-6s %s\n", endings[i], err.msg);
+            continue;
+        }
+        tc_egtb_stats s;
+        tc_egtb_stats_get(t, &s);
+        uint64_t all0 = s.win[0] + s.draw[0] + s.loss[0], all1 = s.win[1] + s.draw[1] + s.loss[1];
+        int mates = s.mates[0] + s.mates[1] > 0;
+        char longest[24];
+        snprintf(longest, sizeof longest, "%d moves", (s.longest_plies[0] + 1) / 2);
+        fprintf(out, "  %-6s %15.2f%% %15.2f%% %14s  %s\n", tc_egtb_name(t),
+                all0 ? 100.0 * (double)s.win[0] / (double)all0 : 0.0,
+                all1 ? 100.0 * (double)s.loss[1] / (double)all1 : 0.0, longest, mates ? "yes" : "no");
+        if (!mates && strlen(never) + 8 < sizeof never)
+            snprintf(never + strlen(never), sizeof never - strlen(never), " %s", tc_egtb_name(t));
+        tc_egtb_free(t);
+    }
+    if (never[0])
+        fprintf(out, "  never a checkmate on this board:%s\n", never);
+}

@@ -15,7 +15,7 @@ static int usage(FILE *out)
             "  fen                 print the position's FEN\n"
             "  moves [--uci]       list the legal moves (SAN, or coordinates with --uci)\n"
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
-            "  topology            report the board's topology, computed from its step function\n"
+            "  topology [--endgames]  report the board's topology, computed from its step function\n"
             "  play [--engine white|black] [--level 1-20] [--movetime MS]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
@@ -193,7 +193,8 @@ int main(int argc, char **argv)
             c.divide = 1;
         else if (!strcmp(a, "--ascii"))
             c.ascii = 1;
-        else if (!strcmp(cmd->name, "endgame") && (!strcmp(a, "--json") || !strcmp(a, "--out") || !strcmp(a, "--threads")))
+        else if ((!strcmp(cmd->name, "endgame") && (!strcmp(a, "--json") || !strcmp(a, "--out") || !strcmp(a, "--threads"))) ||
+                 (!strcmp(cmd->name, "topology") && !strcmp(a, "--endgames")))
             rest[c.argc++] = argv[i]; /* the command's own options */
         else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "topochess: unknown or incomplete option '%s'\n", a);
