@@ -7,7 +7,8 @@
 # wrong-way include does not compile):
 #   src/rules   -> include/ only                (the rules library)
 #   src/report  -> src/rules                    (the topology report)
-#   src/engine  -> src/rules                    (search and evaluation)
+#   src/endgame -> src/rules                    (solved pawnless endings)
+#   src/engine  -> src/rules, src/endgame       (search and evaluation)
 #   protocol/   -> include/ (public API only)   (UCI and CECP loops)
 #   match/      -> include/ (public API only)   (match runner, engine processes)
 #   cli/        -> every layer above            (the topochess command)
@@ -34,12 +35,13 @@ ALL_HDR     := $(wildcard include/*.h src/*/*.h protocol/*.h match/*.h cli/*.h t
 # Include paths by layer.
 INC_rules    := -Isrc/rules
 INC_report   := $(INC_rules) -Isrc/report
-INC_engine   := $(INC_rules) -Isrc/engine
+INC_endgame  := $(INC_rules) -Isrc/endgame
+INC_engine   := $(INC_rules) -Isrc/endgame -Isrc/engine
 INC_protocol := -Iprotocol
 INC_match    := -Imatch
 INC_cli      := -Icli -Iprotocol -Imatch
 # Tests and fuzz targets reach into every layer.
-INC_all      := -Isrc/rules -Isrc/report -Isrc/engine -Iprotocol -Imatch -Icli -Itests
+INC_all      := -Isrc/rules -Isrc/report -Isrc/endgame -Isrc/engine -Iprotocol -Imatch -Icli -Itests
 layer_inc = $(or $(INC_$(word 2,$(subst /, ,$(1)))),$(INC_$(word 1,$(subst /, ,$(1)))),$(INC_all))
 
 B := build

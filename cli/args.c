@@ -19,7 +19,8 @@ static const option options[] = {
     {"--play", 1, OPT_PLAY},         {"--engine", 1, OPT_ENGINE},             {"--level", 1, OPT_LEVEL},
     {"--movetime", 1, OPT_MOVETIME}, {"--uci", 0, OPT_UCI},                   {"--divide", 0, OPT_DIVIDE},
     {"--ascii", 0, OPT_ASCII},       {"--pgn", 1, OPT_PGN},                   {"--pgn-out", 1, OPT_PGN_OUT},
-    {"--compact", 0, OPT_COMPACT},
+    {"--compact", 0, OPT_COMPACT},   {"--json", 0, OPT_JSON},                 {"--out", 1, OPT_OUT},
+    {"--threads", 1, OPT_THREADS},   {"--endgames", 0, OPT_ENDGAMES},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -73,6 +74,10 @@ static int apply(const option *o, const char *value, cli_ctx *c)
     case OPT_UCI: c->uci = 1; break;
     case OPT_DIVIDE: c->divide = 1; break;
     case OPT_ASCII: c->ascii = 1; break;
+    case OPT_JSON: c->json = 1; break;
+    case OPT_OUT: c->out_dir = value; break;
+    case OPT_THREADS: return parse_number(o->name, value, 1, 8, &c->threads);
+    case OPT_ENDGAMES: c->endgames = 1; break;
     case OPT_PGN: c->pgn_in = value; break;
     case OPT_PGN_OUT: c->pgn_out = value; break;
     case OPT_COMPACT: c->compact = 1; break;

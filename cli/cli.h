@@ -26,6 +26,10 @@ typedef struct cli_ctx {
     const char *pgn_in;  /* play --pgn: the game to continue */
     const char *pgn_out; /* play --pgn-out: where the game is saved at the end */
     int compact;     /* play --compact: the short board drawing */
+    int json;        /* endgame --json */
+    const char *out_dir; /* endgame --out DIR */
+    int threads;     /* endgame --threads N (0: default) */
+    int endgames;    /* topology --endgames */
 } cli_ctx;
 
 /* The options, as bits of a command's `options` mask. */
@@ -42,7 +46,13 @@ enum {
     OPT_ASCII = 1u << 9,
     OPT_PGN = 1u << 10,
     OPT_PGN_OUT = 1u << 11,
-    OPT_COMPACT = 1u << 12
+    OPT_COMPACT = 1u << 12,
+    /* options that the command reads itself from its arguments: the parser
+     * checks that they apply and passes them on in c->argv */
+    OPT_JSON = 1u << 13,
+    OPT_OUT = 1u << 14,
+    OPT_THREADS = 1u << 15,
+    OPT_ENDGAMES = 1u << 16
 };
 
 /// One command: what it runs, which options and how many arguments it takes.
@@ -82,6 +92,9 @@ int cmd_show(cli_ctx *c);
 int cmd_play(cli_ctx *c);
 int cmd_topology(cli_ctx *c);
 int cmd_bench(cli_ctx *c);
+int cmd_endgame(cli_ctx *c);
+/* endgame_cmd.c: a table row per solved ending (share won, longest mate). */
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out);
 /* adapters.c: the engine protocols on stdio and the match runner. */
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);

@@ -17,12 +17,13 @@ static int usage(FILE *out)
             "  moves [CELL] [--uci]  list the legal moves (SAN, or coordinates with --uci);\n"
             "                      with CELL, that piece's moves and the path of each\n"
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
-            "  topology            report the board's topology, computed from its step function\n"
+            "  topology [--endgames]  report the board's topology, computed from its step function\n"
             "  play [--engine white|black|off] [--level 1-20] [--movetime MS]\n"
             "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
+            "  endgame ENDING [--json] [--out DIR]  solve a pawnless ending (KRK, KQKR, ...)\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
             "Options take their value as the next word or after '=' (--variant=torus).\n");
@@ -143,7 +144,7 @@ static const cli_command commands[] = {
     {"fen", cmd_fen, 1, POSITION_OPTS, 0, 0, "", "fen"},
     {"moves", cmd_moves, 1, POSITION_OPTS | OPT_UCI, 0, 1, "one CELL", "moves [CELL] [--uci]"},
     {"perft", cmd_perft, 1, POSITION_OPTS | OPT_DIVIDE, 1, 1, "one DEPTH", "perft DEPTH [--divide]"},
-    {"topology", cmd_topology, 1, VARIANT_OPTS, 0, 0, "", "topology"},
+    {"topology", cmd_topology, 1, VARIANT_OPTS | OPT_ENDGAMES, 0, 0, "", "topology [--endgames]"},
     {"play", cmd_play, 1,
      POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT, 0, 0, "",
      "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact]"},
@@ -152,6 +153,8 @@ static const cli_command commands[] = {
     {"uci", cmd_uci, 0, VARIANT_OPTS, 0, 0, "", "uci"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
+    {"endgame", cmd_endgame, 1, VARIANT_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
+     "endgame ENDING [--json] [--out DIR] [--threads N]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -111,6 +111,11 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
  * search returns and by tc_engine_set_position. */
 void tc_engine_stop(tc_engine *e);
 
+/* Solved endings: 3-piece ones are built when the root needs them, 4-piece
+ * ones are read from DIR (files of `topochess endgame --out DIR`); "" for
+ * none. At a root the tables hold, the engine plays their best move. */
+int tc_engine_set_endgame_path(tc_engine *e, const char *dir);
+
 /* Styles for measuring what the engine's parts are worth: a material-only
  * evaluation, and/or a search without pruning or reductions (plain
  * alpha-beta with the hash table and quiescence). */

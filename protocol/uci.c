@@ -37,6 +37,7 @@ typedef struct uci_state {
     tc_limits limits;
     int skill;  /* Skill Level 0..20; 20 is full strength */
     int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
+    char egtb_path[256]; /* EndgamePath */
 } uci_state;
 
 static void say(uci_state *u, const char *fmt, ...)
@@ -154,6 +155,7 @@ static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
     if (proto_switch_variant(def, u->hash_mb, u->threads, &u->v, &u->pos, &u->eng, err))
         return -1;
     tc_engine_set_style(u->eng, u->style);
+    tc_engine_set_endgame_path(u->eng, u->egtb_path);
     u->def = *def;
     return 0;
 }
@@ -200,6 +202,7 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Skill Level type spin default 20 min 0 max 20");
     say(u, "option name Evaluation type combo default full var full var material");
     say(u, "option name Pruning type check default true");
+    say(u, "option name EndgamePath type string default <empty>");
     say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
     say(u, "uciok");
 }
@@ -262,6 +265,9 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             return;
         }
         tc_engine_set_style(u->eng, u->style);
+    } else if (ieq(name, "EndgamePath")) {
+        snprintf(u->egtb_path, sizeof u->egtb_path, "%s", strcmp(value, "<empty>") ? value : "");
+        tc_engine_set_endgame_path(u->eng, u->egtb_path);
     } else if (ieq(name, "Clear Hash")) {
         tc_engine_new_game(u->eng);
     } else if (ieq(name, "UCI_Variant")) {

@@ -5,6 +5,8 @@
  * search.c. */
 #include "search.h"
 
+#include "egtb_probe.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -76,7 +78,8 @@ tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
     atomic_init(&e->stop, false);
     e->et = eval_table_new(v);
     e->root = tc_position_new(v);
-    if (!e->et || !e->root || tt_init(&e->tt, hash_mb) || tc_engine_set_threads(e, threads)) {
+    e->egtb = egtb_cache_new(v);
+    if (!e->et || !e->root || !e->egtb || tt_init(&e->tt, hash_mb) || tc_engine_set_threads(e, threads)) {
         tc_engine_free(e);
         return NULL;
     }
@@ -93,6 +96,7 @@ void tc_engine_free(tc_engine *e)
     for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
         thread_free(e->threads[i]);
     tt_free(&e->tt);
+    egtb_cache_free(e->egtb);
     eval_table_free(e->et);
     tc_position_free(e->root);
     free(e);
@@ -176,6 +180,32 @@ static void plan_time(tc_engine *e, int side)
     e->hard_ms = hard > 1 ? hard : 1;
 }
 
+int tc_engine_set_endgame_path(tc_engine *e, const char *dir)
+{
+    egtb_cache_set_path(e->egtb, dir);
+    return 0;
+}
+
+/* The root is a solved ending: report the tables' line as one iteration,
+ * and still wait for the stop of `go infinite`. */
+static void egtb_root_answer(tc_engine *e, tc_search_result *res)
+{
+    tc_search_info in;
+    memset(&in, 0, sizeof in);
+    in.depth = in.seldepth = res->depth = 1;
+    in.score = res->score;
+    in.mate = search_mate_moves(res->score);
+    in.pv_len = egtb_root_pv(e->egtb, e->root, in.pv, MAX_PLY);
+    res->ponder = in.pv_len > 1 ? in.pv[1] : 0;
+    in.time_ms = search_now_ms() - e->start_ms;
+    if (e->info)
+        e->info(&in, e->ctx);
+    while (e->limits.infinite && !atomic_load(&e->stop)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info_fn info, void *ctx)
 {
     tc_search_result res;
@@ -196,8 +226,11 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
 
     tc_move *rootmoves = e->threads[0]->moves[0];
     int n = tc_gen_legal(e->root, rootmoves);
+    egtb_prepare(e->egtb, e->root);
     if (n == 0) {
         res.score = tc_in_check(e->root) ? -MATE : 0;
+    } else if ((res.best = egtb_root_move(e->egtb, e->root, &res.score)) != 0) {
+        egtb_root_answer(e, &res);
     } else {
         for (int i = 0; i < e->nthreads; i++) {
             search_thread *t = e->threads[i];

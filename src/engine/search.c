@@ -4,6 +4,8 @@
  * object and the driver that runs it on threads are in engine.c. */
 #include "search.h"
 
+#include "egtb_probe.h"
+
 #include <stdlib.h>
 
 #define HIST_MAX 16384
@@ -213,6 +215,9 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
 
 static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
 {
+    int egtb;
+    if (ply > 0 && egtb_score(t->e->egtb, t->pos, ply, &egtb))
+        return egtb;
     if (depth <= 0)
         return qsearch(t, alpha, beta, ply);
     tc_position *p = t->pos;

@@ -65,6 +65,7 @@ struct tc_engine {
     atomic_bool stop;
     int8_t lmr[64][64];
     int style; /* TC_STYLE_* flags */
+    struct egtb_cache *egtb; /* solved endings (egtb_probe.c) */
 
     /* the search in progress */
     tc_limits limits;

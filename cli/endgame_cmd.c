@@ -1,0 +1,143 @@
+/* `topochess endgame ENDING`: solves a pawnless ending on the chosen board
+ * and prints the positions by result, the longest mate with its main line
+ * and whether mate is possible at all; --json for the same as data, --out
+ * DIR to keep the tables for the engine (UCI option EndgamePath). */
+#include "cli.h"
+#include "topochess_endgame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The main line from a FEN: each side plays the tables' best move. */
+static int main_line(const tc_egtb *t, const tc_variant *v, const char *fen, char (*san)[24], int max)
+{
+    tc_position *p = tc_position_new(v);
+    tc_error err;
+    int n = 0;
+    if (p && tc_position_set_fen(p, fen, &err) == 0)
+        while (n < max) {
+            tc_egtb_result r;
+            tc_move m = tc_egtb_best_move(t, p, &r);
+            if (!m)
+                break;
+            tc_move_to_san(p, m, san[n++]);
+            tc_make_move(p, m);
+        }
+    tc_position_free(p);
+    return n;
+}
+
+static void print_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
+{
+    uint64_t all = w + d + l;
+    printf("  %-15s %12llu %12llu %12llu %12llu   won %.2f%%\n", label, (unsigned long long)w,
+           (unsigned long long)d, (unsigned long long)l, (unsigned long long)mated,
+           all ? 100.0 * (double)w / (double)all : 0.0);
+}
+
+static void json_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
+{
+    printf("\"%s\":{\"win\":%llu,\"draw\":%llu,\"loss\":%llu,\"checkmated\":%llu}", label,
+           (unsigned long long)w, (unsigned long long)d, (unsigned long long)l, (unsigned long long)mated);
+}
+
+int cmd_endgame(cli_ctx *c)
+{
+    /* the options were read by the command line (args.c) */
+    const char *ending = c->argc ? c->argv[0] : NULL, *out_dir = c->out_dir;
+    int json = c->json, threads = c->threads ? c->threads : 2;
+    if (!ending) {
+        fprintf(stderr, "topochess: endgame needs an ENDING, like KRK or KQKR\n");
+        return 1;
+    }
+    tc_error err;
+    tc_egtb_options opt = {.threads = threads, .progress = stderr};
+    tc_egtb *t = tc_egtb_solve(c->variant, ending, &opt, &err);
+    if (!t) {
+        fprintf(stderr, "topochess: endgame: %s\n", err.msg);
+        return 1;
+    }
+    if (out_dir && tc_egtb_save(t, out_dir, &err)) {
+        fprintf(stderr, "topochess: endgame: %s\n", err.msg);
+        tc_egtb_free(t);
+        return 1;
+    }
+    tc_egtb_stats s;
+    tc_egtb_stats_get(t, &s);
+    int plies = s.longest_plies[TC_WHITE], moves = (plies + 1) / 2;
+    char(*line)[24] = calloc(TC_EGTB_MAX_PLIES + 1, sizeof *line);
+    int nline = line && plies ? main_line(t, c->variant, s.longest_fen[TC_WHITE], line, plies) : 0;
+    int possible = s.mates[0] + s.mates[1] > 0 || s.win[0] + s.win[1] > 0;
+    const char *name = tc_egtb_name(t);
+    if (json) {
+        printf("{\"ending\":\"%s\",\"variant\":\"%s\",\"symmetries\":%d,\"table_entries\":%llu,"
+               "\"seconds\":%.3f,",
+               name, c->def.name, tc_egtb_symmetries(t), (unsigned long long)s.table_entries, s.seconds);
+        json_counts("white_to_move", s.win[0], s.draw[0], s.loss[0], s.mates[0]);
+        putchar(',');
+        json_counts("black_to_move", s.win[1], s.draw[1], s.loss[1], s.mates[1]);
+        printf(",\"longest_mate\":{\"moves\":%d,\"plies\":%d,\"fen\":\"%s\",\"line\":[", moves, plies,
+               s.longest_fen[TC_WHITE]);
+        for (int i = 0; i < nline; i++)
+            printf("%s\"%s\"", i ? "," : "", line[i]);
+        printf("]},\"mate_possible\":%s}\n", possible ? "true" : "false");
+    } else {
+        char topo[64];
+        tc_variant_topology_text(c->variant, topo, sizeof topo);
+        printf("endgame %s on %s (%dx%d, %s)\n", name, c->def.name, tc_variant_width(c->variant),
+               tc_variant_height(c->variant), topo);
+        printf("board symmetries: %d; %llu table entries; solved in %.2f s\n", tc_egtb_symmetries(t),
+               (unsigned long long)s.table_entries, s.seconds);
+        printf("positions (for the side to move):\n");
+        printf("  %-15s %12s %12s %12s %12s\n", "", "win", "draw", "loss", "checkmated");
+        print_counts("white to move", s.win[0], s.draw[0], s.loss[0], s.mates[0]);
+        print_counts("black to move", s.win[1], s.draw[1], s.loss[1], s.mates[1]);
+        printf("longest mate: %d moves\n", moves);
+        if (plies) {
+            printf("  FEN: %s\n  line:", s.longest_fen[TC_WHITE]);
+            for (int i = 0; i < nline; i++) {
+                if (i % 2 == 0)
+                    printf(" %d.", i / 2 + 1);
+                printf(" %s", line[i]);
+            }
+            printf("\n");
+        }
+        printf("mate possible: %s\n", possible ? "yes" : "no");
+    }
+    free(line);
+    tc_egtb_free(t);
+    return 0;
+}
+
+/* One row per ending: the share of positions the stronger side wins with
+ * either side to move, the longest mate, and whether any checkmate exists;
+ * then the endings that can never mate on this board. */
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out)
+{
+    fprintf(out, "  %-6s %16s %16s %14s  %s\n", "ending", "won, W to move", "won, B to move", "longest mate",
+            "checkmate exists");
+    char never[128] = "";
+    for (int i = 0; i < n; i++) {
+        tc_error err;
+        tc_egtb_options opt = {.threads = 2};
+        tc_egtb *t = tc_egtb_solve(v, endings[i], &opt, &err);
+        if (!t) {
+            fprintf(out, "  %-6s %s\n", endings[i], err.msg);
+            continue;
+        }
+        tc_egtb_stats s;
+        tc_egtb_stats_get(t, &s);
+        uint64_t all0 = s.win[0] + s.draw[0] + s.loss[0], all1 = s.win[1] + s.draw[1] + s.loss[1];
+        int mates = s.mates[0] + s.mates[1] > 0;
+        char longest[24];
+        snprintf(longest, sizeof longest, "%d moves", (s.longest_plies[0] + 1) / 2);
+        fprintf(out, "  %-6s %15.2f%% %15.2f%% %14s  %s\n", tc_egtb_name(t),
+                all0 ? 100.0 * (double)s.win[0] / (double)all0 : 0.0,
+                all1 ? 100.0 * (double)s.loss[1] / (double)all1 : 0.0, longest, mates ? "yes" : "no");
+        if (!mates && strlen(never) + 8 < sizeof never)
+            snprintf(never + strlen(never), sizeof never - strlen(never), " %s", tc_egtb_name(t));
+        tc_egtb_free(t);
+    }
+    if (never[0])
+        fprintf(out, "  never a checkmate on this board:%s\n", never);
+}

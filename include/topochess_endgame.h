@@ -1,0 +1,99 @@
+/* topochess endgame: solved pawnless endings on any board of RULES.md.
+ *
+ * tc_egtb_solve builds, by retrograde analysis, the value of every position
+ * of one material (kings included, at most 4 pieces on boards up to 128
+ * cells, 3 pieces on any board) with either side to move: win, draw or
+ * loss for the side to move and the distance to mate in plies. The
+ * endings a capture leads to are solved first and kept in the same set,
+ * so a set answers for its own material and every smaller one.
+ *
+ *   tc_egtb *t = tc_egtb_solve(variant, "KRK", NULL, &err);
+ *   tc_egtb_result r;
+ *   if (tc_egtb_probe(t, pos, &r) == 0 && r.wdl > 0) ... // side to move wins
+ *   tc_egtb_free(t);
+ *
+ * Un-moves come from the variant's own tables (reverse leaps and rays),
+ * and the board's symmetries (cell permutations that commute with its step
+ * function, found from the tables) cut the work and the memory.
+ */
+#ifndef TOPOCHESS_ENDGAME_H
+#define TOPOCHESS_ENDGAME_H
+
+#include "topochess.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TC_EGTB_MAX_PIECES 4
+/* Distances are stored in one byte: at most this many plies. */
+#define TC_EGTB_MAX_PLIES 252
+
+typedef struct tc_egtb tc_egtb;
+
+/// How a solve runs: worker threads (0: two), where progress lines go
+/// (NULL: nowhere), and a size limit. Progress is written at most once a second, and only
+/// once the solve has run for a second.
+typedef struct tc_egtb_options {
+    int threads;
+    FILE *progress;
+    uint64_t max_entries; /* refuse a main table larger than this (0: no limit of its own) */
+} tc_egtb_options;
+
+/* Solves ENDING ("KQK", "KBNK", "KQKR": White's pieces from its king, then
+ * Black's) and every ending its captures lead to. The side with more (or
+ * stronger) pieces is made White. NULL with err set on a bad name, pawns,
+ * too many pieces for the board, or no memory. */
+tc_egtb *tc_egtb_solve(const tc_variant *v, const char *ending, const tc_egtb_options *opt,
+                       tc_error *err);
+void tc_egtb_free(tc_egtb *t);
+/* The solved ending's normalised name (White the stronger side). */
+const char *tc_egtb_name(const tc_egtb *t);
+const tc_variant *tc_egtb_variant(const tc_egtb *t);
+/* Symmetries of the board used by the solver (1: only the identity). */
+int tc_egtb_symmetries(const tc_egtb *t);
+/* 1 if the set holds the material of the position (either colours). */
+int tc_egtb_has(const tc_egtb *t, const tc_position *p);
+
+/// A probe's answer, for the side to move.
+typedef struct tc_egtb_result {
+    int wdl;   /* 1 win, 0 draw, -1 loss */
+    int plies; /* to mate, when wdl != 0 (0: checkmated now) */
+} tc_egtb_result;
+
+/* 0 and the result if the set holds the position's material, else -1.
+ * Castling rights, en passant and the move clocks are ignored. */
+int tc_egtb_probe(const tc_egtb *t, const tc_position *p, tc_egtb_result *r);
+/* The best legal move by the tables (quickest mate, slowest loss, a
+ * drawing move), or 0 if the material is not held or nothing is legal. */
+tc_move tc_egtb_best_move(const tc_egtb *t, tc_position *p, tc_egtb_result *r);
+
+/// Positions of the solved ending by result, counted as real positions
+/// (each symmetry class weighted by its size), for White and for Black to
+/// move; the longest mate for the stronger side with it to move.
+typedef struct tc_egtb_stats {
+    uint64_t win[2], draw[2], loss[2]; /* [side to move]: for the side to move */
+    uint64_t mates[2];                 /* checkmated side to move */
+    int longest_plies[2];              /* longest win for the side to move */
+    char longest_fen[2][720];          /* an example position of each, "" if none */
+    uint64_t table_entries;            /* bytes of the main table */
+    double seconds;                    /* time the solve took (all endings) */
+} tc_egtb_stats;
+
+void tc_egtb_stats_get(const tc_egtb *t, tc_egtb_stats *s);
+
+/* Writes the set to DIR/<board>-<ENDING>.egtb (see tc_egtb_file_name) and
+ * loads one back; loading checks that the file was made for this board. */
+int tc_egtb_save(const tc_egtb *t, const char *dir, tc_error *err);
+tc_egtb *tc_egtb_load(const tc_variant *v, const char *path, tc_error *err);
+/* File name (no directory) of an ending on a board, like
+ * "8x14-wrap-twist11-KQKR.egtb". */
+void tc_egtb_file_name(const tc_variant *v, const char *ending, char *buf, size_t n);
+/* Normalises an ending name into buf (>= 8 bytes), White the stronger side;
+ * -1 with err set if it is not a pawnless material of 2..4 pieces. */
+int tc_egtb_normalise(const char *ending, char *buf, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

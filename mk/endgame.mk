@@ -1,0 +1,8 @@
+# Endgame tables: the 4-piece flat-chess values (KBBK 19, KBNK 33, KNNK no
+# forced mate) take some seconds each, so `make test` leaves them to this
+# suite, which `make check` (and so CI) runs.
+CHECKS += endgame-check
+
+.PHONY: endgame-check
+endgame-check: $(B)/run_tests $(BIN)
+	TC_ENDGAME_FULL=1 TC_BIN=./$(BIN) ./$(B)/run_tests endgame

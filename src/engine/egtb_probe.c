@@ -1,0 +1,182 @@
+/* The engine's solved endings (see egtb_probe.h). The search calls
+ * egtb_score at every node (a cheap piece count first), the engine calls
+ * egtb_prepare and egtb_root_move before searching. */
+#include "egtb_probe.h"
+
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define CACHE_SETS 32
+/* Builds on demand only what takes a moment (3 pieces on 8x14 with few
+ * symmetries is well under this). */
+#define BUILD_MAX_ENTRIES (8u << 20)
+
+/// The sets ready for probing, and the names tried and not available (so
+/// a missing file is looked for once).
+struct egtb_cache {
+    const tc_variant *v;
+    char path[1024];
+    int nsets;
+    tc_egtb *sets[CACHE_SETS];
+    int nmissing;
+    char missing[CACHE_SETS][8];
+};
+
+egtb_cache *egtb_cache_new(const tc_variant *v)
+{
+    egtb_cache *c = calloc(1, sizeof *c);
+    if (c)
+        c->v = v;
+    return c;
+}
+
+void egtb_cache_free(egtb_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nsets; i++)
+        tc_egtb_free(c->sets[i]);
+    free(c);
+}
+
+void egtb_cache_set_path(egtb_cache *c, const char *dir)
+{
+    snprintf(c->path, sizeof c->path, "%s", dir ? dir : "");
+    c->nmissing = 0; /* files may be there now */
+}
+
+/* Pawnless with at most 4 pieces: the material as "KQKR" (White first). */
+static bool material_name(const tc_position *p, char *name)
+{
+    tc_bits all = p->occ[0];
+    bits_or(&all, &p->occ[1]);
+    if (bits_count(&all) > TC_EGTB_MAX_PIECES || bits_any(&p->pieces[TC_PIECE(0, TC_PAWN)]) ||
+        bits_any(&p->pieces[TC_PIECE(1, TC_PAWN)]))
+        return false;
+    static const char letters[] = "QRBN";
+    static const int types[] = {TC_QUEEN, TC_ROOK, TC_BISHOP, TC_KNIGHT};
+    int n = 0;
+    for (int col = 0; col < 2; col++) {
+        name[n++] = 'K';
+        for (int i = 0; i < 4; i++)
+            for (int k = bits_count(&p->pieces[TC_PIECE(col, types[i])]); k > 0; k--)
+                name[n++] = letters[i];
+    }
+    name[n] = '\0';
+    return true;
+}
+
+static const tc_egtb *find(const egtb_cache *c, const tc_position *p)
+{
+    for (int i = 0; i < c->nsets; i++)
+        if (tc_egtb_has(c->sets[i], p))
+            return c->sets[i];
+    return NULL;
+}
+
+static bool missing(const egtb_cache *c, const char *norm)
+{
+    for (int i = 0; i < c->nmissing; i++)
+        if (!strcmp(c->missing[i], norm))
+            return true;
+    return false;
+}
+
+/* Makes the ending `name` ready: a file from the path, else (3 pieces or
+ * fewer) a solve. */
+static void ready(egtb_cache *c, const char *name, int pieces)
+{
+    char norm[8];
+    if (tc_egtb_normalise(name, norm, NULL) || missing(c, norm) || c->nsets == CACHE_SETS)
+        return;
+    for (int i = 0; i < c->nsets; i++)
+        if (!strcmp(tc_egtb_name(c->sets[i]), norm))
+            return;
+    tc_error err;
+    tc_egtb *t = NULL;
+    if (c->path[0]) {
+        char file[128], full[1200];
+        tc_egtb_file_name(c->v, norm, file, sizeof file);
+        snprintf(full, sizeof full, "%s/%s", c->path, file);
+        t = tc_egtb_load(c->v, full, &err);
+    }
+    if (!t && pieces <= 3) {
+        tc_egtb_options opt = {.threads = 2, .max_entries = BUILD_MAX_ENTRIES};
+        t = tc_egtb_solve(c->v, norm, &opt, &err);
+    }
+    if (t)
+        c->sets[c->nsets++] = t;
+    else if (c->nmissing < CACHE_SETS)
+        snprintf(c->missing[c->nmissing++], 8, "%s", norm);
+}
+
+void egtb_prepare(egtb_cache *c, const tc_position *root)
+{
+    char name[16];
+    if (!c || !material_name(root, name) || find(c, root))
+        return;
+    int pieces = (int)strlen(name);
+    ready(c, name, pieces);
+    if (pieces == 4 && !find(c, root)) {
+        /* no file: the 3-piece endings its captures reach still help */
+        const char *second = strchr(name + 1, 'K');
+        for (int i = 1; name[i]; i++) {
+            if (name + i == second)
+                continue;
+            char sub[8];
+            int n = 0;
+            for (int j = 0; name[j]; j++)
+                if (j != i)
+                    sub[n++] = name[j];
+            sub[n] = '\0';
+            ready(c, sub, 3);
+        }
+    }
+}
+
+bool egtb_score(const egtb_cache *c, const tc_position *p, int ply, int *score)
+{
+    if (!c || !c->nsets)
+        return false;
+    tc_bits all = p->occ[0];
+    bits_or(&all, &p->occ[1]);
+    if (bits_count(&all) > TC_EGTB_MAX_PIECES)
+        return false;
+    const tc_egtb *t = find(c, p);
+    tc_egtb_result r;
+    if (!t || tc_egtb_probe(t, p, &r))
+        return false;
+    *score = r.wdl > 0 ? TC_SCORE_MATE - ply - r.plies : r.wdl < 0 ? -(TC_SCORE_MATE - ply - r.plies) : 0;
+    return true;
+}
+
+tc_move egtb_root_move(const egtb_cache *c, tc_position *root, int *score)
+{
+    const tc_egtb *t = c ? find(c, root) : NULL;
+    if (!t)
+        return 0;
+    tc_egtb_result r;
+    tc_move m = tc_egtb_best_move(t, root, &r);
+    if (m)
+        *score = r.wdl > 0 ? TC_SCORE_MATE - r.plies : r.wdl < 0 ? -(TC_SCORE_MATE - r.plies) : 0;
+    return m;
+}
+
+int egtb_root_pv(const egtb_cache *c, tc_position *root, tc_move *pv, int max)
+{
+    const tc_egtb *t = c ? find(c, root) : NULL;
+    int n = 0;
+    while (t && n < max) {
+        tc_egtb_result r;
+        tc_move m = tc_egtb_best_move(t, root, &r);
+        if (!m)
+            break;
+        pv[n++] = m;
+        tc_make_move(root, m);
+        t = find(c, root); /* a capture moves to a smaller ending */
+    }
+    for (int i = 0; i < n; i++)
+        tc_unmake_move(root);
+    return n;
+}
