@@ -1,0 +1,99 @@
+/* Where hosted games live: one interface, two backends. SQLite (a file, WAL
+ * mode) is the embedded default; PostgreSQL (through libpq) lets several
+ * server processes share the games, with LISTEN/NOTIFY to tell each other
+ * that a game changed. A server process keeps no game state that another
+ * process needs: every change is written, in one transaction, before it is
+ * acknowledged. Statements are prepared, with every value bound. */
+#ifndef TG_STORE_H
+#define TG_STORE_H
+
+#include "game.h"
+
+typedef struct tg_store tg_store;
+
+/// A line of a game list.
+typedef struct tg_game_summary {
+    char id[TG_ID_LEN + 1];
+    char variant[64];
+    char result[8];
+    char termination[64];
+    int nmoves;
+    int engine_side;
+    int64_t created_ms, updated_ms;
+} tg_game_summary;
+
+/* Opens a store: "postgresql://..." or "postgres://..." (a libpq URI) for
+ * PostgreSQL, anything else as the path of an SQLite file (created when
+ * missing). Applies the schema migrations that the store lacks. NULL with
+ * the reason in err. */
+tg_store *tg_store_open(const char *url, tc_error *err);
+void tg_store_close(tg_store *s);
+/* "sqlite" or "postgresql". */
+const char *tg_store_kind(const tg_store *s);
+/* The schema version the store is at after opening. */
+int tg_store_schema_version(const tg_store *s);
+
+/* Writes a new game (its record and moves). TG_OK or TG_EINTERNAL. */
+tg_code tg_store_insert(tg_store *s, const tg_game *g, tc_error *err);
+/* Reads a game's record and moves into g (not rebuilt: call
+ * tg_game_rebuild). TG_ENOTFOUND when there is no such game. */
+tg_code tg_store_load(tg_store *s, const char *id, tg_game *g, tc_error *err);
+/* Writes a changed game in one transaction, only if the stored version is
+ * still `expected_version` (else TG_ECONFLICT: another request or process
+ * changed it first; reload and retry). `stored_moves` is how many moves the
+ * store held before (moves beyond the game's count are deleted, as after a
+ * takeback; new ones are inserted). Notifies listeners on PostgreSQL. */
+tg_code tg_store_save(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves,
+                      tc_error *err);
+/* The most recently changed games (of one variant when variant is not NULL
+ * or empty), newest first; the count written, or -1 with err. */
+int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+
+/* Listening for changes made by other processes (PostgreSQL): the callback
+ * gets the id of each game that changed. tg_store_listen starts a thread on
+ * its own connection; on SQLite it does nothing and returns 0. */
+typedef void (*tg_change_fn)(const char *id, int64_t version, void *ctx);
+typedef struct tg_listener tg_listener;
+tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+void tg_listener_stop(tg_listener *l);
+
+/* ---------------------------------------------------------------- backends */
+
+/// What each backend provides; tg_store forwards to it.
+typedef struct tg_store_ops {
+    const char *kind;
+    void (*close)(tg_store *s);
+    tg_code (*insert)(tg_store *s, const tg_game *g, tc_error *err);
+    tg_code (*load)(tg_store *s, const char *id, tg_game *g, tc_error *err);
+    tg_code (*save)(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves, tc_error *err);
+    int (*list)(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+} tg_store_ops;
+
+struct tg_store {
+    const tg_store_ops *ops;
+    void *conn;
+    int schema_version;
+};
+
+tg_store *tg_store_open_sqlite(const char *path, tc_error *err);
+tg_store *tg_store_open_pg(const char *url, tc_error *err);
+tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+
+/* The schema, as numbered migrations (migrations.c). Each is one SQL text
+ * that runs on both SQLite and PostgreSQL. */
+typedef struct tg_migration {
+    int version;
+    const char *sql;
+} tg_migration;
+extern const tg_migration tg_migrations[];
+extern const int tg_nmigrations;
+
+/* The columns of the games table in the order every backend binds them. */
+#define TG_GAME_COLUMNS                                                                             \
+    "id, white_token, black_token, variant, title, description, width, height, files, ranks, seam, " \
+    "setup, start_fen, clock_kind, initial_ms, increment_ms, days, engine_side, engine_level, "      \
+    "white_ms, black_ms, turn_started_ms, draw_offer, takeback_offer, result, termination, nmoves, " \
+    "version, created_ms, updated_ms"
+#define TG_GAME_NCOLUMNS 30
+
+#endif

@@ -1,0 +1,394 @@
+/* The PostgreSQL backend, through libpq: several server processes share one
+ * database, so every change is one transaction guarded by the game's
+ * version, and each commit notifies the channel tg_games with "ID VERSION"
+ * so that processes serving watchers of that game hear of it. */
+#include "store_row.h"
+
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+
+typedef struct {
+    PGconn *db;
+    pthread_mutex_t lock;
+} pg;
+
+static tg_code pg_fail(pg *c, tc_error *err, const char *what, PGresult *r)
+{
+    const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c->db);
+    snprintf(err->msg, sizeof err->msg, "postgresql: %s: %.200s", what, m && m[0] ? m : "failed");
+    size_t n = strlen(err->msg);
+    if (n && err->msg[n - 1] == '\n')
+        err->msg[n - 1] = '\0';
+    return TG_EINTERNAL;
+}
+
+/* Runs a prepared statement (or plain text with parameters); NULL result on
+ * error after pg_fail. */
+static PGresult *run(pg *c, const char *name, int n, const char *const *vals, ExecStatusType want, tc_error *err,
+                     const char *what)
+{
+    PGresult *r = PQexecPrepared(c->db, name, n, vals, NULL, NULL, 0);
+    if (PQresultStatus(r) != want) {
+        pg_fail(c, err, what, r);
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int simple(pg *c, const char *sql, tc_error *err)
+{
+    PGresult *r = PQexec(c->db, sql);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok)
+        pg_fail(c, err, sql, r);
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+static const struct {
+    const char *name, *sql;
+    int nparams;
+} prepared[] = {
+    {"insert_game",
+     "INSERT INTO games (" TG_GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+     "$15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)",
+     30},
+    {"insert_move", "INSERT INTO moves (game_id, ply, uci, san, at_ms, clock_ms) VALUES ($1, $2, $3, $4, $5, $6)", 6},
+    {"load_game", "SELECT " TG_GAME_COLUMNS " FROM games WHERE id = $1", 1},
+    {"load_moves", "SELECT uci, san, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply", 1},
+    {"update_game",
+     "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4, draw_offer = $5, takeback_offer = $6, "
+     "result = $7, termination = $8, nmoves = $9, version = $10, updated_ms = $11 WHERE id = $1 AND version = $12",
+     12},
+    {"delete_moves", "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2},
+    {"notify", "SELECT pg_notify('tg_games', $1)", 1},
+    {"list", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM games "
+             "ORDER BY updated_ms DESC LIMIT $1",
+     1},
+    {"list_variant", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM "
+                     "games WHERE variant = $2 ORDER BY updated_ms DESC LIMIT $1",
+     2},
+};
+
+static tg_code insert_moves(pg *c, const tg_game *g, int from, tc_error *err)
+{
+    for (int i = from; i < g->nmoves; i++) {
+        char ply[16], at[24], clk[24];
+        snprintf(ply, sizeof ply, "%d", i);
+        snprintf(at, sizeof at, "%lld", (long long)g->moves[i].at_ms);
+        snprintf(clk, sizeof clk, "%lld", (long long)g->moves[i].clock_ms);
+        const char *v[] = {g->id, ply, g->moves[i].uci, g->moves[i].san, at, clk};
+        PGresult *r = run(c, "insert_move", 6, v, PGRES_COMMAND_OK, err, "insert move");
+        if (!r)
+            return TG_EINTERNAL;
+        PQclear(r);
+    }
+    return TG_OK;
+}
+
+static void row_text(const tg_value *row, const char **out)
+{
+    for (int i = 0; i < TG_GAME_NCOLUMNS; i++)
+        out[i] = row[i].s;
+}
+
+static tg_code pg_insert(tg_store *st, const tg_game *g, tc_error *err)
+{
+    pg *c = st->conn;
+    tg_value row[TG_GAME_NCOLUMNS];
+    const char *v[TG_GAME_NCOLUMNS];
+    tg_row_from_game(g, row);
+    row_text(row, v);
+    pthread_mutex_lock(&c->lock);
+    tg_code rc = simple(c, "BEGIN", err) ? TG_EINTERNAL : TG_OK;
+    PGresult *r = rc ? NULL : run(c, "insert_game", TG_GAME_NCOLUMNS, v, PGRES_COMMAND_OK, err, "insert game");
+    if (!rc && !r)
+        rc = TG_EINTERNAL;
+    PQclear(r);
+    if (!rc)
+        rc = insert_moves(c, g, 0, err);
+    if (!rc && simple(c, "COMMIT", err))
+        rc = TG_EINTERNAL;
+    if (rc)
+        PQclear(PQexec(c->db, "ROLLBACK"));
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+static tg_code pg_load(tg_store *st, const char *id, tg_game *g, tc_error *err)
+{
+    pg *c = st->conn;
+    memset(g, 0, sizeof *g);
+    const char *v[] = {id};
+    pthread_mutex_lock(&c->lock);
+    tg_code rc = TG_OK;
+    /* one snapshot for the record and its moves */
+    if (simple(c, "BEGIN ISOLATION LEVEL REPEATABLE READ", err)) {
+        pthread_mutex_unlock(&c->lock);
+        return TG_EINTERNAL;
+    }
+    PGresult *r = run(c, "load_game", 1, v, PGRES_TUPLES_OK, err, "load game");
+    if (!r) {
+        rc = TG_EINTERNAL;
+    } else if (PQntuples(r) == 0) {
+        snprintf(err->msg, sizeof err->msg, "no game '%.40s'", id);
+        rc = TG_ENOTFOUND;
+    } else {
+        const char *text[TG_GAME_NCOLUMNS];
+        for (int i = 0; i < TG_GAME_NCOLUMNS; i++)
+            text[i] = PQgetisnull(r, 0, i) ? NULL : PQgetvalue(r, 0, i);
+        if (tg_row_to_game(text, g, err))
+            rc = TG_EINTERNAL;
+    }
+    PQclear(r);
+    int want = g->nmoves;
+    g->nmoves = 0;
+    if (!rc) {
+        r = run(c, "load_moves", 1, v, PGRES_TUPLES_OK, err, "load moves");
+        if (!r)
+            rc = TG_EINTERNAL;
+        for (int i = 0; r && !rc && i < PQntuples(r); i++)
+            if (tg_row_add_move(g, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), strtoll(PQgetvalue(r, i, 2), NULL, 10),
+                                strtoll(PQgetvalue(r, i, 3), NULL, 10))) {
+                snprintf(err->msg, sizeof err->msg, "out of memory");
+                rc = TG_EINTERNAL;
+            }
+        PQclear(r);
+    }
+    PQclear(PQexec(c->db, "COMMIT"));
+    pthread_mutex_unlock(&c->lock);
+    if (!rc && g->nmoves != want) {
+        snprintf(err->msg, sizeof err->msg, "stored game %s: %d moves recorded, %d stored", id, want, g->nmoves);
+        rc = TG_EINTERNAL;
+    }
+    return rc;
+}
+
+static tg_code pg_save(tg_store *st, const tg_game *g, int64_t expected, int stored_moves, tc_error *err)
+{
+    pg *c = st->conn;
+    tg_value row[TG_GAME_NCOLUMNS];
+    tg_row_from_game(g, row);
+    char exp[24], keep_s[16], note[64];
+    snprintf(exp, sizeof exp, "%lld", (long long)expected);
+    int keep = stored_moves < g->nmoves ? stored_moves : g->nmoves;
+    snprintf(keep_s, sizeof keep_s, "%d", keep);
+    snprintf(note, sizeof note, "%s %lld", g->id, (long long)g->version);
+    /* id, then columns 19..29 of the row (clocks .. updated_ms, without
+     * created_ms), then the expected version */
+    const char *v[12] = {row[0].s, row[19].s, row[20].s, row[21].s, row[22].s, row[23].s,
+                         row[24].s, row[25].s, row[26].s, row[27].s, row[29].s, exp};
+    pthread_mutex_lock(&c->lock);
+    tg_code rc = simple(c, "BEGIN", err) ? TG_EINTERNAL : TG_OK;
+    PGresult *r = rc ? NULL : run(c, "update_game", 12, v, PGRES_COMMAND_OK, err, "update game");
+    if (!rc && !r)
+        rc = TG_EINTERNAL;
+    if (r && strcmp(PQcmdTuples(r), "1")) {
+        snprintf(err->msg, sizeof err->msg, "game %s changed meanwhile; reload it", g->id);
+        rc = TG_ECONFLICT;
+    }
+    PQclear(r);
+    if (!rc) {
+        const char *d[] = {g->id, keep_s};
+        r = run(c, "delete_moves", 2, d, PGRES_COMMAND_OK, err, "delete moves");
+        rc = r ? TG_OK : TG_EINTERNAL;
+        PQclear(r);
+    }
+    if (!rc)
+        rc = insert_moves(c, g, keep, err);
+    if (!rc) {
+        const char *n[] = {note};
+        r = run(c, "notify", 1, n, PGRES_TUPLES_OK, err, "notify");
+        rc = r ? TG_OK : TG_EINTERNAL;
+        PQclear(r);
+    }
+    if (!rc && simple(c, "COMMIT", err))
+        rc = TG_EINTERNAL;
+    if (rc)
+        PQclear(PQexec(c->db, "ROLLBACK"));
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+{
+    pg *c = st->conn;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", max);
+    bool one = variant && variant[0];
+    const char *v[] = {lim, one ? variant : ""};
+    pthread_mutex_lock(&c->lock);
+    PGresult *r = run(c, one ? "list_variant" : "list", one ? 2 : 1, v, PGRES_TUPLES_OK, err, "list games");
+    int n = -1;
+    if (r) {
+        n = PQntuples(r) < max ? PQntuples(r) : max;
+        for (int i = 0; i < n; i++) {
+            tg_game_summary *g = &out[i];
+            memset(g, 0, sizeof *g);
+            snprintf(g->id, sizeof g->id, "%s", PQgetvalue(r, i, 0));
+            snprintf(g->variant, sizeof g->variant, "%s", PQgetvalue(r, i, 1));
+            snprintf(g->result, sizeof g->result, "%s", PQgetvalue(r, i, 2));
+            snprintf(g->termination, sizeof g->termination, "%s", PQgetvalue(r, i, 3));
+            g->nmoves = atoi(PQgetvalue(r, i, 4));
+            g->engine_side = atoi(PQgetvalue(r, i, 5));
+            g->created_ms = strtoll(PQgetvalue(r, i, 6), NULL, 10);
+            g->updated_ms = strtoll(PQgetvalue(r, i, 7), NULL, 10);
+        }
+    }
+    PQclear(r);
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+static void pg_close(tg_store *st)
+{
+    pg *c = st->conn;
+    if (c) {
+        PQfinish(c->db);
+        pthread_mutex_destroy(&c->lock);
+        free(c);
+    }
+    free(st);
+}
+
+static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list};
+
+/* Applies missing migrations under an advisory lock, so that servers that
+ * start together do not race. */
+static int migrate(pg *c, int *version, tc_error *err)
+{
+    if (simple(c, "BEGIN", err) || simple(c, "SELECT pg_advisory_xact_lock(7346001)", err) ||
+        simple(c, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", err))
+        return PQclear(PQexec(c->db, "ROLLBACK")), -1;
+    PGresult *r = PQexec(c->db, "SELECT COALESCE(MAX(version), 0) FROM schema_version");
+    int cur = PQresultStatus(r) == PGRES_TUPLES_OK ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    for (int i = 0; i < tg_nmigrations; i++) {
+        if (tg_migrations[i].version <= cur)
+            continue;
+        char ins[96];
+        snprintf(ins, sizeof ins, "INSERT INTO schema_version (version) VALUES (%d)", tg_migrations[i].version);
+        if (simple(c, tg_migrations[i].sql, err) || simple(c, ins, err))
+            return PQclear(PQexec(c->db, "ROLLBACK")), -1;
+        cur = tg_migrations[i].version;
+    }
+    if (simple(c, "COMMIT", err))
+        return -1;
+    *version = cur;
+    return 0;
+}
+
+tg_store *tg_store_open_pg(const char *url, tc_error *err)
+{
+    pg *c = calloc(1, sizeof *c);
+    tg_store *st = calloc(1, sizeof *st);
+    if (!c || !st) {
+        free(c);
+        free(st);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    st->ops = &pg_ops;
+    st->conn = c;
+    c->db = PQconnectdb(url);
+    if (PQstatus(c->db) != CONNECTION_OK) {
+        pg_fail(c, err, "connect", NULL);
+        pg_close(st);
+        return NULL;
+    }
+    PQclear(PQexec(c->db, "SET client_min_messages = warning"));
+    if (migrate(c, &st->schema_version, err)) {
+        pg_close(st);
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof prepared / sizeof prepared[0]; i++) {
+        PGresult *r = PQprepare(c->db, prepared[i].name, prepared[i].sql, prepared[i].nparams, NULL);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            pg_fail(c, err, prepared[i].name, r);
+            PQclear(r);
+            pg_close(st);
+            return NULL;
+        }
+        PQclear(r);
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------------- listening */
+
+struct tg_listener {
+    PGconn *db;
+    pthread_t thread;
+    atomic_int stop;
+    tg_change_fn fn;
+    void *ctx;
+};
+
+static void *listen_loop(void *arg)
+{
+    tg_listener *l = arg;
+    int sock = PQsocket(l->db);
+    while (!atomic_load(&l->stop)) {
+        fd_set in;
+        FD_ZERO(&in);
+        FD_SET(sock, &in);
+        struct timeval tv = {0, 100 * 1000}; /* wake to see stop */
+        if (select(sock + 1, &in, NULL, NULL, &tv) < 0)
+            continue;
+        if (!PQconsumeInput(l->db))
+            break;
+        PGnotify *n;
+        while ((n = PQnotifies(l->db))) {
+            char id[TG_ID_LEN + 1] = "";
+            long long version = 0;
+            if (sscanf(n->extra, "%16s %lld", id, &version) == 2)
+                l->fn(id, version, l->ctx);
+            PQfreemem(n);
+        }
+    }
+    return NULL;
+}
+
+tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_error *err)
+{
+    tg_listener *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    l->fn = fn;
+    l->ctx = ctx;
+    l->db = PQconnectdb(url);
+    PGresult *r = PQstatus(l->db) == CONNECTION_OK ? PQexec(l->db, "LISTEN tg_games") : NULL;
+    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+        snprintf(err->msg, sizeof err->msg, "postgresql: listen: %.200s", PQerrorMessage(l->db));
+        PQclear(r);
+        PQfinish(l->db);
+        free(l);
+        return NULL;
+    }
+    PQclear(r);
+    if (pthread_create(&l->thread, NULL, listen_loop, l)) {
+        snprintf(err->msg, sizeof err->msg, "cannot start the listener thread");
+        PQfinish(l->db);
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void tg_listener_stop(tg_listener *l)
+{
+    if (!l)
+        return;
+    atomic_store(&l->stop, 1);
+    pthread_join(l->thread, NULL);
+    PQfinish(l->db);
+    free(l);
+}
