@@ -602,7 +602,9 @@ static void record_pair(match_state *m, int index, int outcome)
     for (int i = 0; i < 5; i++)
         pairs += m->penta.n[i];
     double llr = match_sprt_llr_penta(&m->penta, t->elo0, t->elo1);
-    if (match_sprt_decide(t, llr) && !m->decided) {
+    /* the normal approximation needs a sample: no decision on a handful
+     * of pairs, whose variance is mostly the regularisation */
+    if (pairs >= MATCH_SPRT_MIN_PAIRS && match_sprt_decide(t, llr) && !m->decided) {
         m->decided = 1;
         fprintf(m->log, "SPRT decided after %d game pairs; games under way finish\n", pairs);
     } else if (pairs % 10 == 0) {

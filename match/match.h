@@ -123,7 +123,9 @@ double match_sprt_llr_penta(const match_penta *p, double elo0, double elo1);
 double match_sprt_llr_trinomial(const match_score *s, double elo0, double elo1);
 /* Bounds: log(beta / (1 - alpha)) and log((1 - beta) / alpha). */
 void match_sprt_bounds(const match_sprt *t, double *lower, double *upper);
-/* -1: H0 accepted, 1: H1 accepted, 0: go on. */
+/* -1: H0 accepted, 1: H1 accepted, 0: go on. A match decides only after
+ * this many pairs. */
+#define MATCH_SPRT_MIN_PAIRS 10
 int match_sprt_decide(const match_sprt *t, double llr);
 void match_print_sprt(const match_sprt *t, const match_penta *p, FILE *log);
 

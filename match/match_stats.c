@@ -114,7 +114,7 @@ void match_print_sprt(const match_sprt *t, const match_penta *p, FILE *log)
 {
     double lo, hi, llr = match_sprt_llr_penta(p, t->elo0, t->elo1);
     match_sprt_bounds(t, &lo, &hi);
-    int d = match_sprt_decide(t, llr);
+    int d = p->n[0] + p->n[1] + p->n[2] + p->n[3] + p->n[4] >= MATCH_SPRT_MIN_PAIRS ? match_sprt_decide(t, llr) : 0;
     fprintf(log, "SPRT: llr %.2f (%.1f%%), lbound %.2f, ubound %.2f, elo0 %g elo1 %g alpha %g beta %g%s\n", llr,
             100.0 * llr / hi, lo, hi, t->elo0, t->elo1, t->alpha, t->beta,
             d > 0 ? " - H1 was accepted" : d < 0 ? " - H0 was accepted" : "");

@@ -16,6 +16,7 @@ static void thread_free(search_thread *t)
 {
     if (!t)
         return;
+    search_hist_free(t);
     tc_position_free(t->pos);
     free(t->moves);
     free(t->scores);
@@ -119,6 +120,7 @@ void tc_engine_new_game(tc_engine *e)
     for (int i = 0; i < e->nthreads; i++) {
         memset(e->threads[i]->history, 0, sizeof e->threads[i]->history);
         memset(e->threads[i]->killers, 0, sizeof e->threads[i]->killers);
+        search_hist_clear(e->threads[i]);
     }
 }
 
