@@ -5,6 +5,7 @@
 #include "search.h"
 #include "see.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #define HIST_MAX 16384
@@ -628,13 +629,17 @@ int search_mate_moves(int score)
     return 0;
 }
 
-static void report(search_thread *t, int depth, int score, tc_bound bound)
+static void report(search_thread *t, int depth, int score, tc_bound bound, int line)
 {
     tc_engine *e = t->e;
     if (!e->info || t->id != 0)
         return;
+    int shown = e->limits.multipv > 1 ? e->limits.multipv : 1;
+    if (line > shown)
+        return;
     tc_search_info in;
     memset(&in, 0, sizeof in);
+    in.multipv = line;
     in.depth = depth;
     in.seldepth = t->seldepth;
     in.score = score;
@@ -650,61 +655,190 @@ static void report(search_thread *t, int depth, int score, tc_bound bound)
     e->info(&in, e->ctx);
 }
 
+/* The legal root moves that `searchmoves` allows (all when it names none
+ * of them); their count. */
+static int root_list(search_thread *t)
+{
+    const tc_limits *l = &t->e->limits;
+    tc_move *legal = t->moves[MAX_PLY];
+    int n = tc_gen_legal(t->pos, legal), k = 0;
+    for (int i = 0; i < n; i++) {
+        bool ok = l->nsearchmoves <= 0;
+        for (int j = 0; !ok && j < l->nsearchmoves && j < TC_ENGINE_MAX_SEARCHMOVES; j++)
+            ok = l->searchmoves[j] == legal[i];
+        if (ok)
+            t->root_base[k++] = legal[i];
+    }
+    if (k == 0) {
+        memcpy(t->root_base, legal, sizeof *legal * (size_t)n);
+        k = n;
+    }
+    return k;
+}
+
+/* One iteration's search of one line, with an aspiration window around
+ * `prev`; the score (meaningless when aborted). */
+static int search_line(search_thread *t, int depth, int prev, int line)
+{
+    tc_engine *e = t->e;
+    int alpha = -INF, beta = INF, window = 20, score;
+    if (depth >= 5 && abs(prev) < MATE_BOUND) {
+        alpha = prev - window;
+        beta = prev + window;
+    }
+    for (;;) {
+        score = negamax(t, alpha, beta, depth, 0, false);
+        if (aborting(t))
+            break;
+        if (score <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = score - window > -INF ? score - window : -INF;
+            if (search_now_ms() - e->start_ms > 1000)
+                report(t, depth, score, TC_BOUND_UPPER, line);
+        } else if (score >= beta) {
+            beta = score + window < INF ? score + window : INF;
+            if (search_now_ms() - e->start_ms > 1000)
+                report(t, depth, score, TC_BOUND_LOWER, line);
+        } else
+            break;
+        window += window / 2 + 10;
+        if (window > 1000) {
+            alpha = -INF;
+            beta = INF;
+        }
+    }
+    return score;
+}
+
 /* Iterative deepening for one thread. Helpers start at staggered depths so
- * that the threads spread over the tree instead of repeating each other. */
+ * that the threads spread over the tree instead of repeating each other.
+ * The main thread searches MultiPV lines one after the other, each without
+ * the moves of the lines before it. */
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
-    int prev = 0;
     hist_ready(t);
+    int nbase = root_list(t);
+    int lines = e->limits.multipv > 1 ? e->limits.multipv : 1;
+    if (e->limits.elo > 0 && lines < LEVEL_LINES)
+        lines = LEVEL_LINES;
+    if (lines > TC_ENGINE_MAX_MULTIPV)
+        lines = TC_ENGINE_MAX_MULTIPV;
+    if (t->id != 0)
+        lines = 1;
+    if (lines > nbase)
+        lines = nbase;
+    bool restrict_roots = lines > 1 || nbase < tc_gen_legal(t->pos, t->moves[MAX_PLY]);
+    int prev[TC_ENGINE_MAX_MULTIPV] = {0};
+    tc_move cur_move[TC_ENGINE_MAX_MULTIPV];
+    int cur_score[TC_ENGINE_MAX_MULTIPV];
+    int changes = 0; /* best-move changes, decaying */
+    t->mpv_count = 0;
+    t->nroot_moves = 0;
     for (int depth = 1 + (t->id & 1); depth <= e->max_depth; depth++) {
-        int alpha = -INF, beta = INF, window = 25, score;
-        if (depth >= 5 && abs(prev) < MATE_BOUND) {
-            alpha = prev - window;
-            beta = prev + window;
-        }
-        t->seldepth = 0;
         t->root_depth = depth;
-        for (;;) {
-            score = negamax(t, alpha, beta, depth, 0, false);
-            if (aborting(t))
+        int done = 0;
+        tc_move last_best = t->best;
+        for (int k = 0; k < lines; k++) {
+            if (restrict_roots) {
+                t->nroot_moves = 0;
+                for (int i = 0; i < nbase; i++) {
+                    bool taken = false;
+                    for (int j = 0; j < k; j++)
+                        taken |= cur_move[j] == t->root_base[i];
+                    if (!taken)
+                        t->root_moves[t->nroot_moves++] = t->root_base[i];
+                }
+                if (!t->nroot_moves)
+                    break;
+            }
+            t->seldepth = 0;
+            int score = search_line(t, depth, prev[k], k + 1);
+            if (aborting(t) || t->pv_len[0] < 1)
                 break;
-            if (score <= alpha) {
-                beta = (alpha + beta) / 2;
-                alpha = score - window > -INF ? score - window : -INF;
-                if (search_now_ms() - e->start_ms > 1000)
-                    report(t, depth, score, TC_BOUND_UPPER);
-            } else if (score >= beta) {
-                beta = score + window < INF ? score + window : INF;
-                if (search_now_ms() - e->start_ms > 1000)
-                    report(t, depth, score, TC_BOUND_LOWER);
-            } else
-                break;
-            window += window / 2 + 10;
-            if (window > 1000) {
-                alpha = -INF;
-                beta = INF;
+            prev[k] = score;
+            cur_move[k] = t->pv[0][0];
+            cur_score[k] = score;
+            done++;
+            if (k == 0) {
+                t->completed = depth;
+                t->best_score = score;
+                t->root_pv_len = t->pv_len[0];
+                for (int i = 0; i < t->pv_len[0]; i++)
+                    t->root_pv[i] = t->pv[0][i];
+                t->best = t->pv[0][0];
+            }
+            report(t, depth, score, TC_BOUND_EXACT, k + 1);
+        }
+        if (done == lines) {
+            t->mpv_count = lines;
+            for (int k = 0; k < lines; k++) {
+                t->mpv_move[k] = cur_move[k];
+                t->mpv_score[k] = cur_score[k];
             }
         }
         if (aborting(t))
             break;
-        prev = score;
-        t->completed = depth;
-        t->best_score = score;
-        t->root_pv_len = t->pv_len[0];
-        for (int i = 0; i < t->pv_len[0]; i++)
-            t->root_pv[i] = t->pv[0][i];
-        if (t->pv_len[0] > 0)
-            t->best = t->pv[0][0];
         if (t->id != 0)
             continue;
-        report(t, depth, score, TC_BOUND_EXACT);
+        changes = changes / 2 + (depth > 1 && t->best != last_best ? 2 : 0);
         int64_t elapsed = search_now_ms() - e->start_ms;
-        if (e->soft_ms && elapsed >= e->soft_ms * 6 / 10)
+        /* more time while the best move keeps changing, less when it holds */
+        int scale = 50 + 25 * (changes < 6 ? changes : 6);
+        if (e->soft_ms && elapsed >= e->soft_ms * scale / 100)
             break;
+        int score = t->best_score;
         if (!e->limits.infinite && abs(score) >= MATE_BOUND && depth >= 2 * (MATE - abs(score)) + 4)
             break;
     }
+    t->nroot_moves = 0;
     atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
 }
 
+/* ---------------------------------------------------------------- levels */
+
+int search_level_depth(int elo)
+{
+    int d = 1 + (elo - TC_ELO_MIN) / 160;
+    return d < 1 ? 1 : d;
+}
+
+/* A weak player sees the best few moves and their scores and picks one at
+ * random, weighing each by how much worse it looks: the weaker the player,
+ * the more a worse move may be chosen (scale: centipawns per factor e). */
+tc_move search_level_choice(const tc_engine *e, int *score)
+{
+    const search_thread *t = e->threads[0];
+    if (e->limits.elo <= 0 || t->mpv_count < 2) {
+        *score = t->best_score;
+        return t->best;
+    }
+    int elo = e->limits.elo < TC_ELO_MIN ? TC_ELO_MIN : e->limits.elo > TC_ELO_MAX ? TC_ELO_MAX : e->limits.elo;
+    double scale = (TC_ELO_MAX + 100 - elo) / 6.0;
+    /* the position and the node count seed the draw: repeatable for one
+     * search, different from move to move */
+    uint64_t x = t->pos->key ^ (t->nodes * 0x9e3779b97f4a7c15ull);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    double u = (double)(x >> 11) / 9007199254740992.0;
+    double w[TC_ENGINE_MAX_MULTIPV], sum = 0;
+    int top = t->mpv_score[0];
+    for (int k = 1; k < t->mpv_count; k++)
+        top = t->mpv_score[k] > top ? t->mpv_score[k] : top;
+    for (int k = 0; k < t->mpv_count; k++) {
+        double d = (top - t->mpv_score[k]) / scale;
+        w[k] = d > 30 ? 0 : exp(-d);
+        sum += w[k];
+    }
+    double acc = 0;
+    for (int k = 0; k < t->mpv_count; k++) {
+        acc += w[k] / sum;
+        if (u < acc) {
+            *score = t->mpv_score[k];
+            return t->mpv_move[k];
+        }
+    }
+    *score = t->mpv_score[0];
+    return t->mpv_move[0];
+}

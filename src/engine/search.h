@@ -60,6 +60,11 @@ typedef struct search_thread {
     tc_move excluded[MAX_PLY + 1]; /* singular search: the move left out */
     tc_move root_moves[TC_MAX_MOVES]; /* searchmoves / MultiPV: roots allowed */
     int nroot_moves;                  /* 0: every legal move */
+    tc_move root_base[TC_MAX_MOVES];  /* the legal roots searchmoves allows */
+    /* MultiPV: best move and score of each line of the last full iteration */
+    tc_move mpv_move[TC_ENGINE_MAX_MULTIPV];
+    int mpv_score[TC_ENGINE_MAX_MULTIPV];
+    int mpv_count;
     uint64_t nodes;
     _Atomic uint64_t nodes_pub; /* nodes, published every POLL_MASK+1 */
     int seldepth;
@@ -110,6 +115,12 @@ void search_hist_free(search_thread *t);
 void search_hist_clear(search_thread *t);
 /* search.c: iterative deepening for one thread (the main thread or a helper). */
 void search_iterate(search_thread *t);
+/* search.c: with limits.elo set, the move a player of that strength picks
+ * among the main thread's lines (else its best move). */
+tc_move search_level_choice(const tc_engine *e, int *score);
+/* search.c: the depth cap and line count of a limited-strength search. */
+int search_level_depth(int elo);
+#define LEVEL_LINES 4
 /* search.c: moves to mate for a mate score (negative: getting mated), else 0. */
 int search_mate_moves(int score);
 
