@@ -78,7 +78,7 @@ static void print_help(void)
            "  undo       take back one move (against the engine: yours and its reply)\n"
            "  go         let the engine move now (it then keeps that side)\n"
            "  engine white|black|off   choose the engine's side\n"
-           "  level N    engine level 1-20 (20: full depth)\n"
+           "  level N    engine level 1-20 (20: full strength; below, Elo 800 + 80 (N - 1))\n"
            "  flip       turn the board around\n"
            "  moves      list the legal moves; moves CELL: that piece's moves and their paths\n"
            "  fen        print the position's FEN\n"
@@ -249,7 +249,9 @@ static void engine_move(play_state *s)
     tc_limits lim;
     tc_limits_init(&lim);
     lim.movetime = s->movetime;
-    lim.level = s->level < 20 ? s->level : 0;
+    /* level L < 20: a limited-strength player of Elo 800 + 80 (L - 1)
+     * (the engine's UCI_Elo scale), choosing among its best few moves */
+    lim.elo = s->level < 20 ? TC_ELO_MIN + 80 * (s->level - 1) : 0;
     tc_search_result r = tc_engine_search(s->engine, &lim, NULL, NULL);
     if (!r.best)
         return;

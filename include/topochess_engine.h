@@ -28,6 +28,8 @@ extern "C" {
 #define TC_ENGINE_MAX_PLY 128
 #define TC_ENGINE_MAX_THREADS 64
 #define TC_ENGINE_MAX_HASH_MB 65536
+#define TC_ENGINE_MAX_SEARCHMOVES 256
+#define TC_ENGINE_MAX_MULTIPV 64
 
 /* Scores are centipawns from the side to move's point of view; a mate in
  * n plies scores TC_SCORE_MATE - n (mated: -(TC_SCORE_MATE - n)). */
@@ -46,7 +48,16 @@ typedef struct tc_limits {
     uint64_t nodes;       /* stop after about this many nodes */
     int infinite;         /* search until tc_engine_stop */
     int level;            /* 0 full strength; 1..20 weaker play (caps depth) */
+    int elo;              /* 0 full strength; TC_ELO_MIN..TC_ELO_MAX: a weak
+                             player that picks among the best few moves */
+    int multipv;          /* lines to search and report (0 or 1: one) */
+    int nsearchmoves;     /* > 0: only these root moves are searched */
+    tc_move searchmoves[TC_ENGINE_MAX_SEARCHMOVES];
 } tc_limits;
+
+/* The Elo range of limited strength (UCI_Elo). */
+#define TC_ELO_MIN 800
+#define TC_ELO_MAX 2400
 
 void tc_limits_init(tc_limits *l);
 
@@ -55,6 +66,7 @@ typedef enum { TC_BOUND_EXACT = 0, TC_BOUND_LOWER = 1, TC_BOUND_UPPER = 2 } tc_b
 /// One progress report: sent after each completed iteration and after an
 /// aspiration-window fail (bound != exact).
 typedef struct tc_search_info {
+    int multipv;     /* which line, from 1 (best) */
     int depth, seldepth;
     int score;       /* centipawns from the side to move's view */
     int mate;        /* 0, or moves to mate: > 0 we mate, < 0 we are mated */

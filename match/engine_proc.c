@@ -480,7 +480,7 @@ int ep_new_game(ep_engine *e, const tc_position *p, const ep_limits *lim)
     } else if (lim->movetime_ms > 0) {
         sendf(e, "st %g", lim->movetime_ms / 1000.0);
     }
-    send_text(e, "nopost");
+    send_text(e, "post"); /* thinking lines carry the scores adjudication reads */
     if (send_text(e, "easy"))
         return fail_closed(e, "at the start of the game"), -1;
     e->sent = 0;
@@ -539,7 +539,7 @@ static ep_reply uci_go(ep_engine *e, const tc_position *p, const ep_limits *lim)
     free(pos);
     if (lim->tc_base_ms > 0)
         bad = bad || sendf(e, "go wtime %ld btime %ld winc %d binc %d", lim->clock_ms[0],
-                           lim->clock_ms[1], lim->tc_inc_ms, lim->tc_inc_ms);
+                           lim->clock_ms[1], lim->inc_ms[0], lim->inc_ms[1]);
     else if (lim->nodes > 0)
         bad = bad || sendf(e, "go nodes %ld", lim->nodes);
     else
@@ -572,11 +572,54 @@ static ep_reply cecp_go(ep_engine *e, const tc_position *p, const ep_limits *lim
     return bad ? EP_DIED : EP_MOVE;
 }
 
+/* The score of a UCI `info ... score cp N | mate N` line; 1 if it has one
+ * (bounds included: the last line before bestmove is what counts). */
+static int uci_score(const char *line, int *out)
+{
+    const char *s = strstr(line, " score ");
+    if (!s)
+        return 0;
+    s += 7;
+    char *end;
+    if (starts(s, "cp ")) {
+        long v = strtol(s + 3, &end, 10);
+        if (end == s + 3)
+            return 0;
+        *out = v > EP_MATE_SCORE / 2 ? EP_MATE_SCORE / 2 : v < -EP_MATE_SCORE / 2 ? -EP_MATE_SCORE / 2 : (int)v;
+        return 1;
+    }
+    if (starts(s, "mate ")) {
+        long v = strtol(s + 5, &end, 10);
+        if (end == s + 5 || v > 10000 || v < -10000)
+            return 0;
+        *out = v >= 0 ? EP_MATE_SCORE - (int)v : -EP_MATE_SCORE - (int)v;
+        return 1;
+    }
+    return 0;
+}
+
+/* A CECP thinking line: "ply score time nodes pv..."; 1 if it is one. */
+static int cecp_score(const char *line, int *out)
+{
+    char *end;
+    const char *s = line + strspn(line, " ");
+    strtol(s, &end, 10);
+    if (end == s || (*end != ' ' && *end != '.' && *end != '&'))
+        return 0;
+    s = end + strspn(end, " .&");
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != ' ')
+        return 0;
+    *out = v > EP_MATE_SCORE ? EP_MATE_SCORE : v < -EP_MATE_SCORE ? -EP_MATE_SCORE : (int)v;
+    return 1;
+}
+
 ep_reply ep_go(ep_engine *e, const tc_position *p, const ep_limits *lim, int timeout_ms,
                char *text, size_t size, long *elapsed_ms)
 {
     text[0] = '\0';
     e->said[0] = '\0';
+    e->has_score = 0;
     *elapsed_ms = 0;
     ep_reply sent = e->proto == EP_UCI ? uci_go(e, p, lim) : cecp_go(e, p, lim);
     long t0 = ep_now_ms(), deadline = t0 + timeout_ms;
@@ -596,6 +639,11 @@ ep_reply ep_go(ep_engine *e, const tc_position *p, const ep_limits *lim, int tim
         }
         if (starts(line, "info string ") || starts(line, "telluser ") || starts(line, "Error"))
             snprintf(e->said, sizeof e->said, "%.255s", line);
+        int sc;
+        if (e->proto == EP_UCI ? starts(line, "info ") && uci_score(line, &sc) : cecp_score(line, &sc)) {
+            e->has_score = 1;
+            e->score = sc;
+        }
         if (e->proto == EP_UCI) {
             if (starts(line, "bestmove")) {
                 const char *m = line + 8;

@@ -31,15 +31,22 @@ typedef struct ep_engine {
     char tag[24];            /* prefix of the log lines */
     char error[512];
     char said[256];          /* last `info string` / `telluser` line of a move */
+    int has_score;           /* the last move came with a score */
+    int score;               /* its score, centipawns from the mover's side;
+                                mates as +-(EP_MATE_SCORE - moves) */
 } ep_engine;
 
-/// The search limit for one move. Clocks are in milliseconds; when
-/// tc_base_ms is 0 the move has movetime_ms, else nodes (UCI only).
+#define EP_MATE_SCORE 100000
+
+/// The search limit for one move of one engine. Clocks are in milliseconds;
+/// when tc_base_ms is 0 the move has nodes (UCI only) if given, else
+/// movetime_ms.
 typedef struct ep_limits {
     int movetime_ms;
     long nodes;
     int tc_base_ms, tc_inc_ms;
     long clock_ms[2]; /* remaining time of White and Black */
+    int inc_ms[2];    /* increments of White and Black (engines may differ) */
 } ep_limits;
 
 /// What waiting for an engine's move produced.

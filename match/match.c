@@ -23,7 +23,8 @@ void match_config_init(match_config *cfg, const tc_variant_def *def)
     cfg->def = *def;
     cfg->eng[0].skill = cfg->eng[1].skill = -1;
     cfg->games = 2;
-    cfg->margin_ms = 100;
+    cfg->margin_ms = -1;
+    cfg->balance_depth = 6;
     cfg->hang_ms = 60000;
     cfg->plies = 4;
     cfg->seed = 1;
@@ -92,9 +93,30 @@ static int set_proto(match_engine_cfg *e, const char *value, tc_error *err)
     return 0;
 }
 
+/* KEY=A,B[,C]: `count` whole numbers, none negative. */
+static int parse_list(const char *key, const char *val, int count, long *out, tc_error *err)
+{
+    const char *s = val;
+    for (int i = 0; i < count; i++) {
+        char *end;
+        out[i] = strtol(s, &end, 10);
+        if (end == s || out[i] < 0 || out[i] > 100000 || (i + 1 < count ? *end != ',' : *end != '\0'))
+            return bad(err, "%s=%s: expected %d whole numbers separated by commas", key, val, count);
+        s = end + 1;
+    }
+    return 0;
+}
+
+/// One limit as given: kind 0 none, 1 movetime, 2 nodes, 3 clock.
+typedef struct {
+    int kind, movetime;
+    long nodes;
+    int base, inc;
+} limit_spec;
+
 int match_parse_args(match_config *cfg, int argc, char **argv, const char *self, tc_error *err)
 {
-    int limits = 0;
+    limit_spec glob = {0, 0, 0, 0, 0}, spec[2] = {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};
     for (int i = 0; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         if (!eq)
@@ -141,25 +163,58 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
         } else if (!strcmp(key, "games")) {
             r = parse_long(key, val, 1, 1000000, &n, err);
             cfg->games = (int)n;
-        } else if (!strcmp(key, "movetime")) {
-            r = parse_long(key, val, 1, 86400000, &n, err);
-            cfg->movetime_ms = (int)n;
-            limits++;
-        } else if (!strcmp(key, "nodes")) {
-            r = parse_long(key, val, 1, 2000000000, &n, err);
-            cfg->nodes = n;
-            limits++;
-        } else if (!strcmp(key, "tc")) {
-            int used = parse_seconds(val, &cfg->tc_base_ms);
-            int ok = used > 0 && cfg->tc_base_ms > 0;
-            cfg->tc_inc_ms = 0;
-            if (ok && val[used]) {
-                int inc = val[used] == '+' ? parse_seconds(val + used + 1, &cfg->tc_inc_ms) : -1;
-                ok = inc > 0 && !val[used + 1 + inc];
+        } else if (!strcmp(base, "movetime") || !strcmp(base, "nodes") || !strcmp(base, "tc")) {
+            limit_spec l = {0, 0, 0, 0, 0};
+            if (!strcmp(base, "movetime")) {
+                r = parse_long(key, val, 1, 86400000, &n, err);
+                l.kind = 1;
+                l.movetime = (int)n;
+            } else if (!strcmp(base, "nodes")) {
+                r = parse_long(key, val, 1, 2000000000, &n, err);
+                l.kind = 2;
+                l.nodes = n;
+            } else {
+                l.kind = 3;
+                int used = parse_seconds(val, &l.base);
+                int ok = used > 0 && l.base > 0;
+                if (ok && val[used]) {
+                    int inc = val[used] == '+' ? parse_seconds(val + used + 1, &l.inc) : -1;
+                    ok = inc > 0 && !val[used + 1 + inc];
+                }
+                if (!ok)
+                    return bad(err, "%s=%s: expected SECONDS or SECONDS+INCREMENT", key, val);
             }
-            if (!ok)
-                return bad(err, "tc=%s: expected SECONDS or SECONDS+INCREMENT", val);
-            limits++;
+            limit_spec *slot = first == last ? &spec[first] : &glob;
+            if (slot->kind && slot->kind != l.kind)
+                return bad(err, "give one of movetime%s=, tc%s= and nodes%s=", first == last ? key + klen - 1 : "",
+                           first == last ? key + klen - 1 : "", first == last ? key + klen - 1 : "");
+            *slot = l;
+        } else if (!strcmp(key, "sprt")) {
+            match_sprt *t = &cfg->sprt;
+            char extra;
+            if (sscanf(val, "%lf,%lf,%lf,%lf%c", &t->elo0, &t->elo1, &t->alpha, &t->beta, &extra) != 4 ||
+                !(t->elo1 > t->elo0) || !(t->alpha > 0 && t->alpha < 0.5) || !(t->beta > 0 && t->beta < 0.5))
+                return bad(err, "sprt=%s: expected ELO0,ELO1,ALPHA,BETA with elo0 < elo1 and 0 < alpha, beta < 0.5", val);
+            t->on = 1;
+        } else if (!strcmp(key, "resign")) {
+            long a[2];
+            if (parse_list(key, val, 2, a, err))
+                return -1;
+            cfg->adj.resign_moves = (int)a[0];
+            cfg->adj.resign_cp = (int)a[1];
+        } else if (!strcmp(key, "draw")) {
+            long a[3];
+            if (parse_list(key, val, 3, a, err))
+                return -1;
+            cfg->adj.draw_movenumber = (int)a[0];
+            cfg->adj.draw_moves = (int)a[1];
+            cfg->adj.draw_cp = (int)a[2];
+        } else if (!strcmp(key, "balance")) {
+            r = parse_long(key, val, 0, 10000, &n, err);
+            cfg->balance_cp = (int)n;
+        } else if (!strcmp(key, "balancedepth")) {
+            r = parse_long(key, val, 1, 30, &n, err);
+            cfg->balance_depth = (int)n;
         } else if (!strcmp(key, "margin")) {
             r = parse_long(key, val, 0, 600000, &n, err);
             cfg->margin_ms = (int)n;
@@ -179,6 +234,7 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
         } else if (!strcmp(key, "plies")) {
             r = parse_long(key, val, 0, 200, &n, err);
             cfg->plies = (int)n;
+            cfg->plies_given = 1;
         } else if (!strcmp(key, "seed")) {
             char *end;
             cfg->seed = strtoull(val, &end, 10);
@@ -205,13 +261,22 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
     }
     if (!cfg->eng[0].cmd[0] || !cfg->eng[1].cmd[0])
         return bad(err, "give both engines: engine1=CMD engine2=CMD (or engine=CMD for both)");
-    if (limits > 1)
-        return bad(err, "give one of movetime=, tc= and nodes=");
-    if (!limits)
-        cfg->movetime_ms = 100;
-    for (int k = 0; k < 2; k++)
-        if (cfg->nodes > 0 && cfg->eng[k].proto == EP_CECP)
+    if (!glob.kind)
+        glob = (limit_spec){1, 100, 0, 0, 0};
+    cfg->movetime_ms = glob.kind == 1 ? glob.movetime : 0;
+    cfg->nodes = glob.kind == 2 ? glob.nodes : 0;
+    cfg->tc_base_ms = glob.kind == 3 ? glob.base : 0;
+    cfg->tc_inc_ms = glob.kind == 3 ? glob.inc : 0;
+    for (int k = 0; k < 2; k++) {
+        const limit_spec *l = spec[k].kind ? &spec[k] : &glob;
+        match_engine_cfg *e = &cfg->eng[k];
+        e->movetime_ms = l->kind == 1 ? l->movetime : 0;
+        e->nodes = l->kind == 2 ? l->nodes : 0;
+        e->tc_base_ms = l->kind == 3 ? l->base : 0;
+        e->tc_inc_ms = l->kind == 3 ? l->inc : 0;
+        if (e->nodes > 0 && e->proto == EP_CECP)
             return bad(err, "nodes= needs UCI engines; engine%d speaks CECP", k + 1);
+    }
     return 0;
 }
 
@@ -229,6 +294,9 @@ typedef struct match_state {
     pthread_mutex_t lock;
     int next_game;
     match_score score;
+    signed char *result; /* by game: 0 not yet, 1 win, 2 loss, 3 draw (engine 1) */
+    match_penta penta;
+    int decided;         /* the SPRT stopped the match */
 } match_state;
 
 /// How one game ended.
@@ -297,15 +365,29 @@ static int judge(const tc_position *p, int maxplies, game_end *g)
     return 0;
 }
 
-/* Asks the side to move for its move and plays it; 1 if the game ended. */
-static int engine_turn(const match_state *m, tc_position *p, ep_engine *e, const char *who,
-                       ep_limits *lim, game_end *g, int *hung)
+int match_margin(const match_config *cfg, int k)
+{
+    if (cfg->margin_ms >= 0)
+        return cfg->margin_ms;
+    const match_engine_cfg *e = &cfg->eng[k];
+    if (e->tc_base_ms > 0)
+        return 100 + e->tc_base_ms / 400 + e->tc_inc_ms;
+    return e->nodes > 0 ? 100 : 100 + e->movetime_ms / 2;
+}
+
+/* Asks the side to move (engine k) for its move and plays it; 1 if the
+ * game ended. `clock` and `inc` are by colour. */
+static int engine_turn(const match_state *m, int k, tc_position *p, ep_engine *e, const char *who,
+                       ep_limits *lim, long *clock, game_end *g, int *hung)
 {
     const match_config *cfg = m->cfg;
     int side = tc_side_to_move(p);
-    long timeout = lim->tc_base_ms > 0 ? lim->clock_ms[side] + cfg->margin_ms
-                   : cfg->nodes > 0    ? cfg->hang_ms
-                                       : (long)cfg->movetime_ms + cfg->margin_ms;
+    long margin = match_margin(cfg, k);
+    lim->clock_ms[0] = clock[0];
+    lim->clock_ms[1] = clock[1];
+    long timeout = lim->tc_base_ms > 0 ? clock[side] + margin
+                   : lim->nodes > 0    ? cfg->hang_ms
+                                       : (long)lim->movetime_ms + margin;
     if (timeout < 1)
         timeout = 1;
     char text[256], fen[800];
@@ -342,18 +424,71 @@ static int engine_turn(const match_state *m, tc_position *p, ep_engine *e, const
         return 1;
     }
     if (lim->tc_base_ms > 0) {
-        lim->clock_ms[side] -= elapsed;
-        if (lim->clock_ms[side] < -cfg->margin_ms) {
-            end_game(g, side, "time forfeit", "%s loses on time (%ld ms over)", who, -lim->clock_ms[side]);
+        clock[side] -= elapsed;
+        if (clock[side] < -margin) {
+            end_game(g, side, "time forfeit", "%s loses on time (%ld ms over)", who, -clock[side]);
             return 1;
         }
-        lim->clock_ms[side] += cfg->tc_inc_ms;
-    } else if (cfg->nodes <= 0 && elapsed > timeout) {
-        end_game(g, side, "time forfeit", "%s took %ld ms for a %d ms move", who, elapsed, cfg->movetime_ms);
+        clock[side] += lim->tc_inc_ms;
+    } else if (lim->nodes <= 0 && elapsed > timeout) {
+        end_game(g, side, "time forfeit", "%s took %ld ms for a %d ms move", who, elapsed, lim->movetime_ms);
         return 1;
     }
     tc_make_move(p, mv);
     return 0;
+}
+
+/// Runs of consecutive moves that count towards adjudication.
+typedef struct adj_state {
+    int resign_run, resign_winner; /* moves scoring a win for resign_winner */
+    int draw_run;                  /* moves scoring near zero */
+} adj_state;
+
+/* After a move by `side` (which reported e->score): 1 and g filled when the
+ * scores of both engines settle the game. */
+static int adjudicate(const match_config *cfg, adj_state *a, const tc_position *p, int side, const ep_engine *e,
+                      game_end *g)
+{
+    const match_adjudication *adj = &cfg->adj;
+    if (!e->has_score) {
+        a->resign_run = a->draw_run = 0;
+        return 0;
+    }
+    int white_view = side == TC_WHITE ? e->score : -e->score;
+    if (adj->resign_moves > 0) {
+        if (abs(white_view) >= adj->resign_cp) {
+            int winner = white_view > 0 ? TC_WHITE : TC_BLACK;
+            a->resign_run = a->resign_run > 0 && a->resign_winner == winner ? a->resign_run + 1 : 1;
+            a->resign_winner = winner;
+        } else {
+            a->resign_run = 0;
+        }
+        if (a->resign_run >= 2 * adj->resign_moves) {
+            end_game(g, !a->resign_winner, "adjudication",
+                     "%s wins by adjudication: both engines scored %d cp or more for it for %d moves",
+                     colour_name(a->resign_winner), adj->resign_cp, adj->resign_moves);
+            return 1;
+        }
+    }
+    if (adj->draw_moves > 0) {
+        a->draw_run = abs(white_view) <= adj->draw_cp ? a->draw_run + 1 : 0;
+        int moveno = tc_ply_count(p) / 2 + 1;
+        if (moveno > adj->draw_movenumber && a->draw_run >= 2 * adj->draw_moves) {
+            end_game(g, -1, "adjudication", "draw by adjudication: both engines scored within %d cp for %d moves",
+                     adj->draw_cp, adj->draw_moves);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void engine_limits(const match_engine_cfg *ec, ep_limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->movetime_ms = ec->movetime_ms;
+    lim->nodes = ec->nodes;
+    lim->tc_base_ms = ec->tc_base_ms;
+    lim->tc_inc_ms = ec->tc_inc_ms;
 }
 
 /* Plays game `index`: engine match_white_engine(index) has White. */
@@ -375,23 +510,39 @@ static void play_game(match_state *m, int index, tc_position *p, game_end *g)
         end_game(g, -1, "abandoned", "opening: %s", err.msg);
         goto done;
     }
-    ep_limits lim = {cfg->movetime_ms, cfg->nodes, cfg->tc_base_ms, cfg->tc_inc_ms,
-                     {cfg->tc_base_ms, cfg->tc_base_ms}};
+    ep_limits lim[2]; /* by colour */
+    long clock[2];
+    for (int c = 0; c < 2; c++) {
+        engine_limits(&cfg->eng[engine_of[c]], &lim[c]);
+        clock[c] = lim[c].tc_base_ms;
+    }
+    for (int c = 0; c < 2; c++) {
+        lim[c].inc_ms[0] = lim[0].tc_inc_ms;
+        lim[c].inc_ms[1] = lim[1].tc_inc_ms;
+    }
     for (int c = 0; c < 2; c++) {
         snprintf(who[c], sizeof who[c], "%s (%s)", colour_name(c), m->names[engine_of[c]]);
         char tag[24];
         snprintf(tag, sizeof tag, "%d.%d", index + 1, engine_of[c] + 1);
         if (start_engine(m, engine_of[c], eng[c], tag) == 0)
             started[c] = 1;
-        if (!started[c] || ep_new_game(eng[c], p, &lim)) {
+        if (!started[c] || ep_new_game(eng[c], p, &lim[c])) {
             end_game(g, c, "abandoned", "%s: %s", who[c], eng[c]->error);
             goto done;
         }
     }
+    adj_state adj = {0, 0, 0};
+    game_end pending;
+    int settled = 0;
     while (!judge(p, cfg->maxplies, g)) {
-        int side = tc_side_to_move(p);
-        if (engine_turn(m, p, eng[side], who[side], &lim, g, &hung[side]))
+        if (settled) {
+            *g = pending;
             break;
+        }
+        int side = tc_side_to_move(p);
+        if (engine_turn(m, engine_of[side], p, eng[side], who[side], &lim[side], clock, g, &hung[side]))
+            break;
+        settled = adjudicate(cfg, &adj, p, side, eng[side], &pending);
     }
 done:
     for (int c = 0; c < 2; c++) {
@@ -432,13 +583,43 @@ static void write_pgn(match_state *m, int index, const tc_position *p, const gam
     fflush(m->pgn);
 }
 
+/* Notes a game's outcome; when its pair is complete, counts the pair and
+ * runs the SPRT (under the lock). */
+static void record_pair(match_state *m, int index, int outcome)
+{
+    if (!m->result)
+        return;
+    m->result[index] = (signed char)outcome;
+    int mate = index ^ 1;
+    if (mate >= m->cfg->games || !m->result[mate])
+        return;
+    static const int points[4] = {0, 2, 0, 1}; /* half points by outcome */
+    m->penta.n[points[m->result[index]] + points[m->result[mate]]]++;
+    const match_sprt *t = &m->cfg->sprt;
+    if (!t->on)
+        return;
+    int pairs = 0;
+    for (int i = 0; i < 5; i++)
+        pairs += m->penta.n[i];
+    double llr = match_sprt_llr_penta(&m->penta, t->elo0, t->elo1);
+    /* the normal approximation needs a sample: no decision on a handful
+     * of pairs, whose variance is mostly the regularisation */
+    if (pairs >= MATCH_SPRT_MIN_PAIRS && match_sprt_decide(t, llr) && !m->decided) {
+        m->decided = 1;
+        fprintf(m->log, "SPRT decided after %d game pairs; games under way finish\n", pairs);
+    } else if (pairs % 10 == 0) {
+        match_print_summary(&m->score, m->names[0], m->names[1], m->log);
+        match_print_sprt(t, &m->penta, m->log);
+    }
+}
+
 static void *game_thread(void *arg)
 {
     match_state *m = arg;
     tc_position *p = tc_position_new(m->v);
     for (;;) {
         pthread_mutex_lock(&m->lock);
-        int index = m->next_game < m->cfg->games ? m->next_game++ : -1;
+        int index = m->next_game < m->cfg->games && !m->decided ? m->next_game++ : -1;
         pthread_mutex_unlock(&m->lock);
         if (index < 0 || !p)
             break;
@@ -449,12 +630,14 @@ static void *game_thread(void *arg)
         fprintf(m->log, "Finished game %d (%s vs %s): %s {%s}\n", index + 1, m->names[white],
                 m->names[!white], g.result, g.reason);
         fflush(m->log);
+        int outcome;
         if (!strcmp(g.result, "1/2-1/2"))
-            m->score.draws++;
+            m->score.draws++, outcome = 3;
         else if ((g.result[0] == '1') == (white == 0))
-            m->score.wins++;
+            m->score.wins++, outcome = 1;
         else
-            m->score.losses++;
+            m->score.losses++, outcome = 2;
+        record_pair(m, index, outcome);
         if (m->pgn)
             write_pgn(m, index, p, &g);
         pthread_mutex_unlock(&m->lock);
@@ -521,6 +704,11 @@ static int probe_engines(match_state *m)
 
 int match_run(const match_config *cfg, FILE *log, match_score *score)
 {
+    return match_run_penta(cfg, log, score, NULL);
+}
+
+int match_run_penta(const match_config *cfg, FILE *log, match_score *score, match_penta *penta)
+{
     /* A write to an engine that died must be an error, not our death. */
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
@@ -539,6 +727,10 @@ int match_run(const match_config *cfg, FILE *log, match_score *score)
         fprintf(log, "match: variant %s: %s\n", cfg->def.name, err.msg);
         goto done;
     }
+    if (!(m.result = calloc((size_t)cfg->games + 1, 1))) {
+        fprintf(log, "match: out of memory\n");
+        goto done;
+    }
     if (match_make_openings(cfg, m.v, &m.openings, &m.nopenings, log) || probe_engines(&m))
         goto done;
     if (cfg->pgn_path[0] && !(m.pgn = fopen(cfg->pgn_path, "w"))) {
@@ -555,10 +747,15 @@ int match_run(const match_config *cfg, FILE *log, match_score *score)
     for (int i = 0; i < running; i++)
         pthread_join(threads[i], NULL);
     match_print_summary(&m.score, m.names[0], m.names[1], log);
+    if (cfg->sprt.on)
+        match_print_sprt(&cfg->sprt, &m.penta, log);
     status = 0;
 done:
     if (score)
         *score = m.score;
+    if (penta)
+        *penta = m.penta;
+    free(m.result);
     if (m.pgn)
         fclose(m.pgn);
     match_free_openings(m.openings, m.nopenings);
@@ -578,11 +775,21 @@ void match_usage(FILE *out)
             "  skill1=, skill2=    a Skill Level to set (0-100)\n"
             "  engine=, option=, proto=, name=, skill=  without 1 or 2: the same for both engines\n"
             "  games=N             games to play (default 2), in pairs with colours swapped\n"
-            "  movetime=MS | tc=SECONDS[+INC] | nodes=N   limit per move (default movetime=100)\n"
-            "  margin=MS           grace before a late move loses (default 100)\n"
+            "  movetime=MS | tc=SECONDS[+INC] | nodes=N   limit per move (default movetime=100);\n"
+            "                      movetime1= nodes2= tc1= ... give one engine its own limit\n"
+            "  margin=MS           grace before a late move loses (default 100 + half the\n"
+            "                      move time; under tc= 100 + base/400 + increment)\n"
             "  timeout=MS          deadline for a nodes= move (default 60000)\n"
             "  openings=N plies=K seed=S   N random openings of K plies (default 4)\n"
-            "  openings=FILE       one FEN or one move list per line\n"
+            "  balance=CP balancedepth=D   keep random openings a depth-D search (default 6)\n"
+            "                      scores within CP centipawns\n"
+            "  openings=FILE       one FEN or one move list per line; .epd (FEN first\n"
+            "                      fields) or .pgn (each game's moves, plies= caps them)\n"
+            "  sprt=ELO0,ELO1,ALPHA,BETA   stop when the SPRT (pentanomial GSPRT) decides\n"
+            "  resign=MOVES,CP     adjudicate a win when both engines score it >= CP for\n"
+            "                      MOVES moves each\n"
+            "  draw=MOVENUMBER,MOVES,CP   adjudicate a draw after MOVENUMBER when both\n"
+            "                      score within CP for MOVES moves each\n"
             "  maxplies=N          draw after N plies (default 400)\n"
             "  concurrency=N       games played at once (default 1)\n"
             "  pgn=FILE event=NAME debug=1\n");

@@ -20,7 +20,34 @@ typedef struct match_engine_cfg {
     char name[96];
     int noptions; /* UCI options to set: option=NAME=VALUE */
     char option[8][2][64];
+    /* this engine's limit per move: one of movetime, nodes, clock */
+    int movetime_ms;
+    long nodes;
+    int tc_base_ms, tc_inc_ms;
 } match_engine_cfg;
+
+/// Adjudication by the engines' own scores (cutechess-style): a game is
+/// resigned when both engines agree, for `resign_moves` moves each, that one
+/// side is at least `resign_cp` ahead; drawn when, from move
+/// `draw_movenumber` on, both report |score| <= `draw_cp` for `draw_moves`
+/// moves each. A count of 0 turns the rule off.
+typedef struct match_adjudication {
+    int resign_moves, resign_cp;
+    int draw_movenumber, draw_moves, draw_cp;
+} match_adjudication;
+
+/// Sequential probability ratio test: H0 "elo <= elo0" against H1 "elo >=
+/// elo1" (logistic Elo), with error rates alpha and beta.
+typedef struct match_sprt {
+    int on;
+    double elo0, elo1, alpha, beta;
+} match_sprt;
+
+/// Game-pair results (both colours of one opening), the pentanomial
+/// counts: index = points of engine 1 in the pair times 2 (0, 1/2, ... 2).
+typedef struct match_penta {
+    int n[5];
+} match_penta;
 
 /// Everything `topochess match` was told, with defaults filled in by
 /// match_config_init. Times are in milliseconds.
@@ -28,14 +55,21 @@ typedef struct match_config {
     tc_variant_def def;
     match_engine_cfg eng[2];
     int games;
-    int movetime_ms;
-    int tc_base_ms, tc_inc_ms; /* tc_base_ms > 0: clocks */
-    long nodes;                /* > 0: nodes per move (UCI engines) */
-    int margin_ms;             /* grace before a late move loses */
+    int movetime_ms;           /* the limits given for both engines (each */
+    int tc_base_ms, tc_inc_ms; /* engine's own are in eng[k]) */
+    long nodes;
+    int margin_ms;             /* grace before a late move loses; -1: by the
+                                  move time (match_margin) */
     int hang_ms;               /* deadline for a nodes-limited move */
     int openings;              /* random openings to make, 0: none */
-    char openings_file[512];
+    char openings_file[512];   /* FENs or move lists, EPD, or PGN */
     int plies;                 /* plies of a random opening */
+    int plies_given;           /* plies= was given: it also caps PGN openings */
+    int balance_cp;            /* > 0: keep random openings whose short
+                                  search scores within this */
+    int balance_depth;         /* depth of that search */
+    match_adjudication adj;
+    match_sprt sprt;
     uint64_t seed;
     int maxplies;
     int concurrency;
@@ -56,6 +90,8 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
 /* Plays the match, printing a line per game and the summary to `log`.
  * 0, or -1 when the match could not start (the reason is printed). */
 int match_run(const match_config *cfg, FILE *log, match_score *score);
+/* The same, also giving the pair counts (may be NULL). */
+int match_run_penta(const match_config *cfg, FILE *log, match_score *score, match_penta *penta);
 
 /* Colours and openings of game g (0-based): games come in pairs that share
  * an opening, engine 1 playing White in the first game of each pair. */
@@ -75,6 +111,23 @@ int match_make_openings(const match_config *cfg, const tc_variant *v, match_open
                         FILE *log);
 int match_apply_opening(tc_position *p, const match_opening *o, tc_error *err);
 void match_free_openings(match_opening *list, int n);
+
+/* The grace a move of engine k gets past its limit: cfg->margin_ms when
+ * given, else 100 ms plus half the move time (a tenth of a clock's base
+ * share plus the increment, under clocks). */
+int match_margin(const match_config *cfg, int k);
+
+/* Log-likelihood ratio of the GSPRT for the pair results (pentanomial
+ * model, as fastchess does by default); trinomial from single games. */
+double match_sprt_llr_penta(const match_penta *p, double elo0, double elo1);
+double match_sprt_llr_trinomial(const match_score *s, double elo0, double elo1);
+/* Bounds: log(beta / (1 - alpha)) and log((1 - beta) / alpha). */
+void match_sprt_bounds(const match_sprt *t, double *lower, double *upper);
+/* -1: H0 accepted, 1: H1 accepted, 0: go on. A match decides only after
+ * this many pairs. */
+#define MATCH_SPRT_MIN_PAIRS 10
+int match_sprt_decide(const match_sprt *t, double llr);
+void match_print_sprt(const match_sprt *t, const match_penta *p, FILE *log);
 
 /* Elo difference for a score fraction in (0, 1); +-INFINITY at 1 and 0. */
 double match_elo(double score);

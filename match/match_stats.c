@@ -53,3 +53,70 @@ void match_print_summary(const match_score *s, const char *name1, const char *na
     elo_text(error, e2, sizeof e2);
     fprintf(log, "Elo difference: %s +/- %s\n", e1, e2 + (e2[0] == '+'));
 }
+
+/* ---------------------------------------------------------------- SPRT */
+
+static double logistic_score(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
+
+/* The GSPRT log-likelihood ratio of a sample of outcomes x[i] (scores in
+ * [0, 1]) seen count[i] times, for the expected scores of elo0 and elo1:
+ * N (s1 - s0) (2 mean - s0 - s1) / (2 var), the normal approximation that
+ * fishtest and fastchess use. Empty bins get a count of 1e-3, so that a
+ * one-sided start does not divide by a zero variance. */
+static double gsprt_llr(const double *x, const int *count, int k, double elo0, double elo1)
+{
+    double c[5], n = 0, real = 0;
+    for (int i = 0; i < k; i++) {
+        real += count[i];
+        c[i] = count[i] > 0 ? count[i] : 1e-3;
+        n += c[i];
+    }
+    if (real <= 0)
+        return 0;
+    double mean = 0, var = 0;
+    for (int i = 0; i < k; i++)
+        mean += c[i] * x[i] / n;
+    for (int i = 0; i < k; i++)
+        var += c[i] * (x[i] - mean) * (x[i] - mean) / n;
+    if (var <= 0)
+        return 0;
+    double s0 = logistic_score(elo0), s1 = logistic_score(elo1);
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
+}
+
+double match_sprt_llr_penta(const match_penta *p, double elo0, double elo1)
+{
+    static const double x[5] = {0, 0.25, 0.5, 0.75, 1};
+    return gsprt_llr(x, p->n, 5, elo0, elo1);
+}
+
+double match_sprt_llr_trinomial(const match_score *s, double elo0, double elo1)
+{
+    static const double x[3] = {0, 0.5, 1};
+    int count[3] = {s->losses, s->draws, s->wins};
+    return gsprt_llr(x, count, 3, elo0, elo1);
+}
+
+void match_sprt_bounds(const match_sprt *t, double *lower, double *upper)
+{
+    *lower = log(t->beta / (1 - t->alpha));
+    *upper = log((1 - t->beta) / t->alpha);
+}
+
+int match_sprt_decide(const match_sprt *t, double llr)
+{
+    double lo, hi;
+    match_sprt_bounds(t, &lo, &hi);
+    return llr >= hi ? 1 : llr <= lo ? -1 : 0;
+}
+
+void match_print_sprt(const match_sprt *t, const match_penta *p, FILE *log)
+{
+    double lo, hi, llr = match_sprt_llr_penta(p, t->elo0, t->elo1);
+    match_sprt_bounds(t, &lo, &hi);
+    int d = p->n[0] + p->n[1] + p->n[2] + p->n[3] + p->n[4] >= MATCH_SPRT_MIN_PAIRS ? match_sprt_decide(t, llr) : 0;
+    fprintf(log, "SPRT: llr %.2f (%.1f%%), lbound %.2f, ubound %.2f, elo0 %g elo1 %g alpha %g beta %g%s\n", llr,
+            100.0 * llr / hi, lo, hi, t->elo0, t->elo1, t->alpha, t->beta,
+            d > 0 ? " - H1 was accepted" : d < 0 ? " - H0 was accepted" : "");
+    fprintf(log, "Ptnml(0-2): %d, %d, %d, %d, %d\n", p->n[0], p->n[1], p->n[2], p->n[3], p->n[4]);
+}

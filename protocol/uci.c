@@ -36,6 +36,9 @@ typedef struct uci_state {
     tc_position *search_pos; /* the searched position, owned by the thread */
     tc_limits limits;
     int skill;  /* Skill Level 0..20; 20 is full strength */
+    bool limit_strength; /* UCI_LimitStrength */
+    int elo;             /* UCI_Elo */
+    int multipv;         /* MultiPV */
     int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
     char egtb_path[256]; /* EndgamePath */
 } uci_state;
@@ -71,8 +74,8 @@ static void on_info(const tc_search_info *in, void *ctx)
         snprintf(score, sizeof score, "mate %d", in->mate);
     else
         snprintf(score, sizeof score, "cp %d", in->score);
-    say(u, "info depth %d seldepth %d multipv 1 score %s%s nodes %llu nps %llu hashfull %d time %lld pv %s",
-        in->depth, in->seldepth, score,
+    say(u, "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld pv %s",
+        in->depth, in->seldepth, in->multipv > 0 ? in->multipv : 1, score,
         in->bound == TC_BOUND_LOWER ? " lowerbound" : in->bound == TC_BOUND_UPPER ? " upperbound" : "",
         (unsigned long long)in->nodes, (unsigned long long)in->nps, in->hashfull,
         (long long)in->time_ms, pv);
@@ -200,6 +203,9 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
     say(u, "option name Clear Hash type button");
     say(u, "option name Skill Level type spin default 20 min 0 max 20");
+    say(u, "option name MultiPV type spin default 1 min 1 max %d", TC_ENGINE_MAX_MULTIPV);
+    say(u, "option name UCI_LimitStrength type check default false");
+    say(u, "option name UCI_Elo type spin default %d min %d max %d", TC_ELO_MAX, TC_ELO_MIN, TC_ELO_MAX);
     say(u, "option name Evaluation type combo default full var full var material");
     say(u, "option name Pruning type check default true");
     say(u, "option name EndgamePath type string default <empty>");
@@ -252,6 +258,21 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             ERR(u, "setoption: Skill Level needs a number from 0 to 20, got '%s'", value);
         else
             u->skill = (int)x;
+    } else if (ieq(name, "MultiPV")) {
+        if (parse_int(value, 1, TC_ENGINE_MAX_MULTIPV, &x))
+            ERR(u, "setoption: MultiPV needs a number from 1 to %d, got '%s'", TC_ENGINE_MAX_MULTIPV, value);
+        else
+            u->multipv = (int)x;
+    } else if (ieq(name, "UCI_LimitStrength")) {
+        if (ieq(value, "true") || ieq(value, "false"))
+            u->limit_strength = ieq(value, "true");
+        else
+            ERR(u, "setoption: UCI_LimitStrength takes 'true' or 'false', got '%s'", value);
+    } else if (ieq(name, "UCI_Elo")) {
+        if (parse_int(value, TC_ELO_MIN, TC_ELO_MAX, &x))
+            ERR(u, "setoption: UCI_Elo needs a number from %d to %d, got '%s'", TC_ELO_MIN, TC_ELO_MAX, value);
+        else
+            u->elo = (int)x;
     } else if (ieq(name, "Evaluation") || ieq(name, "Pruning")) {
         bool eval = ieq(name, "Evaluation");
         int flag = eval ? TC_STYLE_MATERIAL : TC_STYLE_NO_PRUNING;
@@ -368,8 +389,10 @@ static void cmd_go(uci_state *u, char **tok, int n)
     }
     tc_limits l;
     tc_limits_init(&l);
-    /* Skill Level s < 20 caps the depth at s + 1 */
-    l.level = u->skill < 20 ? u->skill + 1 : 0;
+    l.multipv = u->multipv;
+    /* UCI_LimitStrength picks the Elo; else Skill Level s < 20 stands for
+     * Elo 800 + 80 s */
+    l.elo = u->limit_strength ? u->elo : u->skill < 20 ? TC_ELO_MIN + 80 * u->skill : 0;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         long long x;
@@ -380,9 +403,16 @@ static void cmd_go(uci_state *u, char **tok, int n)
         if (!strcmp(k, "ponder"))
             continue; /* not offered; searched as a normal move */
         if (!strcmp(k, "searchmoves")) {
-            ERR(u, "go: searchmoves is not supported, searching every move");
-            while (i + 1 < n && isalpha((unsigned char)tok[i + 1][0]) && isdigit((unsigned char)tok[i + 1][1]))
+            /* every following word that is a move of this position */
+            while (i + 1 < n && isalpha((unsigned char)tok[i + 1][0]) && isdigit((unsigned char)tok[i + 1][1])) {
+                tc_move m;
+                tc_error err;
                 i++;
+                if (tc_move_from_uci(u->pos, tok[i], &m, &err))
+                    ERR(u, "go: searchmoves: '%s': %s", tok[i], err.msg);
+                else if (l.nsearchmoves < TC_ENGINE_MAX_SEARCHMOVES)
+                    l.searchmoves[l.nsearchmoves++] = m;
+            }
             continue;
         }
         static const char *const keys[] = {"wtime", "btime", "winc", "binc", "movestogo",
@@ -449,6 +479,8 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
     u->hash_mb = DEFAULT_HASH_MB;
     u->threads = 1;
     u->skill = 20;
+    u->elo = TC_ELO_MAX;
+    u->multipv = 1;
     tc_error err;
     tc_variant_def start = *def;
     if (use_variant(u, &start, &err)) {

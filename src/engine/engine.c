@@ -18,6 +18,7 @@ static void thread_free(search_thread *t)
 {
     if (!t)
         return;
+    search_hist_free(t);
     tc_position_free(t->pos);
     free(t->moves);
     free(t->scores);
@@ -123,6 +124,7 @@ void tc_engine_new_game(tc_engine *e)
     for (int i = 0; i < e->nthreads; i++) {
         memset(e->threads[i]->history, 0, sizeof e->threads[i]->history);
         memset(e->threads[i]->killers, 0, sizeof e->threads[i]->killers);
+        search_hist_clear(e->threads[i]);
     }
 }
 
@@ -159,7 +161,10 @@ static void plan_time(tc_engine *e, int side)
     if (l->infinite)
         return;
     if (l->movetime > 0) {
-        int64_t t = l->movetime - 20 > 1 ? l->movetime - 20 : 1;
+        /* the answer needs a few ms to reach the GUI: keep 1/20 of the
+         * time, 3 to 20 ms */
+        int64_t keep = l->movetime / 20 < 3 ? 3 : l->movetime / 20 > 20 ? 20 : l->movetime / 20;
+        int64_t t = l->movetime - keep > 1 ? l->movetime - keep : 1;
         e->soft_ms = e->hard_ms = t;
         e->soft_ms = t * 2; /* iterations run until the hard limit */
         return;
@@ -221,6 +226,8 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
         e->max_depth = e->limits.depth;
     if (e->limits.level > 0 && e->limits.level < e->max_depth)
         e->max_depth = e->limits.level;
+    if (e->limits.elo > 0 && search_level_depth(e->limits.elo) < e->max_depth)
+        e->max_depth = search_level_depth(e->limits.elo);
     plan_time(e, e->root->side);
     tt_new_search(&e->tt);
 
@@ -273,10 +280,9 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
         for (int i = 1; i < started; i++)
             pthread_join(e->threads[i]->handle, NULL);
         search_thread *m = e->threads[0];
-        res.best = m->best;
-        res.score = m->best_score;
+        res.best = search_level_choice(e, &res.score);
         res.depth = m->completed;
-        if (m->root_pv_len > 1 && m->root_pv[0] == m->best)
+        if (m->root_pv_len > 1 && m->root_pv[0] == res.best)
             res.ponder = m->root_pv[1];
     }
     res.mate = search_mate_moves(res.score);

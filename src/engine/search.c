@@ -3,9 +3,11 @@
  * reductions and aspiration windows; move ordering and the PV. The engine
  * object and the driver that runs it on threads are in engine.c. */
 #include "search.h"
+#include "see.h"
 
 #include "egtb_probe.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #define HIST_MAX 16384
@@ -51,8 +53,11 @@ static inline int evaluate(search_thread *t)
 
 static inline bool is_capture(const tc_position *p, tc_move m)
 {
-    return p->board[TC_MOVE_TO(m)] || TC_MOVE_KIND(m) == TC_MOVE_EP;
+    int k = TC_MOVE_KIND(m);
+    return (p->board[TC_MOVE_TO(m)] && k != TC_MOVE_CASTLE_K && k != TC_MOVE_CASTLE_Q) || k == TC_MOVE_EP;
 }
+
+static inline bool quiet_move(const tc_position *p, tc_move m) { return !is_capture(p, m) && !TC_MOVE_PROMO(m); }
 
 static inline int victim_type(const tc_position *p, tc_move m)
 {
@@ -67,37 +72,124 @@ static bool has_pieces(const tc_position *p, int col)
     return false;
 }
 
-/* Move ordering: hash move, good captures and queen promotions by MVV-LVA,
- * killers, then quiet moves by history; captures into a defended cell by a
- * more valuable piece go after the killers. */
+/* ---------------------------------------------------------------- history */
+
+void search_hist_free(search_thread *t)
+{
+    if (!t->h)
+        return;
+    free(t->h->cont[0]);
+    free(t->h->cont[1]);
+    free(t->h);
+    t->h = NULL;
+}
+
+void search_hist_clear(search_thread *t)
+{
+    search_hist *h = t->h;
+    if (!h)
+        return;
+    size_t n = (size_t)8 * h->n;
+    memset(h->capture, 0, sizeof h->capture);
+    memset(h->counter, 0, sizeof h->counter);
+    memset(h->cont[0], 0, n * n * sizeof(int16_t));
+    memset(h->cont[1], 0, n * n * sizeof(int16_t));
+}
+
+/* Makes the tables on a thread's first search (and for a new variant
+ * size); false if memory runs out, and the search then orders without them. */
+static bool hist_ready(search_thread *t)
+{
+    int n = t->e->v->ncells;
+    if (t->h && t->h->n == n)
+        return true;
+    search_hist_free(t);
+    search_hist *h = calloc(1, sizeof *h);
+    if (!h)
+        return false;
+    size_t cells = (size_t)8 * n;
+    h->n = n;
+    h->cont[0] = calloc(cells * cells, sizeof(int16_t));
+    h->cont[1] = calloc(cells * cells, sizeof(int16_t));
+    t->h = h;
+    if (!h->cont[0] || !h->cont[1]) {
+        search_hist_free(t);
+        return false;
+    }
+    return true;
+}
+
+/* The continuation-history row of the move `back` plies before ply (1 or
+ * 2), or NULL (a null move, or before the root). */
+static inline int16_t *cont_row(const search_thread *t, int ply, int back)
+{
+    int i = ply + 1 - back;
+    if (!t->h || i < 1 || !t->stack_piece[i])
+        return NULL;
+    size_t n = (size_t)t->h->n;
+    return t->h->cont[back - 1] + ((size_t)TC_TYPE(t->stack_piece[i]) * n + (size_t)t->stack_to[i]) * 8 * n;
+}
+
+static inline int cont_index(const search_thread *t, int piece, int to)
+{
+    return TC_TYPE(piece) * t->h->n + to;
+}
+
+/* Quiet-move history: butterfly plus both continuations. */
+static inline int quiet_history(const search_thread *t, int ply, int piece, int to)
+{
+    int s = t->history[piece][to];
+    if (t->h) {
+        const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+        int k = cont_index(t, piece, to);
+        if (c1)
+            s += c1[k];
+        if (c2)
+            s += c2[k];
+    }
+    return s;
+}
+
+/* Move ordering: hash move; captures and queen promotions that do not lose
+ * material (SEE), by victim then capture history; killers; the counter
+ * move; quiet moves by history; losing captures last but for
+ * under-promotions. */
+enum { SC_TT = 1 << 30, SC_GOOD = 1 << 28, SC_KILLER1 = (1 << 27) + 2, SC_KILLER2 = (1 << 27) + 1,
+       SC_COUNTER = 1 << 27, SC_BAD = -(1 << 28), SC_UNDER = -(1 << 29) };
+
 static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool captures_only)
 {
     const tc_position *p = t->pos;
     tc_move *mv = t->moves[ply];
     int *sc = t->scores[ply];
+    tc_move counter = 0;
+    if (t->h && ply > 0 && t->stack_piece[ply])
+        counter = t->h->counter[t->stack_piece[ply]][t->stack_to[ply]];
     for (int i = 0; i < n; i++) {
         tc_move m = mv[i];
         int promo = TC_MOVE_PROMO(m);
-        int attacker = TC_TYPE(p->board[TC_MOVE_FROM(m)]);
+        int piece = p->board[TC_MOVE_FROM(m)];
+        int to = TC_MOVE_TO(m);
         if (m == tt_move)
-            sc[i] = 1 << 30;
+            sc[i] = SC_TT;
         else if (is_capture(p, m) || promo == TC_QUEEN) {
             int victim = is_capture(p, m) ? victim_type(p, m) : 0;
-            int s = 1000000 + eval_piece_value[victim] * 10 - attacker + (promo == TC_QUEEN ? 9000 : 0);
-            if (!promo && eval_piece_value[attacker] > eval_piece_value[victim] + 50 &&
-                tc_attacked_occ(p, TC_MOVE_TO(m), !p->side))
-                s -= 600000;
-            sc[i] = s;
+            int s = eval_piece_value[victim] * 16 + (promo == TC_QUEEN ? 8000 : 0);
+            if (t->h)
+                s += t->h->capture[piece][to][victim];
+            sc[i] = (see_ge(p, m, 0) ? SC_GOOD : SC_BAD) + s;
         } else if (promo)
-            sc[i] = -1000000 + promo;
+            sc[i] = SC_UNDER + promo;
         else if (captures_only)
-            sc[i] = -2000000;
+            sc[i] = SC_UNDER - 1;
         else if (m == t->killers[ply][0])
-            sc[i] = 900000;
+            sc[i] = SC_KILLER1;
         else if (m == t->killers[ply][1])
-            sc[i] = 800000;
+            sc[i] = SC_KILLER2;
+        else if (m == counter)
+            sc[i] = SC_COUNTER;
         else
-            sc[i] = t->history[p->board[TC_MOVE_FROM(m)]][TC_MOVE_TO(m)];
+            sc[i] = quiet_history(t, ply, piece, to);
     }
 }
 
@@ -184,16 +276,17 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     for (int i = 0; i < n; i++) {
         tc_move m = pick(t, ply, n, i);
         if (!in_check) {
-            if (t->scores[ply][i] < 0)
-                break; /* quiet moves and under-promotions */
+            if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
+                break; /* losing captures, quiet moves and under-promotions */
             int gain = is_capture(p, m) ? eval_piece_value[victim_type(p, m)] : 0;
             if (TC_MOVE_PROMO(m))
                 gain += eval_piece_value[TC_QUEEN] - 100;
+            /* delta pruning: even winning this piece leaves us below alpha */
             if (stand + gain + 200 < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
                 continue;
-            if (t->scores[ply][i] < 500000 && m != tt_move)
-                continue; /* a losing capture */
         }
+        t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+        t->stack_to[ply + 1] = TC_MOVE_TO(m);
         tc_make_move(p, m);
         tt_prefetch(&t->e->tt, p->key);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
@@ -213,7 +306,59 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     return best;
 }
 
-static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
+static inline int hist_bonus(int depth) { return depth * depth * 8 + 16 * depth < 2400 ? depth * depth * 8 + 16 * depth : 2400; }
+
+/* After a quiet move m caused a cutoff: killers, counter move, butterfly
+ * and continuation histories up for m and down for the quiets tried before. */
+static void update_quiet_stats(search_thread *t, int ply, int depth, tc_move m, const tc_move *quiets, int nquiets)
+{
+    const tc_position *p = t->pos;
+    if (t->killers[ply][0] != m) {
+        t->killers[ply][1] = t->killers[ply][0];
+        t->killers[ply][0] = m;
+    }
+    int bonus = hist_bonus(depth);
+    int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+    if (t->h && ply > 0 && t->stack_piece[ply])
+        t->h->counter[t->stack_piece[ply]][t->stack_to[ply]] = m;
+    for (int k = -1; k < nquiets; k++) {
+        tc_move q = k < 0 ? m : quiets[k];
+        int b = k < 0 ? bonus : -bonus;
+        int piece = p->board[TC_MOVE_FROM(q)], to = TC_MOVE_TO(q);
+        history_update(&t->history[piece][to], b);
+        if (c1)
+            history_update(&c1[cont_index(t, piece, to)], b);
+        if (c2)
+            history_update(&c2[cont_index(t, piece, to)], b);
+    }
+}
+
+static void update_capture_stats(search_thread *t, int depth, tc_move best, const tc_move *caps, int ncaps)
+{
+    if (!t->h)
+        return;
+    const tc_position *p = t->pos;
+    int bonus = hist_bonus(depth);
+    for (int k = -1; k < ncaps; k++) {
+        tc_move q = k < 0 ? best : caps[k];
+        if (k >= 0 && q == best)
+            continue;
+        int victim = is_capture(p, q) ? victim_type(p, q) : 0;
+        history_update(&t->h->capture[p->board[TC_MOVE_FROM(q)]][TC_MOVE_TO(q)][victim], k < 0 ? bonus : -bonus);
+    }
+}
+
+static bool root_allowed(const search_thread *t, tc_move m)
+{
+    if (!t->nroot_moves)
+        return true;
+    for (int i = 0; i < t->nroot_moves; i++)
+        if (t->root_moves[i] == m)
+            return true;
+    return false;
+}
+
+static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bool cut)
 {
     int egtb;
     if (ply > 0 && egtb_score(t->e->egtb, t->pos, ply, &egtb))
@@ -223,6 +368,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
     tc_position *p = t->pos;
     tc_engine *e = t->e;
     bool pv = beta - alpha > 1, root = ply == 0;
+    tc_move excluded = t->excluded[ply];
     count_node(t);
     t->pv_len[ply] = ply;
     if (ply > t->seldepth)
@@ -250,33 +396,54 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
 
     tt_entry te;
     tc_move tt_move = 0;
-    bool tt_hit = tt_probe(&e->tt, p->key, &te);
+    bool tt_hit = !excluded && tt_probe(&e->tt, p->key, &te);
+    int tt_score = 0;
     if (tt_hit) {
         tt_move = te.move;
-        int s = tt_score_from(te.score, ply);
+        tt_score = tt_score_from(te.score, ply);
         if (!pv && te.depth >= depth &&
-            (te.bound == TT_EXACT || (te.bound == TT_LOWER && s >= beta) ||
-             (te.bound == TT_UPPER && s <= alpha)))
-            return s;
+            (te.bound == TT_EXACT || (te.bound == TT_LOWER && tt_score >= beta) ||
+             (te.bound == TT_UPPER && tt_score <= alpha)))
+            return tt_score;
     }
+    if (root && tt_move && !root_allowed(t, tt_move))
+        tt_move = 0;
 
     int static_eval = in_check ? -INF : evaluate(t);
+    /* a hash bound tighter than the static value is a better guess */
+    int eval = static_eval;
+    if (tt_hit && !in_check && abs(tt_score) < MATE_BOUND &&
+        (te.bound == TT_EXACT || (te.bound == TT_LOWER && tt_score > eval) ||
+         (te.bound == TT_UPPER && tt_score < eval)))
+        eval = tt_score;
     t->static_eval[ply] = static_eval;
-    bool improving = !in_check && (ply < 2 || static_eval > t->static_eval[ply - 2]);
+    bool improving = !in_check && ply >= 2 && static_eval > t->static_eval[ply - 2];
+    if (!in_check && ply >= 2 && t->static_eval[ply - 2] == -INF && ply >= 4)
+        improving = static_eval > t->static_eval[ply - 4];
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = 0;
+    t->excluded[ply + 1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
-    if (pruning && !pv && !in_check && abs(beta) < MATE_BOUND) {
+    if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
-        if (depth <= 6 && static_eval - 90 * depth + (improving ? 30 : 0) >= beta &&
-            static_eval < MATE_BOUND)
-            return static_eval;
+        if (depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
+            return eval;
+        /* razoring: far below alpha, ask quiescence whether anything helps */
+        if (depth <= 3 && eval + 200 + 150 * depth <= alpha) {
+            int q = qsearch(t, alpha, alpha + 1, ply);
+            if (aborting(t))
+                return 0;
+            if (q <= alpha)
+                return q;
+        }
         /* null move: not with only king and pawns (zugzwang), not twice */
-        if (depth >= 3 && static_eval >= beta && !t->null_at[ply] && has_pieces(p, p->side)) {
-            int r = 3 + depth / 6 + ((static_eval - beta) / 200 < 2 ? (static_eval - beta) / 200 : 2);
+        if (depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 && !t->null_at[ply] &&
+            has_pieces(p, p->side)) {
+            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             tc_make_null(p);
             t->null_at[ply + 1] = true;
-            int s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1);
+            t->stack_piece[ply + 1] = 0;
+            int s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
             t->null_at[ply + 1] = false;
             tc_unmake_null(p);
             if (aborting(t))
@@ -284,26 +451,102 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
             if (s >= beta)
                 return s >= MATE_BOUND ? beta : s;
         }
+        /* probcut: a capture that beats beta by a margin in a shallow
+         * search very likely beats beta in the full one */
+        int pc_beta = beta + 200 - 50 * improving;
+        if (depth >= 5 && !(tt_hit && te.depth >= depth - 3 && tt_score < pc_beta)) {
+            int n = tc_gen_noisy(p, t->moves[ply]);
+            score_moves(t, ply, n, tt_move, true);
+            for (int i = 0; i < n; i++) {
+                tc_move m = pick(t, ply, n, i);
+                if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
+                    break;
+                if (!see_ge(p, m, pc_beta - static_eval))
+                    continue;
+                t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+                t->stack_to[ply + 1] = TC_MOVE_TO(m);
+                tc_make_move(p, m);
+                t->null_at[ply + 1] = false;
+                int s = -qsearch(t, -pc_beta, -pc_beta + 1, ply + 1);
+                if (s >= pc_beta)
+                    s = -negamax(t, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut);
+                tc_unmake_move(p);
+                if (aborting(t))
+                    return 0;
+                if (s >= pc_beta) {
+                    tt_store(&e->tt, p->key, m, tt_score_to(s, ply), depth - 3, TT_LOWER);
+                    return s;
+                }
+            }
+        }
     }
-    /* without a hash move this node is probably new: search it shallower */
-    if (pruning && !tt_move && depth >= 4)
+    /* internal iterative reduction: without a hash move this node is
+     * probably new, so search it shallower */
+    if (pruning && !tt_move && depth >= 4 && (pv || cut))
         depth--;
 
     int n = tc_gen_legal(p, t->moves[ply]);
     if (n == 0)
-        return in_check ? -MATE + ply : 0;
+        return excluded ? alpha : in_check ? -MATE + ply : 0;
     score_moves(t, ply, n, tt_move, false);
 
-    int orig_alpha = alpha, best = -INF, searched = 0, nquiets = 0;
-    tc_move best_move = 0, quiets[64];
+    int orig_alpha = alpha, best = -INF, searched = 0, nquiets = 0, ncaps = 0;
+    tc_move best_move = 0, quiets[64], caps[32];
     for (int i = 0; i < n; i++) {
         tc_move m = pick(t, ply, n, i);
+        if (m == excluded || (root && !root_allowed(t, m)))
+            continue;
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
-        int piece = p->board[TC_MOVE_FROM(m)];
-        /* late-move and futility pruning near the leaves, except checks */
-        bool prunable = pruning && !root && !pv && quiet && !in_check && best > -MATE_BOUND && depth <= 3 &&
-                        (searched >= 3 + depth * depth * (improving ? 2 : 1) ||
-                         (static_eval + 120 * depth + 80 <= alpha && alpha < MATE_BOUND));
+        int piece = p->board[TC_MOVE_FROM(m)], to = TC_MOVE_TO(m);
+        int hist = quiet ? quiet_history(t, ply, piece, to) : 0;
+        int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
+        /* pruning near the leaves, decided before the move but not applied
+         * to checks (known only after making it) */
+        bool prunable = false;
+        if (pruning && !root && best > -MATE_BOUND) {
+            if (quiet) {
+                prunable = (!pv && !in_check && depth <= 4 &&
+                            searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
+                           (!in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
+                            alpha < MATE_BOUND) ||
+                           (!in_check && lmr_depth <= 3 && hist < -3000 * depth) ||
+                           (!in_check && lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth));
+            } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
+                prunable = !see_ge(p, m, -90 * depth);
+            }
+        }
+        /* singular extension: the hash move alone holds the score, so it
+         * is searched one ply deeper */
+        int ext = 0;
+        if (!root && m == tt_move && depth >= 7 && !excluded && te.depth >= depth - 3 && te.bound != TT_UPPER &&
+            abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
+            int sbeta = tt_score - 2 * depth;
+            t->excluded[ply] = m;
+            int s = negamax(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
+            t->excluded[ply] = 0;
+            if (aborting(t))
+                return 0;
+            if (s < sbeta)
+                ext = 1;
+            else if (sbeta >= beta)
+                return sbeta; /* several moves beat beta: multi-cut */
+            else if (tt_score >= beta)
+                ext = -1;
+            /* the singular search reused this ply's move buffer */
+            n = tc_gen_legal(p, t->moves[ply]);
+            score_moves(t, ply, n, tt_move, false);
+            for (int j = 0; j < n; j++)
+                if (t->moves[ply][j] == m) {
+                    t->moves[ply][j] = t->moves[ply][0];
+                    t->moves[ply][0] = m;
+                    int sj = t->scores[ply][j];
+                    t->scores[ply][j] = t->scores[ply][0];
+                    t->scores[ply][0] = sj;
+                }
+            i = 0;
+        }
+        t->stack_piece[ply + 1] = piece;
+        t->stack_to[ply + 1] = to;
         tc_make_move(p, m);
         bool gives_check = tc_in_check(p);
         if (prunable && !gives_check) {
@@ -312,30 +555,39 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
         }
         tt_prefetch(&e->tt, p->key);
         t->null_at[ply + 1] = false;
-        int nd = depth - 1, s;
+        int nd = depth - 1 + ext, s;
         if (searched == 0) {
-            s = -negamax(t, -beta, -alpha, nd, ply + 1);
+            s = -negamax(t, -beta, -alpha, nd, ply + 1, false);
         } else {
             int r = 0;
-            if (pruning && depth >= 3 && quiet && !in_check && !gives_check) {
+            if (pruning && depth >= 3 && searched >= (pv ? 2 : 1) && (quiet || t->scores[ply][i] < SC_GOOD / 2)) {
                 r = e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 if (pv)
-                    r -= root ? 2 : 1;
-                if (m == t->killers[ply][0] || m == t->killers[ply][1])
                     r--;
+                if (cut)
+                    r++;
                 if (!improving)
                     r++;
-                r -= t->history[piece][TC_MOVE_TO(m)] / 6000;
+                if (in_check || gives_check)
+                    r--;
+                if (m == t->killers[ply][0] || m == t->killers[ply][1] || t->scores[ply][i] == SC_COUNTER)
+                    r--;
+                if (tt_move && !quiet_move(p, tt_move))
+                    r++;
+                if (quiet)
+                    r -= hist / 8000;
+                else
+                    r = r > 1 ? r - 1 : r;
                 if (r > nd - 1)
                     r = nd - 1;
                 if (r < 0)
                     r = 0;
             }
-            s = -negamax(t, -alpha - 1, -alpha, nd - r, ply + 1);
+            s = -negamax(t, -alpha - 1, -alpha, nd - r, ply + 1, true);
             if (s > alpha && r > 0)
-                s = -negamax(t, -alpha - 1, -alpha, nd, ply + 1);
+                s = -negamax(t, -alpha - 1, -alpha, nd, ply + 1, !cut);
             if (s > alpha && s < beta)
-                s = -negamax(t, -beta, -alpha, nd, ply + 1);
+                s = -negamax(t, -beta, -alpha, nd, ply + 1, false);
         }
         tc_unmake_move(p);
         if (aborting(t))
@@ -350,27 +602,24 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply)
                 alpha = s;
                 update_pv(t, ply, m);
                 if (s >= beta) {
-                    if (quiet) {
-                        if (t->killers[ply][0] != m) {
-                            t->killers[ply][1] = t->killers[ply][0];
-                            t->killers[ply][0] = m;
-                        }
-                        int bonus = depth * depth < 1200 ? depth * depth * 8 : 9600;
-                        history_update(&t->history[piece][TC_MOVE_TO(m)], bonus);
-                        for (int k = 0; k < nquiets; k++) {
-                            tc_move q = quiets[k];
-                            history_update(&t->history[p->board[TC_MOVE_FROM(q)]][TC_MOVE_TO(q)], -bonus);
-                        }
-                    }
+                    if (quiet)
+                        update_quiet_stats(t, ply, depth, m, quiets, nquiets);
+                    update_capture_stats(t, depth, quiet ? 0 : m, caps, ncaps);
                     break;
                 }
             }
         }
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
+        else if (!quiet && ncaps < 32)
+            caps[ncaps++] = m;
     }
-    int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    tt_store(&e->tt, p->key, best_move, tt_score_to(best, ply), depth, bound);
+    if (searched == 0) /* every move was excluded or left out */
+        return excluded ? alpha : in_check ? -MATE + ply : best > -INF ? best : alpha;
+    if (!excluded) {
+        int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+        tt_store(&e->tt, p->key, best_move, tt_score_to(best, ply), depth, bound);
+    }
     return best;
 }
 
@@ -385,13 +634,17 @@ int search_mate_moves(int score)
     return 0;
 }
 
-static void report(search_thread *t, int depth, int score, tc_bound bound)
+static void report(search_thread *t, int depth, int score, tc_bound bound, int line)
 {
     tc_engine *e = t->e;
     if (!e->info || t->id != 0)
         return;
+    int shown = e->limits.multipv > 1 ? e->limits.multipv : 1;
+    if (line > shown)
+        return;
     tc_search_info in;
     memset(&in, 0, sizeof in);
+    in.multipv = line;
     in.depth = depth;
     in.seldepth = t->seldepth;
     in.score = score;
@@ -407,60 +660,190 @@ static void report(search_thread *t, int depth, int score, tc_bound bound)
     e->info(&in, e->ctx);
 }
 
+/* The legal root moves that `searchmoves` allows (all when it names none
+ * of them); their count. */
+static int root_list(search_thread *t)
+{
+    const tc_limits *l = &t->e->limits;
+    tc_move *legal = t->moves[MAX_PLY];
+    int n = tc_gen_legal(t->pos, legal), k = 0;
+    for (int i = 0; i < n; i++) {
+        bool ok = l->nsearchmoves <= 0;
+        for (int j = 0; !ok && j < l->nsearchmoves && j < TC_ENGINE_MAX_SEARCHMOVES; j++)
+            ok = l->searchmoves[j] == legal[i];
+        if (ok)
+            t->root_base[k++] = legal[i];
+    }
+    if (k == 0) {
+        memcpy(t->root_base, legal, sizeof *legal * (size_t)n);
+        k = n;
+    }
+    return k;
+}
+
+/* One iteration's search of one line, with an aspiration window around
+ * `prev`; the score (meaningless when aborted). */
+static int search_line(search_thread *t, int depth, int prev, int line)
+{
+    tc_engine *e = t->e;
+    int alpha = -INF, beta = INF, window = 20, score;
+    if (depth >= 5 && abs(prev) < MATE_BOUND) {
+        alpha = prev - window;
+        beta = prev + window;
+    }
+    for (;;) {
+        score = negamax(t, alpha, beta, depth, 0, false);
+        if (aborting(t))
+            break;
+        if (score <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = score - window > -INF ? score - window : -INF;
+            if (search_now_ms() - e->start_ms > 1000)
+                report(t, depth, score, TC_BOUND_UPPER, line);
+        } else if (score >= beta) {
+            beta = score + window < INF ? score + window : INF;
+            if (search_now_ms() - e->start_ms > 1000)
+                report(t, depth, score, TC_BOUND_LOWER, line);
+        } else
+            break;
+        window += window / 2 + 10;
+        if (window > 1000) {
+            alpha = -INF;
+            beta = INF;
+        }
+    }
+    return score;
+}
+
 /* Iterative deepening for one thread. Helpers start at staggered depths so
- * that the threads spread over the tree instead of repeating each other. */
+ * that the threads spread over the tree instead of repeating each other.
+ * The main thread searches MultiPV lines one after the other, each without
+ * the moves of the lines before it. */
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
-    int prev = 0;
+    hist_ready(t);
+    int nbase = root_list(t);
+    int lines = e->limits.multipv > 1 ? e->limits.multipv : 1;
+    if (e->limits.elo > 0 && lines < LEVEL_LINES)
+        lines = LEVEL_LINES;
+    if (lines > TC_ENGINE_MAX_MULTIPV)
+        lines = TC_ENGINE_MAX_MULTIPV;
+    if (t->id != 0)
+        lines = 1;
+    if (lines > nbase)
+        lines = nbase;
+    bool restrict_roots = lines > 1 || nbase < tc_gen_legal(t->pos, t->moves[MAX_PLY]);
+    int prev[TC_ENGINE_MAX_MULTIPV] = {0};
+    tc_move cur_move[TC_ENGINE_MAX_MULTIPV];
+    int cur_score[TC_ENGINE_MAX_MULTIPV];
+    int changes = 0; /* best-move changes, decaying */
+    t->mpv_count = 0;
+    t->nroot_moves = 0;
     for (int depth = 1 + (t->id & 1); depth <= e->max_depth; depth++) {
-        int alpha = -INF, beta = INF, window = 25, score;
-        if (depth >= 5 && abs(prev) < MATE_BOUND) {
-            alpha = prev - window;
-            beta = prev + window;
-        }
-        t->seldepth = 0;
         t->root_depth = depth;
-        for (;;) {
-            score = negamax(t, alpha, beta, depth, 0);
-            if (aborting(t))
+        int done = 0;
+        tc_move last_best = t->best;
+        for (int k = 0; k < lines; k++) {
+            if (restrict_roots) {
+                t->nroot_moves = 0;
+                for (int i = 0; i < nbase; i++) {
+                    bool taken = false;
+                    for (int j = 0; j < k; j++)
+                        taken |= cur_move[j] == t->root_base[i];
+                    if (!taken)
+                        t->root_moves[t->nroot_moves++] = t->root_base[i];
+                }
+                if (!t->nroot_moves)
+                    break;
+            }
+            t->seldepth = 0;
+            int score = search_line(t, depth, prev[k], k + 1);
+            if (aborting(t) || t->pv_len[0] < 1)
                 break;
-            if (score <= alpha) {
-                beta = (alpha + beta) / 2;
-                alpha = score - window > -INF ? score - window : -INF;
-                if (search_now_ms() - e->start_ms > 1000)
-                    report(t, depth, score, TC_BOUND_UPPER);
-            } else if (score >= beta) {
-                beta = score + window < INF ? score + window : INF;
-                if (search_now_ms() - e->start_ms > 1000)
-                    report(t, depth, score, TC_BOUND_LOWER);
-            } else
-                break;
-            window += window / 2 + 10;
-            if (window > 1000) {
-                alpha = -INF;
-                beta = INF;
+            prev[k] = score;
+            cur_move[k] = t->pv[0][0];
+            cur_score[k] = score;
+            done++;
+            if (k == 0) {
+                t->completed = depth;
+                t->best_score = score;
+                t->root_pv_len = t->pv_len[0];
+                for (int i = 0; i < t->pv_len[0]; i++)
+                    t->root_pv[i] = t->pv[0][i];
+                t->best = t->pv[0][0];
+            }
+            report(t, depth, score, TC_BOUND_EXACT, k + 1);
+        }
+        if (done == lines) {
+            t->mpv_count = lines;
+            for (int k = 0; k < lines; k++) {
+                t->mpv_move[k] = cur_move[k];
+                t->mpv_score[k] = cur_score[k];
             }
         }
         if (aborting(t))
             break;
-        prev = score;
-        t->completed = depth;
-        t->best_score = score;
-        t->root_pv_len = t->pv_len[0];
-        for (int i = 0; i < t->pv_len[0]; i++)
-            t->root_pv[i] = t->pv[0][i];
-        if (t->pv_len[0] > 0)
-            t->best = t->pv[0][0];
         if (t->id != 0)
             continue;
-        report(t, depth, score, TC_BOUND_EXACT);
+        changes = changes / 2 + (depth > 1 && t->best != last_best ? 2 : 0);
         int64_t elapsed = search_now_ms() - e->start_ms;
-        if (e->soft_ms && elapsed >= e->soft_ms * 6 / 10)
+        /* more time while the best move keeps changing, less when it holds */
+        int scale = 50 + 25 * (changes < 6 ? changes : 6);
+        if (e->soft_ms && elapsed >= e->soft_ms * scale / 100)
             break;
+        int score = t->best_score;
         if (!e->limits.infinite && abs(score) >= MATE_BOUND && depth >= 2 * (MATE - abs(score)) + 4)
             break;
     }
+    t->nroot_moves = 0;
     atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
 }
 
+/* ---------------------------------------------------------------- levels */
+
+int search_level_depth(int elo)
+{
+    int d = 1 + (elo - TC_ELO_MIN) / 160;
+    return d < 1 ? 1 : d;
+}
+
+/* A weak player sees the best few moves and their scores and picks one at
+ * random, weighing each by how much worse it looks: the weaker the player,
+ * the more a worse move may be chosen (scale: centipawns per factor e). */
+tc_move search_level_choice(const tc_engine *e, int *score)
+{
+    const search_thread *t = e->threads[0];
+    if (e->limits.elo <= 0 || t->mpv_count < 2) {
+        *score = t->best_score;
+        return t->best;
+    }
+    int elo = e->limits.elo < TC_ELO_MIN ? TC_ELO_MIN : e->limits.elo > TC_ELO_MAX ? TC_ELO_MAX : e->limits.elo;
+    double scale = (TC_ELO_MAX + 100 - elo) / 6.0;
+    /* the position and the node count seed the draw: repeatable for one
+     * search, different from move to move */
+    uint64_t x = t->pos->key ^ (t->nodes * 0x9e3779b97f4a7c15ull);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    double u = (double)(x >> 11) / 9007199254740992.0;
+    double w[TC_ENGINE_MAX_MULTIPV], sum = 0;
+    int top = t->mpv_score[0];
+    for (int k = 1; k < t->mpv_count; k++)
+        top = t->mpv_score[k] > top ? t->mpv_score[k] : top;
+    for (int k = 0; k < t->mpv_count; k++) {
+        double d = (top - t->mpv_score[k]) / scale;
+        w[k] = d > 30 ? 0 : exp(-d);
+        sum += w[k];
+    }
+    double acc = 0;
+    for (int k = 0; k < t->mpv_count; k++) {
+        acc += w[k] / sum;
+        if (u < acc) {
+            *score = t->mpv_score[k];
+            return t->mpv_move[k];
+        }
+    }
+    *score = t->mpv_score[0];
+    return t->mpv_move[0];
+}

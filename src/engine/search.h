@@ -26,6 +26,19 @@ typedef struct {
     int score;
 } eval_slot;
 
+/// Move-ordering statistics beyond the killers and the butterfly history
+/// (heap, made on a thread's first search): capture history by moving
+/// piece, target and victim type; the counter move to the previous move;
+/// continuation histories one and two plies back, indexed by (piece type,
+/// cell) of that earlier move and of this one (the colours follow from the
+/// distance). n is the variant's cell count.
+typedef struct search_hist {
+    int n;
+    int16_t capture[16][TC_MAX_CELLS][8];
+    tc_move counter[16][TC_MAX_CELLS];
+    int16_t *cont[2]; /* [(8 * n) * (8 * n)] each */
+} search_hist;
+
 /// Everything one search thread owns: its position, per-ply move buffers
 /// (heap: TC_MAX_MOVES per ply), move-ordering tables and its result.
 typedef struct search_thread {
@@ -41,6 +54,17 @@ typedef struct search_thread {
     int pv_len[MAX_PLY + 1];
     int static_eval[MAX_PLY + 1];
     bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
+    search_hist *h;
+    int stack_piece[MAX_PLY + 2]; /* piece and target of the move that left */
+    int stack_to[MAX_PLY + 2];    /* ply i (index i + 1); piece 0: null move */
+    tc_move excluded[MAX_PLY + 1]; /* singular search: the move left out */
+    tc_move root_moves[TC_MAX_MOVES]; /* searchmoves / MultiPV: roots allowed */
+    int nroot_moves;                  /* 0: every legal move */
+    tc_move root_base[TC_MAX_MOVES];  /* the legal roots searchmoves allows */
+    /* MultiPV: best move and score of each line of the last full iteration */
+    tc_move mpv_move[TC_ENGINE_MAX_MULTIPV];
+    int mpv_score[TC_ENGINE_MAX_MULTIPV];
+    int mpv_count;
     uint64_t nodes;
     _Atomic uint64_t nodes_pub; /* nodes, published every POLL_MASK+1 */
     int seldepth;
@@ -87,8 +111,17 @@ static inline bool search_stopped(const search_thread *t)
     return atomic_load_explicit(&t->e->stop, memory_order_relaxed);
 }
 
+/* search.c: frees a thread's move-ordering statistics; clears them. */
+void search_hist_free(search_thread *t);
+void search_hist_clear(search_thread *t);
 /* search.c: iterative deepening for one thread (the main thread or a helper). */
 void search_iterate(search_thread *t);
+/* search.c: with limits.elo set, the move a player of that strength picks
+ * among the main thread's lines (else its best move). */
+tc_move search_level_choice(const tc_engine *e, int *score);
+/* search.c: the depth cap and line count of a limited-strength search. */
+int search_level_depth(int elo);
+#define LEVEL_LINES 4
 /* search.c: moves to mate for a mate score (negative: getting mated), else 0. */
 int search_mate_moves(int score);
 
