@@ -15,6 +15,7 @@ typedef struct cli_ctx {
     int uci;       /* --uci */
     int divide;    /* --divide */
     int print_fen; /* --fen given to pgn (print final FENs) */
+    int xboard;    /* --xboard given to pgn (write games XBoard can load) */
     int ascii;     /* --ascii */
     const char *fen_arg;
     int engine_side; /* play: the side topochess plays, -1 none */

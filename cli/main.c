@@ -19,6 +19,7 @@ static int usage(FILE *out)
             "  play [--engine white|black] [--level 1-20] [--movetime MS]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
+            "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench               perft speed on fixed positions of every preset\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n");
@@ -163,6 +164,8 @@ int main(int argc, char **argv)
             variant_file = argv[++i];
         else if (!strcmp(a, "--fen") && !strcmp(cmd->name, "pgn"))
             c.print_fen = 1;
+        else if (!strcmp(a, "--xboard") && !strcmp(cmd->name, "pgn"))
+            c.xboard = 1;
         else if (!strcmp(a, "--fen") && has_value)
             c.fen_arg = argv[++i];
         else if (!strcmp(a, "--play") && has_value)
