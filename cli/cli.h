@@ -15,6 +15,7 @@ typedef struct cli_ctx {
     int uci;       /* --uci */
     int divide;    /* --divide */
     int print_fen; /* --fen given to pgn (print final FENs) */
+    int xboard;    /* --xboard given to pgn (write games XBoard can load) */
     int ascii;     /* --ascii */
     int help;      /* --help or -h after the command */
     const char *fen_arg;
@@ -52,7 +53,8 @@ enum {
     OPT_JSON = 1u << 13,
     OPT_OUT = 1u << 14,
     OPT_THREADS = 1u << 15,
-    OPT_ENDGAMES = 1u << 16
+    OPT_ENDGAMES = 1u << 16,
+    OPT_XBOARD = 1u << 17
 };
 
 /// One command: what it runs, which options and how many arguments it takes.

@@ -22,6 +22,7 @@ static int usage(FILE *out)
             "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
+            "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench               perft speed on fixed positions of every preset\n"
             "  endgame ENDING [--json] [--out DIR]  solve a pawnless ending (KRK, KQKR, ...)\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
@@ -148,7 +149,7 @@ static const cli_command commands[] = {
     {"play", cmd_play, 1,
      POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT, 0, 0, "",
      "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact]"},
-    {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN, 1, 1, "one FILE", "pgn FILE [--fen]"},
+    {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN | OPT_XBOARD, 1, 1, "one FILE", "pgn FILE [--fen | --xboard]"},
     {"bench", cmd_bench, 0, 0, 0, 0, "", "bench"},
     {"uci", cmd_uci, 0, VARIANT_OPTS, 0, 0, "", "uci"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},

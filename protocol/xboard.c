@@ -361,7 +361,7 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     int W = tc_variant_width(x->v), H = tc_variant_height(x->v);
     char mark[TC_MAX_CELLS];
     memset(mark, 0, sizeof mark);
-    bool blue[TC_MAX_CELLS] = {false}, promotes = false, any_blue = false;
+    bool blue[TC_MAX_CELLS] = {false}, any_blue = false;
     tc_movelist *list = malloc(sizeof *list);
     int n = list ? tc_generate_legal(x->pos, list) : 0;
     for (int i = 0; i < n; i++) {
@@ -380,9 +380,7 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
                            TC_MOVE_KIND(m) == TC_MOVE_EP
                      ? 'R'
                      : 'Y';
-        if (c == 'M')
-            promotes = true;
-        else if (gui_sees_promotion(x->pos, m)) {
+        if (c != 'M' && gui_sees_promotion(x->pos, m)) {
             blue[to] = true;
             any_blue = true;
         }
@@ -393,11 +391,11 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     /* XBoard would add a piece letter to these moves and put that piece on
      * the board. A blue cell instead makes it take the letter from us, and
      * `choice P` (sent below) gives it the pawn itself: the move arrives as
-     * `d14d12p` and XBoard's board keeps the pawn. Not for a pawn that can
-     * also really promote, as `choice P` would then hold for its
-     * promotions too. */
-    bool use_blue = any_blue && !promotes;
-    for (int c = 0; use_blue && c < TC_MAX_CELLS; c++)
+     * `d14d12p` and XBoard's board keeps the pawn. (XBoard reads `choice`
+     * for blue cells; with its sweep selection on it would also hold the
+     * sweep of a magenta cell to the pawn, but on no preset does a pawn
+     * have cells of both kinds.) */
+    for (int c = 0; any_blue && c < TC_MAX_CELLS; c++)
         if (blue[c])
             mark[c] = 'B';
     char board[TC_MAX_CELLS * 3 + TC_MAX_RANKS + 8];
@@ -422,7 +420,7 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     }
     board[len] = '\0';
     emit(x, "highlight %s", board);
-    if (use_blue)
+    if (any_blue)
         emit(x, "choice P");
     pthread_mutex_unlock(&x->lock);
 }

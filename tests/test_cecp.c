@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Runs the CECP loop on `input` from preset `variant`; its output (heap). */
 static char *cecp(const char *variant, const char *input)
@@ -179,6 +181,104 @@ static void test_lift_marks(void)
     free(out);
 }
 
+/* Runs `$TC_BIN args` (stdout only); its output (heap) and exit status. */
+static char *run_bin(const char *args, int *status)
+{
+    const char *bin = getenv("TC_BIN");
+    if (!bin)
+        bin = "./topochess";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", bin, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t len = 0, cap = 1 << 14;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, p)) > 0)
+        if ((len += got) + 1 >= cap) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+        }
+    if (buf)
+        buf[len] = '\0';
+    int st = pclose(p);
+    *status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+/* `topochess pgn FILE --xboard`: coordinate moves only, XBoard's variant
+ * tags, and the same games when read back. */
+static void test_pgn_for_xboard(void)
+{
+    th_case("cecp: pgn --xboard writes games XBoard can load");
+    const char *bin = getenv("TC_BIN");
+    if (!bin && access("./topochess", X_OK)) {
+        fprintf(stderr, "note: no TC_BIN and no ./topochess, pgn --xboard not run\n");
+        return;
+    }
+    char in_path[] = "/tmp/tc_cecp_in_XXXXXX", out_path[] = "/tmp/tc_cecp_out_XXXXXX";
+    int fd_in = mkstemp(in_path), fd_out = mkstemp(out_path);
+    CHECK(fd_in >= 0 && fd_out >= 0, "cannot create temporary files");
+    if (fd_in < 0 || fd_out < 0)
+        return;
+    close(fd_out);
+    FILE *f = fdopen(fd_in, "w");
+    fputs("[Event \"Klein bottle\"]\n[Variant \"klein-bottle\"]\n[Result \"*\"]\n\n"
+          "1. d12 e11 2. c12 exc12 3. e12 g11 4. Nc13 *\n\n"
+          "[Event \"Chess\"]\n[Result \"1-0\"]\n\n"
+          "1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Nbd7 5. bxa8=Q e5 6. Nf3 Bc5 7. Bc4 O-O 8. O-O 1-0\n",
+          f);
+    fclose(f);
+    char args[256];
+    int st;
+    snprintf(args, sizeof args, "pgn %s --xboard > %s", in_path, out_path);
+    free(run_bin(args, &st));
+    CHECK(st == 0, "pgn --xboard exit status %d", st);
+    FILE *written = fopen(out_path, "r");
+    char *text = NULL;
+    if (written) {
+        fseek(written, 0, SEEK_END);
+        text = th_read_stream(written);
+    }
+    CHECK(text && strstr(text, "[Variant \"fairy\"]\n[SetUp \"1\"]\n[FEN \"PPPPPPPP/8/8/8/8/pppppppp/"),
+          "8x14 game not tagged fairy with its FEN:\n%s", text ? text : "");
+    CHECK(text && strstr(text, "[Variant \"normal\"]"), "chess not tagged normal:\n%s", text ? text : "");
+    CHECK(text && strstr(text, "1. d14d12 e9e11 2. c14c12 e11c12 3. e14e12 g9g11 4. b1c13 *"),
+          "klein-bottle moves:\n%s", text ? text : "");
+    CHECK(text && strstr(text, "5. b7a8q e7e5") && strstr(text, "7. f1c4 e8g8 8. e1g1 1-0"),
+          "promotion or castling moves:\n%s", text ? text : "");
+    /* read back under our names for the variants: the same games */
+    char *fairy = text ? strstr(text, "[Variant \"fairy\"]") : NULL;
+    char *normal = text ? strstr(text, "[Variant \"normal\"]") : NULL;
+    if (written)
+        fclose(written);
+    written = fairy && normal && fairy < normal ? fopen(out_path, "w") : NULL;
+    CHECK(written != NULL, "cannot rewrite %s", out_path);
+    if (written) {
+        fwrite(text, 1, (size_t)(fairy - text), written);
+        fputs("[Variant \"klein-bottle\"]", written);
+        fwrite(fairy + strlen("[Variant \"fairy\"]"), 1, (size_t)(normal - fairy) - strlen("[Variant \"fairy\"]"),
+               written);
+        fputs("[Variant \"chess\"]", written);
+        fputs(normal + strlen("[Variant \"normal\"]"), written);
+        fclose(written);
+    }
+    snprintf(args, sizeof args, "pgn %s --fen", in_path);
+    char *want = run_bin(args, &st);
+    snprintf(args, sizeof args, "pgn %s --fen", out_path);
+    char *got = run_bin(args, &st);
+    CHECK(want && got && !strcmp(want, got), "read back:\n%s\nwant:\n%s", got ? got : "", want ? want : "");
+    CHECK(want && strstr(want, "game 2: 8 moves, result 1-0, ok"), "the sample games:\n%s", want ? want : "");
+    free(text);
+    free(want);
+    free(got);
+    unlink(in_path);
+    unlink(out_path);
+}
+
 void suite_cecp(void)
 {
     static const char *const boards[] = {"monteiro-cylinder", "torus", "mobius", "klein-bottle"};
@@ -186,4 +286,5 @@ void suite_cecp(void)
         test_suffix_rule(boards[i]);
     test_promotion_letters();
     test_lift_marks();
+    test_pgn_for_xboard();
 }
