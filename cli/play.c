@@ -291,6 +291,8 @@ static void try_move(play_state *s, const char *text)
     if (tc_explain_move(s->pos, text, x)) {
         if (x->why == TC_WHY_SYNTAX)
             printf("not a legal move or a command: %s (type 'help')\n", x->message);
+        else if (x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER)
+            printf("%s\n", x->message);
         else
             printf("illegal move '%s': %s\n", text, x->message);
         free(x);
