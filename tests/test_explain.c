@@ -454,6 +454,8 @@ static void reasons(void)
     if (p) {
         const tc_variant *v = tc_position_variant(p);
         expect(p, x, "e3e4", TC_WHY_NO_PIECE, "no piece on e3");
+        expect(p, x, "g1-f3", TC_WHY_LEGAL, NULL);
+        expect(p, x, "g1-g3", TC_WHY_CANNOT_REACH, "the knight on g1 cannot reach g3");
         expect(p, x, "e7e5", TC_WHY_NOT_YOURS, "the pawn on e7 is Black's");
         expect(p, x, "Bc4", TC_WHY_CANNOT_REACH, "blocked by the white pawn on e2");
         CHECK(x->blocker == th_cell(v, "e2") && x->blocked.len == 1, "blocker %d, line %d", x->blocker, x->blocked.len);
