@@ -375,6 +375,8 @@ static int run_command(play_state *s, char *line)
     if (!strcmp(cmd, "go")) {
         if (has_arg)
             printf("'go' takes no argument (got '%s')\n", arg);
+        else if (s->over)
+            printf("the game is over (%s): 'undo' takes back the last move\n", s->result);
         else if (ensure_engine(s)) {
             s->engine_side = mover;
             engine_move(s);
