@@ -146,30 +146,37 @@ static void write_pgn(const play_state *s, const char *result, FILE *f)
     tc_pgn_write(s->pos, tags, n, result, f);
 }
 
-static void save_pgn(const play_state *s, const char *path, const char *result)
+/* Returns 0 when the file was written. */
+static int save_pgn(const play_state *s, const char *path, const char *result)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         printf("cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return;
+        return -1;
     }
     write_pgn(s, result, f);
-    if (fclose(f) != 0)
+    if (fclose(f) != 0) {
         printf("error writing '%s': %s\n", path, strerror(errno));
-    else
-        printf("saved the game to %s\n", path);
+        return -1;
+    }
+    printf("saved the game to %s\n", path);
+    return 0;
 }
 
-/* Leaving: the record goes to --pgn-out FILE, else to the terminal. */
-static void finish(const play_state *s)
+/* Leaving: the record goes to --pgn-out FILE, else (or when that fails, so
+ * that the game is not lost) to the terminal. Returns the exit status. */
+static int finish(const play_state *s)
 {
     const char *result = s->over ? s->result : "*";
+    int status = 0;
     if (s->pgn_out) {
-        save_pgn(s, s->pgn_out, result);
-        return;
+        if (save_pgn(s, s->pgn_out, result) == 0)
+            return 0;
+        status = 1;
     }
     printf("Game record (PGN):\n");
     write_pgn(s, result, stdout);
+    return status;
 }
 
 /* Announces the end; the prompt stays for undo, fen, pgn and quit. */
@@ -508,8 +515,7 @@ static int play_loop(play_state *s)
         line_status ls = read_line(buf, sizeof buf);
         if (ls == LINE_EOF) {
             printf("\n");
-            finish(s);
-            return 0;
+            return finish(s);
         }
         if (ls == LINE_TOO_LONG) {
             printf("\nline too long (over %d characters): ignored\n", PLAY_LINE_MAX);
@@ -520,10 +526,8 @@ static int play_loop(play_state *s)
             printf("%s\n", line);
         if (!*line)
             continue;
-        if (run_command(s, line)) {
-            finish(s);
-            return 0;
-        }
+        if (run_command(s, line))
+            return finish(s);
     }
 }
 

@@ -444,6 +444,10 @@ static void test_explain_cli(void)
     CHECK(date && date[11] == '.' && date[14] == '.' && date[7] == '2', "date tag: %.24s", date ? date : "");
     CHECK(rec && strstr(rec, "1. d12 "), "moves:\n%s", rec);
     free(rec);
+    r = run_cli("play --pgn-out /nonexistent-dir/x.pgn", "e4\n", 0);
+    CHECK(r.status == 1 && strstr(r.out, "cannot open '/nonexistent-dir/x.pgn'") && strstr(r.out, "1. e4 *"),
+          "a failed --pgn-out must keep the record: exit %d\n%s", r.status, r.out);
+    free(r.out);
     snprintf(args, sizeof args, "play --pgn %s", out_path);
     r = run_cli(args, "fen\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "continuing") && strstr(r.out, "after 2 plies"), "play --pgn: %s", r.out);
