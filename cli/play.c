@@ -502,10 +502,9 @@ static int play_loop(play_state *s)
         if (s->redraw) {
             draw(s);
             s->redraw = 0;
+            cli_print_check(s->pos, stdout, !s->compact); /* the mating line too */
             if (!s->over)
                 check_game_over(s);
-            if (!s->over)
-                cli_print_check(s->pos, stdout, !s->compact);
         }
         if (s->over)
             printf("Game over (%s)> ", s->result);
