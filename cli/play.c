@@ -146,30 +146,37 @@ static void write_pgn(const play_state *s, const char *result, FILE *f)
     tc_pgn_write(s->pos, tags, n, result, f);
 }
 
-static void save_pgn(const play_state *s, const char *path, const char *result)
+/* Returns 0 when the file was written. */
+static int save_pgn(const play_state *s, const char *path, const char *result)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         printf("cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return;
+        return -1;
     }
     write_pgn(s, result, f);
-    if (fclose(f) != 0)
+    if (fclose(f) != 0) {
         printf("error writing '%s': %s\n", path, strerror(errno));
-    else
-        printf("saved the game to %s\n", path);
+        return -1;
+    }
+    printf("saved the game to %s\n", path);
+    return 0;
 }
 
-/* Leaving: the record goes to --pgn-out FILE, else to the terminal. */
-static void finish(const play_state *s)
+/* Leaving: the record goes to --pgn-out FILE, else (or when that fails, so
+ * that the game is not lost) to the terminal. Returns the exit status. */
+static int finish(const play_state *s)
 {
     const char *result = s->over ? s->result : "*";
+    int status = 0;
     if (s->pgn_out) {
-        save_pgn(s, s->pgn_out, result);
-        return;
+        if (save_pgn(s, s->pgn_out, result) == 0)
+            return 0;
+        status = 1;
     }
     printf("Game record (PGN):\n");
     write_pgn(s, result, stdout);
+    return status;
 }
 
 /* Announces the end; the prompt stays for undo, fen, pgn and quit. */
@@ -293,6 +300,8 @@ static void try_move(play_state *s, const char *text)
     if (tc_explain_move(s->pos, text, x)) {
         if (x->why == TC_WHY_SYNTAX)
             printf("not a legal move or a command: %s (type 'help')\n", x->message);
+        else if (x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER)
+            printf("%s\n", x->message);
         else
             printf("illegal move '%s': %s\n", text, x->message);
         free(x);
@@ -375,6 +384,8 @@ static int run_command(play_state *s, char *line)
     if (!strcmp(cmd, "go")) {
         if (has_arg)
             printf("'go' takes no argument (got '%s')\n", arg);
+        else if (s->over)
+            printf("the game is over (%s): 'undo' takes back the last move\n", s->result);
         else if (ensure_engine(s)) {
             s->engine_side = mover;
             engine_move(s);
@@ -396,7 +407,7 @@ static int run_command(play_state *s, char *line)
         else if (!tc_piece_at(s->pos, cell))
             printf("there is no piece on %s\n", arg);
         else
-            cli_print_piece_moves(s->pos, cell, stdout);
+            cli_print_piece_moves(s->pos, cell, 0, stdout);
         return 0;
     }
     static const char *const plain[] = {"undo", "flip", "moves", "fen", "resign", "draw",
@@ -493,10 +504,9 @@ static int play_loop(play_state *s)
         if (s->redraw) {
             draw(s);
             s->redraw = 0;
+            cli_print_check(s->pos, stdout, !s->compact); /* the mating line too */
             if (!s->over)
                 check_game_over(s);
-            if (!s->over)
-                cli_print_check(s->pos, stdout, !s->compact);
         }
         if (s->over)
             printf("Game over (%s)> ", s->result);
@@ -506,8 +516,7 @@ static int play_loop(play_state *s)
         line_status ls = read_line(buf, sizeof buf);
         if (ls == LINE_EOF) {
             printf("\n");
-            finish(s);
-            return 0;
+            return finish(s);
         }
         if (ls == LINE_TOO_LONG) {
             printf("\nline too long (over %d characters): ignored\n", PLAY_LINE_MAX);
@@ -518,10 +527,8 @@ static int play_loop(play_state *s)
             printf("%s\n", line);
         if (!*line)
             continue;
-        if (run_command(s, line)) {
-            finish(s);
-            return 0;
-        }
+        if (run_command(s, line))
+            return finish(s);
     }
 }
 

@@ -444,6 +444,10 @@ static void test_explain_cli(void)
     CHECK(date && date[11] == '.' && date[14] == '.' && date[7] == '2', "date tag: %.24s", date ? date : "");
     CHECK(rec && strstr(rec, "1. d12 "), "moves:\n%s", rec);
     free(rec);
+    r = run_cli("play --pgn-out /nonexistent-dir/x.pgn", "e4\n", 0);
+    CHECK(r.status == 1 && strstr(r.out, "cannot open '/nonexistent-dir/x.pgn'") && strstr(r.out, "1. e4 *"),
+          "a failed --pgn-out must keep the record: exit %d\n%s", r.status, r.out);
+    free(r.out);
     snprintf(args, sizeof args, "play --pgn %s", out_path);
     r = run_cli(args, "fen\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "continuing") && strstr(r.out, "after 2 plies"), "play --pgn: %s", r.out);
@@ -509,6 +513,39 @@ static void test_explain_cli(void)
         CHECK(!strstr(chunk, "twist (===) between"), "compact view has the notes");
     }
     free(r.out);
+}
+
+/* On a terminal of 24 rows the 8x14 board is drawn compact without being
+ * asked: run under script(1), which gives the program a terminal. */
+static void test_auto_compact(void)
+{
+    th_case("cli: play chooses the compact view on a 24-row terminal");
+    if (system("command -v script >/dev/null 2>&1 && command -v stty >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "note: no script(1) or stty: the terminal-size check is skipped\n");
+        return;
+    }
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "printf 'quit\\n' | script -qc \"stty rows 24 cols 80; '%s' play --variant klein-bottle --ascii\" /dev/null",
+             cli_bin);
+    FILE *p = popen(cmd, "r");
+    size_t len = 0, cap = 1 << 16;
+    char *out = p ? malloc(cap) : NULL;
+    CHECK(p && out, "cannot run script(1)");
+    if (out) {
+        size_t got;
+        while (len + 1 < cap && (got = fread(out + len, 1, cap - 1 - len, p)) > 0)
+            len += got;
+        out[len] = '\0';
+    }
+    if (p)
+        pclose(p);
+    if (out) {
+        CHECK(strstr(out, " 1 ~ R N B Q K B N R ~ 1"), "no board:\n%s", out);
+        CHECK(!strstr(out, "twist (===) between"), "the full drawing on a 24-row terminal:\n%s", out);
+        CHECK(strstr(out, "Game record (PGN)"), "quit did not end the game:\n%s", out);
+    }
+    free(out);
 }
 
 /* Every case of the issue's "command-line strictness": it works as meant,
@@ -595,5 +632,6 @@ void suite_cli(void)
     test_pgn_save();
     test_commands();
     test_explain_cli();
+    test_auto_compact();
     test_strict();
 }

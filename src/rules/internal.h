@@ -159,7 +159,8 @@ struct tc_position {
  *   movegen.c              legal moves
  *   fen.c, setup.c, status.c   FEN, legal setups, game end and perft
  *   notation.c             coordinates and SAN
- *   explain.c              attack paths, piece lines, why a move is illegal
+ *   paths.c                joins crossed, piece lines, attack and move paths
+ *   explain.c              why a move is illegal
  *   pgn.c, frontmatter*.c  games and variant pages */
 
 /* base.c */
@@ -212,6 +213,7 @@ typedef struct {
     int from_file, from_rank; /* -1 when not given */
     int to;                   /* destination cell */
     int promo;                /* promotion type or 0 */
+    int lettered;             /* a piece letter was written */
 } tc_san_parts;
 int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
 /* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
