@@ -103,7 +103,9 @@ int cmd_endgame(cli_ctx *c)
                s.longest_fen[TC_WHITE]);
         for (int i = 0; i < nline; i++)
             printf("%s\"%s\"", i ? "," : "", line[i]);
-        printf("]},\"mate_possible\":%s}\n", possible ? "true" : "false");
+        printf("]},\"example_checkmate\":{\"white_mated\":\"%s\",\"black_mated\":\"%s\"},", s.mate_fen[0],
+               s.mate_fen[1]);
+        printf("\"mate_possible\":%s}\n", possible ? "true" : "false");
     } else {
         char topo[64];
         tc_variant_topology_text(c->variant, topo, sizeof topo);
@@ -125,6 +127,9 @@ int cmd_endgame(cli_ctx *c)
             }
             printf("\n");
         }
+        for (int side = 0; side < 2; side++)
+            if (s.mate_fen[side][0])
+                printf("example checkmate (%s mated): %s\n", side ? "Black" : "White", s.mate_fen[side]);
         printf("mate possible: %s\n", possible ? "yes" : "no");
     }
     free(line);

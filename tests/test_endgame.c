@@ -341,9 +341,53 @@ static void engine_plays_krk(void)
     tc_variant_free(v);
 }
 
+/* A 4-piece set written to a folder is what the engine reads through
+ * tc_engine_set_endgame_path (the UCI option EndgamePath). */
+static void engine_reads_files(void)
+{
+    th_case("endgame: the engine plays a 4-piece ending from EndgamePath");
+    char label[64];
+    tc_variant *v = small_board(5, TC_FILES_WRAP, TC_RANKS_TWIST, 5, label);
+    tc_error err;
+    tc_egtb *t = v ? tc_egtb_solve(v, "KQKR", NULL, &err) : NULL;
+    char dir[] = "/tmp/tc-egtb-XXXXXX";
+    CHECK(t && mkdtemp(dir) && tc_egtb_save(t, dir, &err) == 0, "setup: %s", err.msg);
+    if (!t) {
+        tc_variant_free(v);
+        return;
+    }
+    tc_egtb_stats s;
+    tc_egtb_stats_get(t, &s);
+    tc_position *p = th_at_fen(v, s.longest_fen[TC_WHITE]);
+    tc_engine *e = tc_engine_new(v, 4, 1);
+    if (p && e) {
+        tc_limits l;
+        tc_limits_init(&l);
+        l.depth = 1;
+        tc_engine_set_position(e, p);
+        tc_search_result before = tc_engine_search(e, &l, NULL, NULL);
+        tc_engine_set_endgame_path(e, dir);
+        tc_search_result after = tc_engine_search(e, &l, NULL, NULL);
+        int moves = (s.longest_plies[TC_WHITE] + 1) / 2;
+        CHECK(moves > 1 && before.mate != moves && after.mate == moves,
+              "%s: mate %d without the file, %d with it; the tables say %d", s.longest_fen[TC_WHITE],
+              before.mate, after.mate, moves);
+    }
+    char name[128], path[256];
+    tc_egtb_file_name(v, "KQKR", name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    unlink(path);
+    rmdir(dir);
+    tc_engine_free(e);
+    tc_position_free(p);
+    tc_egtb_free(t);
+    tc_variant_free(v);
+}
+
 void suite_endgame(void)
 {
     engine_plays_krk();
+    engine_reads_files();
     symmetry_counts();
     bad_input();
     flat_value("KQK", 10);
