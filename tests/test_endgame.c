@@ -1,7 +1,8 @@
 /* Endgame tables: the retrograde solver against the plain forward solver
  * of tests/egref.c on small boards of every topology, flat-chess values,
  * symmetries, main lines played out by the library, files, bad input.
- * The 4-piece flat endings run when TC_ENDGAME_FULL is set (make
+ * The 4-piece flat endings (KBBK 19, KBNK 33, KNNK only mates in one,
+ * KQKR 35, KRKB 29, KRKN 40 moves) run when TC_ENDGAME_FULL is set (make
  * endgame-check). */
 #include "egref.h"
 #include "harness.h"
@@ -398,6 +399,9 @@ void suite_endgame(void)
         flat_value("KBBK", 19);
         flat_value("KBNK", 33);
         flat_value("KNNK", 1); /* only mates in one: no forced mate */
+        flat_value("KQKR", 35);
+        flat_value("KRKB", 29);
+        flat_value("KRKN", 40);
         th_case("endgame: KNNK on chess: Black to move is never forced into mate");
         tc_variant *v = th_variant("chess");
         tc_error err;
