@@ -267,8 +267,20 @@ static bool king_attacked(const eg_board *b, const eg_table *t, const uint8_t *s
     return false;
 }
 
+/* Called with each legal move as it is found (sq still the position
+ * before it); false stops the generator. */
+typedef bool (*move_visit)(void *ctx, uint8_t *sq, const eg_move *m);
+
+/// Where generated moves go: an array, or a visitor that may stop early.
+typedef struct {
+    eg_move *out;
+    move_visit visit;
+    void *ctx;
+    bool stopped;
+} move_sink;
+
 static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, int i, int to,
-                   eg_move *out, int n)
+                   move_sink *sink, int n)
 {
     int victim = piece_at(t, sq, to);
     if (victim >= 0 && (t->colour[victim] == stm || t->type[victim] == TC_KING))
@@ -278,9 +290,11 @@ static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, i
     bool bad = king_attacked(b, t, sq, stm, victim);
     sq[i] = from;
     if (!bad) {
-        out[n].piece = (uint8_t)i;
-        out[n].to = (uint8_t)to;
-        out[n].victim = (int8_t)victim;
+        eg_move m = {(uint8_t)i, (uint8_t)to, (int8_t)victim};
+        if (sink->visit)
+            sink->stopped = !sink->visit(sink->ctx, sq, &m);
+        else
+            sink->out[n] = m;
         n++;
     }
     return n;
@@ -288,7 +302,7 @@ static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, i
 
 /* Every legal move of the side to move (a cell reached along two rays may
  * come twice, which changes nothing here). */
-static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move *out)
+static int gen_moves_to(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, move_sink *out)
 {
     const tc_variant *v = b->v;
     int n = 0;
@@ -299,13 +313,13 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
         if (ty == TC_KING || ty == TC_KNIGHT) {
             const uint8_t *to = ty == TC_KING ? v->king[f] : v->knight[f];
             int cnt = ty == TC_KING ? v->nking[f] : v->nknight[f];
-            for (int j = 0; j < cnt; j++)
+            for (int j = 0; j < cnt && !out->stopped; j++)
                 n = try_add(b, t, sq, stm, i, to[j], out, n);
             continue;
         }
         for (int d = ty == TC_BISHOP ? 1 : 0; d < 8; d += ty == TC_QUEEN ? 1 : 2) {
             const uint8_t *r = v->ray_pool + v->ray_off[f][d];
-            for (int j = 0; j < v->ray_len[f][d]; j++) {
+            for (int j = 0; j < v->ray_len[f][d] && !out->stopped; j++) {
                 n = try_add(b, t, sq, stm, i, r[j], out, n);
                 if (piece_at(t, sq, r[j]) >= 0)
                     break;
@@ -313,6 +327,12 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
         }
     }
     return n;
+}
+
+static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move *out)
+{
+    move_sink sink = {out, NULL, NULL, false};
+    return gen_moves_to(b, t, sq, stm, &sink);
 }
 
 /* Calls back with every predecessor by a non-capturing un-move of a piece
@@ -481,8 +501,39 @@ static void mark_win(void *ctx, const uint8_t *sq)
     }
 }
 
+/// A loss check in progress: the candidate and the longest win found.
+typedef struct {
+    const eg_board *b;
+    const eg_table *t;
+    int stm, n, worst;
+} loss_check;
+
+/* One move of the candidate: it must lead to a win for the other side
+ * whose distance is already final (at most n + 1 plies in this table). */
+static bool child_lost(void *ctx, uint8_t *sq, const eg_move *m)
+{
+    loss_check *lc = ctx;
+    int cv;
+    if (m->victim >= 0)
+        cv = capture_value(lc->b, lc->t, sq, lc->stm, m);
+    else {
+        uint8_t from = sq[m->piece];
+        sq[m->piece] = m->to;
+        cv = eg_lookup(lc->b, lc->t, !lc->stm, sq);
+        sq[m->piece] = from;
+        if (cv > lc->n + 2)
+            return false; /* not final yet */
+    }
+    if (!eg_is_win(cv))
+        return false;
+    if (cv > lc->worst)
+        lc->worst = cv;
+    return true;
+}
+
 /* Phase 2: a predecessor of a won position loses if every move it has
- * leads to a win for the other side whose distance is already final. */
+ * leads to a win for the other side; the first move that does not ends
+ * the check. */
 static void check_loss(void *ctx, const uint8_t *sq_in)
 {
     worker *w = ctx;
@@ -495,35 +546,18 @@ static void check_loss(void *ctx, const uint8_t *sq_in)
         return;
     uint8_t sq[EG_MAXP];
     memcpy(sq, sq_in, sizeof sq);
-    int nm = gen_moves(b, t, sq, stm, w->moves);
-    int worst = 0;
-    for (int i = 0; i < nm; i++) {
-        const eg_move *m = &w->moves[i];
-        int cv;
-        if (m->victim >= 0)
-            cv = capture_value(b, t, sq, stm, m);
-        else {
-            uint8_t from = sq[m->piece];
-            sq[m->piece] = m->to;
-            cv = eg_lookup(b, t, !stm, sq);
-            sq[m->piece] = from;
-            if (cv > s->n + 2)
-                return; /* not final yet */
-        }
-        if (!eg_is_win(cv))
-            return;
-        if (cv > worst)
-            worst = cv;
-    }
-    if (nm == 0)
+    loss_check lc = {b, t, stm, s->n, 0};
+    move_sink sink = {NULL, child_lost, &lc, false};
+    int nm = gen_moves_to(b, t, sq, stm, &sink);
+    if (sink.stopped || nm == 0)
         return;
-    if (worst + 1 > TC_EGTB_MAX_PLIES + 1) {
+    if (lc.worst + 1 > TC_EGTB_MAX_PLIES + 1) {
         atomic_store(&s->overflow, 1);
         return;
     }
-    atomic_store_explicit(&t->val[q], (uint8_t)(worst + 1), memory_order_relaxed);
+    atomic_store_explicit(&t->val[q], (uint8_t)(lc.worst + 1), memory_order_relaxed);
     w->changed++;
-    note_value(w, worst + 1);
+    note_value(w, lc.worst + 1);
 }
 
 static void *worker_main(void *arg)
