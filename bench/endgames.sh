@@ -34,7 +34,7 @@ for v in $VARIANTS; do
 done
 echo
 echo "cell: share of positions won by the stronger side (White) with it to move, longest mate in moves;"
-echo "'no mate': no checkmate position of that material exists on the board"
+echo "'no mate': no position of that material is won, so no helpmate exists (checkmate positions may, unreachable)"
 echo
 echo "solve times (wall clock, 2 threads):"
 printf '%s' "$times"

@@ -90,7 +90,10 @@ int cmd_endgame(cli_ctx *c)
     int plies = s.longest_plies[TC_WHITE], moves = (plies + 1) / 2;
     char(*line)[24] = calloc(TC_EGTB_MAX_PLIES + 1, sizeof *line);
     int nline = line && plies ? main_line(t, c->variant, s.longest_fen[TC_WHITE], line, plies) : 0;
-    int possible = s.mates[0] + s.mates[1] > 0 || s.win[0] + s.win[1] > 0;
+    /* a helpmate ends with a mate in one, which is a won position: mate is
+     * possible exactly when some position is won (checkmates that no move
+     * can reach do not count) */
+    int possible = s.win[0] + s.win[1] > 0;
     const char *name = tc_egtb_name(t);
     if (json) {
         printf("{\"ending\":\"%s\",\"variant\":\"%s\",\"symmetries\":%d,\"table_entries\":%llu,"
@@ -130,6 +133,9 @@ int cmd_endgame(cli_ctx *c)
         for (int side = 0; side < 2; side++)
             if (s.mate_fen[side][0])
                 printf("example checkmate (%s mated): %s\n", side ? "Black" : "White", s.mate_fen[side]);
+        if (!possible && s.mates[0] + s.mates[1])
+            printf("checkmate positions exist (%llu), but no move leads to one\n",
+                   (unsigned long long)(s.mates[0] + s.mates[1]));
         printf("mate possible: %s\n", possible ? "yes" : "no");
     }
     free(line);
@@ -143,7 +149,7 @@ int cmd_endgame(cli_ctx *c)
 void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out)
 {
     fprintf(out, "  %-6s %16s %16s %14s  %s\n", "ending", "won, W to move", "won, B to move", "longest mate",
-            "checkmate exists");
+            "mate possible");
     char never[128] = "";
     for (int i = 0; i < n; i++) {
         tc_error err;
@@ -156,7 +162,7 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
         tc_egtb_stats s;
         tc_egtb_stats_get(t, &s);
         uint64_t all0 = s.win[0] + s.draw[0] + s.loss[0], all1 = s.win[1] + s.draw[1] + s.loss[1];
-        int mates = s.mates[0] + s.mates[1] > 0;
+        int mates = s.win[0] + s.win[1] > 0; /* as in `endgame`: some position is won */
         char longest[24];
         snprintf(longest, sizeof longest, "%d moves", (s.longest_plies[0] + 1) / 2);
         fprintf(out, "  %-6s %15.2f%% %15.2f%% %14s  %s\n", tc_egtb_name(t),
@@ -167,5 +173,5 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
         tc_egtb_free(t);
     }
     if (never[0])
-        fprintf(out, "  never a checkmate on this board:%s\n", never);
+        fprintf(out, "  can never mate on this board:%s\n", never);
 }
