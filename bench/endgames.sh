@@ -19,7 +19,8 @@ echo "$header"; echo "$rule"
 for v in $VARIANTS; do
     row="| \`$v\` |"
     for e in $ENDINGS; do
-        out=$(nice -n 10 "$BIN" endgame "$e" --variant "$v" 2>/dev/null)
+        out=$(nice -n 10 /usr/bin/time -f "cpu %U %S" "$BIN" endgame "$e" --variant "$v" 2>&1)
+        cpu=$(echo "$out" | awk '/^cpu / {printf "%.2f", $2 + $3}')
         won=$(echo "$out" | awk '/^  white to move/ {print $NF}')
         moves=$(echo "$out" | sed -n 's/^longest mate: \([0-9]*\) moves/\1/p')
         possible=$(echo "$out" | sed -n 's/^mate possible: //p')
@@ -28,7 +29,7 @@ for v in $VARIANTS; do
         entries=$(echo "$out" | sed -n 's/.*; \([0-9]*\) table entries.*/\1/p')
         if [ "$possible" = no ]; then cell="no mate"; else cell="$won, $moves"; fi
         row="$row $cell |"
-        times="$times$v $e $secs s ($syms symmetries, $entries entries)"$'\n'
+        times="$times$v $e: $secs s wall, $cpu s cpu ($syms symmetries, $entries entries)"$'\n'
     done
     echo "$row"
 done
@@ -36,5 +37,5 @@ echo
 echo "cell: share of positions won by the stronger side (White) with it to move, longest mate in moves;"
 echo "'no mate': no position of that material is won, so no helpmate exists (checkmate positions may, unreachable)"
 echo
-echo "solve times (wall clock, 2 threads):"
+echo "solve times (2 threads; wall clock of the solve, cpu time of the whole command):"
 printf '%s' "$times"

@@ -27,6 +27,31 @@ static int main_line(const tc_egtb *t, const tc_variant *v, const char *fen, cha
     return n;
 }
 
+/* With --fen (or --play): the value of that position and its main line. */
+static void print_position(const tc_egtb *t, cli_ctx *c, char (*line)[24])
+{
+    char fen[800];
+    tc_position_fen(c->pos, fen, sizeof fen);
+    tc_egtb_result r;
+    printf("position: %s\n", fen);
+    if (tc_egtb_probe(t, c->pos, &r)) {
+        printf("  not of this ending\n");
+        return;
+    }
+    const char *side = tc_side_to_move(c->pos) ? "Black" : "White";
+    if (r.wdl > 0)
+        printf("  %s to move mates in %d moves\n", side, (r.plies + 1) / 2);
+    else if (r.wdl < 0)
+        printf("  %s to move is mated in %d moves\n", side, r.plies / 2);
+    else
+        printf("  draw\n");
+    int n = line ? main_line(t, c->variant, fen, line, r.wdl ? r.plies : 12) : 0;
+    printf("  line:");
+    for (int i = 0; i < n; i++)
+        printf(" %s", line[i]);
+    printf("\n");
+}
+
 static void print_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
 {
     uint64_t all = w + d + l;
@@ -137,6 +162,8 @@ int cmd_endgame(cli_ctx *c)
             printf("checkmate positions exist (%llu), but no move leads to one\n",
                    (unsigned long long)(s.mates[0] + s.mates[1]));
         printf("mate possible: %s\n", possible ? "yes" : "no");
+        if (c->fen_arg || tc_ply_count(c->pos) > 0)
+            print_position(t, c, line);
     }
     free(line);
     tc_egtb_free(t);
