@@ -492,10 +492,14 @@ static void mark_win(void *ctx, const uint8_t *sq)
     const eg_table *t = s->t;
     int stm = s->phase; /* set by the caller: the mover */
     uint64_t q = eg_canon(s->b, t, stm, sq);
-    int cur = atomic_load_explicit(&t->val[q], memory_order_relaxed);
-    int want = s->n + 2;
+    uint8_t cur = atomic_load_explicit(&t->val[q], memory_order_relaxed);
+    uint8_t want = (uint8_t)(s->n + 2);
+    /* another thread may be writing the same value: count it once */
+    while ((cur == EG_DRAW || (eg_is_win(cur) && cur > want)) &&
+           !atomic_compare_exchange_weak_explicit(&t->val[q], &cur, want, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
     if (cur == EG_DRAW || (eg_is_win(cur) && cur > want)) {
-        atomic_store_explicit(&t->val[q], (uint8_t)want, memory_order_relaxed);
         w->changed++;
         note_value(w, want);
     }
@@ -555,9 +559,12 @@ static void check_loss(void *ctx, const uint8_t *sq_in)
         atomic_store(&s->overflow, 1);
         return;
     }
-    atomic_store_explicit(&t->val[q], (uint8_t)(lc.worst + 1), memory_order_relaxed);
-    w->changed++;
-    note_value(w, lc.worst + 1);
+    uint8_t cur = EG_DRAW;
+    if (atomic_compare_exchange_strong_explicit(&t->val[q], &cur, (uint8_t)(lc.worst + 1),
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        w->changed++;
+        note_value(w, lc.worst + 1);
+    }
 }
 
 static void *worker_main(void *arg)
