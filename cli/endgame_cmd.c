@@ -173,17 +173,18 @@ int cmd_endgame(cli_ctx *c)
 /* One row per ending: the share of positions the stronger side wins with
  * either side to move, the longest mate, and whether any checkmate exists;
  * then the endings that can never mate on this board. */
-void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out)
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
+                         FILE *out)
 {
     fprintf(out, "  %-6s %16s %16s %14s  %s\n", "ending", "won, W to move", "won, B to move", "longest mate",
             "mate possible");
     char never[128] = "";
     for (int i = 0; i < n; i++) {
         tc_error err;
-        tc_egtb_options opt = {.threads = 2};
+        tc_egtb_options opt = {.threads = 2, .max_entries = max_entries};
         tc_egtb *t = tc_egtb_solve(v, endings[i], &opt, &err);
         if (!t) {
-            fprintf(out, "  %-6s %s\n", endings[i], err.msg);
+            fprintf(out, "  %-6s not solved here (%s): topochess endgame %s\n", endings[i], err.msg, endings[i]);
             continue;
         }
         tc_egtb_stats s;
