@@ -20,7 +20,8 @@ static int usage(FILE *out)
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
-            "  endgame ENDING [--json] [--out DIR]  solve a pawnless ending (KRK, KQKR, ...)\n"
+            "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
+            "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n");
     return out == stderr ? 1 : 0;
@@ -193,7 +194,8 @@ int main(int argc, char **argv)
             c.divide = 1;
         else if (!strcmp(a, "--ascii"))
             c.ascii = 1;
-        else if ((!strcmp(cmd->name, "endgame") && (!strcmp(a, "--json") || !strcmp(a, "--out") || !strcmp(a, "--threads"))) ||
+        else if ((!strcmp(cmd->name, "endgame") &&
+                  (!strcmp(a, "--json") || !strcmp(a, "--out") || !strcmp(a, "--threads"))) ||
                  (!strcmp(cmd->name, "topology") && !strcmp(a, "--endgames")))
             rest[c.argc++] = argv[i]; /* the command's own options */
         else if (a[0] == '-' && a[1] == '-') {
