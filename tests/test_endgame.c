@@ -416,8 +416,58 @@ static void unmoves_without_reverse_rays(void)
     tc_variant_free(v);
 }
 
+/* Runs the command line and returns its output (heap) and exit status. */
+static char *run_cli(const char *args, int *status)
+{
+    const char *bin = getenv("TC_BIN");
+    if (!bin || access(bin, X_OK) != 0)
+        return NULL;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    size_t got;
+    while (out && (got = fread(out + n, 1, cap - 1 - n, p)) > 0)
+        n += got;
+    if (out)
+        out[n] = '\0';
+    *status = pclose(p);
+    return out;
+}
+
+static void command_line(void)
+{
+    int status;
+    th_case("endgame: topochess endgame prints the lines of the issue, and JSON");
+    char *out = run_cli("endgame KRK", &status);
+    if (!out)
+        return; /* no binary: nothing to run */
+    CHECK(status == 0 && strstr(out, "longest mate: 16 moves\n") && strstr(out, "mate possible: yes\n") &&
+              strstr(out, "board symmetries: 8;"),
+          "%s", out);
+    free(out);
+    out = run_cli("endgame KRK --variant torus --json", &status);
+    CHECK(out && status == 0 && strstr(out, "\"mate_possible\":false") && strstr(out, "\"symmetries\":448"),
+          "%s", out ? out : "");
+    free(out);
+    th_case("endgame: bad endings and options are refused with the reason");
+    out = run_cli("endgame KPK", &status);
+    CHECK(out && status != 0 && strstr(out, "pawnless"), "%s", out ? out : "");
+    free(out);
+    out = run_cli("endgame", &status);
+    CHECK(out && status != 0 && strstr(out, "needs an ENDING"), "%s", out ? out : "");
+    free(out);
+    out = run_cli("endgame KRK --threads 0", &status);
+    CHECK(out && status != 0 && strstr(out, "--threads takes"), "%s", out ? out : "");
+    free(out);
+}
+
 void suite_endgame(void)
 {
+    command_line();
     unmoves_without_reverse_rays();
     engine_plays_krk();
     engine_reads_files();
