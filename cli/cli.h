@@ -97,7 +97,8 @@ int cmd_topology(cli_ctx *c);
 int cmd_bench(cli_ctx *c);
 int cmd_endgame(cli_ctx *c);
 /* endgame_cmd.c: a table row per solved ending (share won, longest mate). */
-void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out);
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
+                         FILE *out);
 /* adapters.c: the engine protocols on stdio and the match runner. */
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);

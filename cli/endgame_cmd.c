@@ -27,6 +27,31 @@ static int main_line(const tc_egtb *t, const tc_variant *v, const char *fen, cha
     return n;
 }
 
+/* With --fen (or --play): the value of that position and its main line. */
+static void print_position(const tc_egtb *t, cli_ctx *c, char (*line)[24])
+{
+    char fen[800];
+    tc_position_fen(c->pos, fen, sizeof fen);
+    tc_egtb_result r;
+    printf("position: %s\n", fen);
+    if (tc_egtb_probe(t, c->pos, &r)) {
+        printf("  not of this ending\n");
+        return;
+    }
+    const char *side = tc_side_to_move(c->pos) ? "Black" : "White";
+    if (r.wdl > 0)
+        printf("  %s to move mates in %d moves\n", side, (r.plies + 1) / 2);
+    else if (r.wdl < 0)
+        printf("  %s to move is mated in %d moves\n", side, r.plies / 2);
+    else
+        printf("  draw\n");
+    int n = line ? main_line(t, c->variant, fen, line, r.wdl ? r.plies : 12) : 0;
+    printf("  line:");
+    for (int i = 0; i < n; i++)
+        printf(" %s", line[i]);
+    printf("\n");
+}
+
 static void print_counts(const char *label, uint64_t w, uint64_t d, uint64_t l, uint64_t mated)
 {
     uint64_t all = w + d + l;
@@ -67,7 +92,10 @@ int cmd_endgame(cli_ctx *c)
     int plies = s.longest_plies[TC_WHITE], moves = (plies + 1) / 2;
     char(*line)[24] = calloc(TC_EGTB_MAX_PLIES + 1, sizeof *line);
     int nline = line && plies ? main_line(t, c->variant, s.longest_fen[TC_WHITE], line, plies) : 0;
-    int possible = s.mates[0] + s.mates[1] > 0 || s.win[0] + s.win[1] > 0;
+    /* a helpmate ends with a mate in one, which is a won position: mate is
+     * possible exactly when some position is won (checkmates that no move
+     * can reach do not count) */
+    int possible = s.win[0] + s.win[1] > 0;
     const char *name = tc_egtb_name(t);
     if (json) {
         printf("{\"ending\":\"%s\",\"variant\":\"%s\",\"symmetries\":%d,\"table_entries\":%llu,"
@@ -80,7 +108,9 @@ int cmd_endgame(cli_ctx *c)
                s.longest_fen[TC_WHITE]);
         for (int i = 0; i < nline; i++)
             printf("%s\"%s\"", i ? "," : "", line[i]);
-        printf("]},\"mate_possible\":%s}\n", possible ? "true" : "false");
+        printf("]},\"example_checkmate\":{\"white_mated\":\"%s\",\"black_mated\":\"%s\"},", s.mate_fen[0],
+               s.mate_fen[1]);
+        printf("\"mate_possible\":%s}\n", possible ? "true" : "false");
     } else {
         char topo[64];
         tc_variant_topology_text(c->variant, topo, sizeof topo);
@@ -102,7 +132,15 @@ int cmd_endgame(cli_ctx *c)
             }
             printf("\n");
         }
+        for (int side = 0; side < 2; side++)
+            if (s.mate_fen[side][0])
+                printf("example checkmate (%s mated): %s\n", side ? "Black" : "White", s.mate_fen[side]);
+        if (!possible && s.mates[0] + s.mates[1])
+            printf("checkmate positions exist (%llu), but no move leads to one\n",
+                   (unsigned long long)(s.mates[0] + s.mates[1]));
         printf("mate possible: %s\n", possible ? "yes" : "no");
+        if (c->fen_arg || tc_ply_count(c->pos) > 0)
+            print_position(t, c, line);
     }
     free(line);
     tc_egtb_free(t);
@@ -112,23 +150,24 @@ int cmd_endgame(cli_ctx *c)
 /* One row per ending: the share of positions the stronger side wins with
  * either side to move, the longest mate, and whether any checkmate exists;
  * then the endings that can never mate on this board. */
-void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, FILE *out)
+void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
+                         FILE *out)
 {
     fprintf(out, "  %-6s %16s %16s %14s  %s\n", "ending", "won, W to move", "won, B to move", "longest mate",
-            "checkmate exists");
+            "mate possible");
     char never[128] = "";
     for (int i = 0; i < n; i++) {
         tc_error err;
-        tc_egtb_options opt = {.threads = 2};
+        tc_egtb_options opt = {.threads = 2, .max_entries = max_entries};
         tc_egtb *t = tc_egtb_solve(v, endings[i], &opt, &err);
         if (!t) {
-            fprintf(out, "  %-6s %s\n", endings[i], err.msg);
+            fprintf(out, "  %-6s not solved here (%s): topochess endgame %s\n", endings[i], err.msg, endings[i]);
             continue;
         }
         tc_egtb_stats s;
         tc_egtb_stats_get(t, &s);
         uint64_t all0 = s.win[0] + s.draw[0] + s.loss[0], all1 = s.win[1] + s.draw[1] + s.loss[1];
-        int mates = s.mates[0] + s.mates[1] > 0;
+        int mates = s.win[0] + s.win[1] > 0; /* as in `endgame`: some position is won */
         char longest[24];
         snprintf(longest, sizeof longest, "%d moves", (s.longest_plies[0] + 1) / 2);
         fprintf(out, "  %-6s %15.2f%% %15.2f%% %14s  %s\n", tc_egtb_name(t),
@@ -139,5 +178,5 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
         tc_egtb_free(t);
     }
     if (never[0])
-        fprintf(out, "  never a checkmate on this board:%s\n", never);
+        fprintf(out, "  can never mate on this board:%s\n", never);
 }

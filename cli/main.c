@@ -24,7 +24,8 @@ static int usage(FILE *out)
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench               perft speed on fixed positions of every preset\n"
-            "  endgame ENDING [--json] [--out DIR]  solve a pawnless ending (KRK, KQKR, ...)\n"
+            "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
+            "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
             "Options take their value as the next word or after '=' (--variant=torus).\n");
@@ -154,8 +155,8 @@ static const cli_command commands[] = {
     {"uci", cmd_uci, 0, VARIANT_OPTS, 0, 0, "", "uci"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
-    {"endgame", cmd_endgame, 1, VARIANT_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
-     "endgame ENDING [--json] [--out DIR] [--threads N]"},
+    {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
+     "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

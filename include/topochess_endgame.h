@@ -76,6 +76,7 @@ typedef struct tc_egtb_stats {
     uint64_t mates[2];                 /* checkmated side to move */
     int longest_plies[2];              /* longest win for the side to move */
     char longest_fen[2][720];          /* an example position of each, "" if none */
+    char mate_fen[2][720];             /* a checkmate with that side to move, "" if none */
     uint64_t table_entries;            /* bytes of the main table */
     double seconds;                    /* time the solve took (all endings) */
 } tc_egtb_stats;

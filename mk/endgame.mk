@@ -1,6 +1,6 @@
 # Endgame tables: the 4-piece flat-chess values (KBBK 19, KBNK 33, KNNK no
-# forced mate) take some seconds each, so `make test` leaves them to this
-# suite, which `make check` (and so CI) runs.
+# forced mate, KQKR 35, KRKB 29, KRKN 40 moves) take seconds each, so
+# `make test` leaves them to this suite, which `make check` (and CI) runs.
 CHECKS += endgame-check
 
 .PHONY: endgame-check

@@ -36,6 +36,7 @@ typedef struct xb_state {
     tc_engine *eng;
     size_t hash_mb;
     int threads;
+    char egtb_path[256]; /* egtpath topochess PATH */
     bool force;
     int engine_side; /* colour the engine plays, -1 none */
     bool post;
@@ -203,6 +204,7 @@ static int use_variant(xb_state *x, const tc_variant_def *def, tc_error *err)
 {
     if (proto_switch_variant(def, x->hash_mb, x->threads, &x->v, &x->pos, &x->eng, err))
         return -1;
+    tc_engine_set_endgame_path(x->eng, x->egtb_path);
     x->def = *def;
     return 0;
 }
@@ -233,7 +235,7 @@ static void send_features(xb_state *x)
                                 gui_name(tc_preset(i)->name));
     emit(x, "feature done=0");
     emit(x, "feature myname=\"topochess\" setboard=1 usermove=1 ping=1 memory=1 smp=1 sigint=0 "
-            "sigterm=0 colors=0 analyze=0 variants=\"%s\" highlight=1 done=1",
+            "sigterm=0 colors=0 analyze=0 variants=\"%s\" highlight=1 egt=\"topochess\" done=1",
          list);
 }
 
@@ -470,7 +472,7 @@ static bool changes_game(const char *cmd)
 {
     static const char *const list[] = {"new", "variant", "setboard", "undo", "remove", "force",
                                        "result", "usermove", "quit", "go", "playother",
-                                       "memory", "cores", "edit"};
+                                       "memory", "cores", "edit", "egtpath"};
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
         if (!strcmp(cmd, list[i]))
             return true;
@@ -644,6 +646,15 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
                 int t = (int)(n < TC_ENGINE_MAX_THREADS ? n : TC_ENGINE_MAX_THREADS);
                 if (tc_engine_set_threads(x->eng, t) == 0)
                     x->threads = t;
+            }
+        } else if (!strcmp(cmd, "egtpath")) {
+            /* egtpath topochess PATH: files of `topochess endgame --out PATH` */
+            const char *path = rest && !strncmp(rest, "topochess ", 10) ? rest + 10 : NULL;
+            if (!path)
+                error_line(x, "egtpath takes 'topochess PATH'", line);
+            else {
+                snprintf(x->egtb_path, sizeof x->egtb_path, "%s", path);
+                tc_engine_set_endgame_path(x->eng, x->egtb_path);
             }
         } else if (!strcmp(cmd, "lift")) {
             if (!arg)

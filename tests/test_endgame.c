@@ -1,9 +1,11 @@
 /* Endgame tables: the retrograde solver against the plain forward solver
  * of tests/egref.c on small boards of every topology, flat-chess values,
  * symmetries, main lines played out by the library, files, bad input.
- * The 4-piece flat endings run when TC_ENDGAME_FULL is set (make
+ * The 4-piece flat endings (KBBK 19, KBNK 33, KNNK only mates in one,
+ * KQKR 35, KRKB 29, KRKN 40 moves) run when TC_ENDGAME_FULL is set (make
  * endgame-check). */
 #include "egref.h"
+#include "egtb.h"
 #include "harness.h"
 #include "topochess_endgame.h"
 #include "topochess_engine.h"
@@ -341,9 +343,134 @@ static void engine_plays_krk(void)
     tc_variant_free(v);
 }
 
+/* A 4-piece set written to a folder is what the engine reads through
+ * tc_engine_set_endgame_path (the UCI option EndgamePath). */
+static void engine_reads_files(void)
+{
+    th_case("endgame: the engine plays a 4-piece ending from EndgamePath");
+    char label[64];
+    tc_variant *v = small_board(5, TC_FILES_WRAP, TC_RANKS_TWIST, 5, label);
+    tc_error err;
+    tc_egtb *t = v ? tc_egtb_solve(v, "KQKR", NULL, &err) : NULL;
+    char dir[] = "/tmp/tc-egtb-XXXXXX";
+    CHECK(t && mkdtemp(dir) && tc_egtb_save(t, dir, &err) == 0, "setup: %s", err.msg);
+    if (!t) {
+        tc_variant_free(v);
+        return;
+    }
+    tc_egtb_stats s;
+    tc_egtb_stats_get(t, &s);
+    tc_position *p = th_at_fen(v, s.longest_fen[TC_WHITE]);
+    tc_engine *e = tc_engine_new(v, 4, 1);
+    if (p && e) {
+        tc_limits l;
+        tc_limits_init(&l);
+        l.depth = 1;
+        tc_engine_set_position(e, p);
+        tc_search_result before = tc_engine_search(e, &l, NULL, NULL);
+        tc_engine_set_endgame_path(e, dir);
+        tc_search_result after = tc_engine_search(e, &l, NULL, NULL);
+        int moves = (s.longest_plies[TC_WHITE] + 1) / 2;
+        CHECK(moves > 1 && before.mate != moves && after.mate == moves,
+              "%s: mate %d without the file, %d with it; the tables say %d", s.longest_fen[TC_WHITE],
+              before.mate, after.mate, moves);
+    }
+    char name[128], path[256];
+    tc_egtb_file_name(v, "KQKR", name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    unlink(path);
+    rmdir(dir);
+    tc_engine_free(e);
+    tc_position_free(p);
+    tc_egtb_free(t);
+    tc_variant_free(v);
+}
+
+/* The un-moves of sliders without reverse rays (asking every empty cell)
+ * give the same tables as the reverse rays: the fallback for a board whose
+ * steps were not reversible. */
+static void unmoves_without_reverse_rays(void)
+{
+    th_case("endgame: un-moves by asking every cell agree with reverse rays");
+    char label[64];
+    tc_variant *v = small_board(5, TC_FILES_WRAP, TC_RANKS_FOLD, 5, label);
+    tc_error err;
+    tc_egtb *fast = v ? tc_egtb_solve(v, "KRKB", NULL, &err) : NULL;
+    tc_egtb *slow = calloc(1, sizeof *slow);
+    int ok = fast && slow && eg_board_init(&slow->b, v, &err) == 0;
+    CHECK(ok && slow->b.reversible, "setup: %s", err.msg);
+    if (ok) {
+        slow->b.reversible = false;
+        slow->main = eg_set_add(slow, "KRKB", &err);
+        for (int i = 0; ok && slow->main && i < slow->ntables; i++)
+            ok = eg_solve_table(slow, slow->tables[i], NULL, &err) == 0;
+        CHECK(ok && slow->main, "%s", err.msg);
+        const eg_table *a = fast->main, *b = ok ? slow->main : NULL;
+        uint64_t diff = 0;
+        for (uint64_t i = 0; b && i < a->size; i++)
+            diff += atomic_load(&a->val[i]) != atomic_load(&b->val[i]);
+        CHECK(b && a->size == b->size && diff == 0, "%llu entries differ", (unsigned long long)diff);
+    }
+    tc_egtb_free(slow);
+    tc_egtb_free(fast);
+    tc_variant_free(v);
+}
+
+/* Runs the command line and returns its output (heap) and exit status. */
+static char *run_cli(const char *args, int *status)
+{
+    const char *bin = getenv("TC_BIN");
+    if (!bin || access(bin, X_OK) != 0)
+        return NULL;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    size_t got;
+    while (out && (got = fread(out + n, 1, cap - 1 - n, p)) > 0)
+        n += got;
+    if (out)
+        out[n] = '\0';
+    *status = pclose(p);
+    return out;
+}
+
+static void command_line(void)
+{
+    int status;
+    th_case("endgame: topochess endgame prints the lines of the issue, and JSON");
+    char *out = run_cli("endgame KRK", &status);
+    if (!out)
+        return; /* no binary: nothing to run */
+    CHECK(status == 0 && strstr(out, "longest mate: 16 moves\n") && strstr(out, "mate possible: yes\n") &&
+              strstr(out, "board symmetries: 8;"),
+          "%s", out);
+    free(out);
+    out = run_cli("endgame KRK --variant torus --json", &status);
+    CHECK(out && status == 0 && strstr(out, "\"mate_possible\":false") && strstr(out, "\"symmetries\":448"),
+          "%s", out ? out : "");
+    free(out);
+    th_case("endgame: bad endings and options are refused with the reason");
+    out = run_cli("endgame KPK", &status);
+    CHECK(out && status != 0 && strstr(out, "pawnless"), "%s", out ? out : "");
+    free(out);
+    out = run_cli("endgame", &status);
+    CHECK(out && status != 0 && strstr(out, "needs one ENDING"), "%s", out ? out : "");
+    free(out);
+    out = run_cli("endgame KRK --threads 0", &status);
+    CHECK(out && status != 0 && strstr(out, "--threads takes"), "%s", out ? out : "");
+    free(out);
+}
+
 void suite_endgame(void)
 {
+    command_line();
+    unmoves_without_reverse_rays();
     engine_plays_krk();
+    engine_reads_files();
     symmetry_counts();
     bad_input();
     flat_value("KQK", 10);
@@ -354,6 +481,9 @@ void suite_endgame(void)
         flat_value("KBBK", 19);
         flat_value("KBNK", 33);
         flat_value("KNNK", 1); /* only mates in one: no forced mate */
+        flat_value("KQKR", 35);
+        flat_value("KRKB", 29);
+        flat_value("KRKN", 40);
         th_case("endgame: KNNK on chess: Black to move is never forced into mate");
         tc_variant *v = th_variant("chess");
         tc_error err;

@@ -1,5 +1,6 @@
-/* Endgame tables: internals shared by the board geometry (board.c), the
- * retrograde solver (solve.c) and probing, statistics and files (probe.c).
+/* Endgame tables: internals shared by the board geometry (board.c),
+ * materials (material.c), the retrograde solver (solve.c) and probing,
+ * statistics and files (probe.c).
  * Not installed; the public API is topochess_endgame.h. */
 #ifndef TC_EGTB_H
 #define TC_EGTB_H
@@ -83,6 +84,8 @@ void eg_decode(const eg_board *b, const eg_table *t, uint64_t idx, int *stm, uin
 /* The stored value of a position given by cells in the table's order. */
 int eg_lookup(const eg_board *b, const eg_table *t, int stm, const uint8_t *sq);
 int eg_solve_table(tc_egtb *set, eg_table *t, const tc_egtb_options *opt, tc_error *err);
+
+/* material.c */
 /* Parses "KQKR" into a table's pieces (not normalised); -1 if invalid. */
 int eg_material(const char *name, eg_table *t, tc_error *err);
 /* Adds the table of `name` (normalised) and every smaller one to the set. */

@@ -231,7 +231,7 @@ void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
     const eg_table *t = set->main;
     s->table_entries = t->size;
     s->seconds = set->seconds;
-    uint64_t longest_idx[2] = {0, 0};
+    uint64_t longest_idx[2] = {0, 0}, mate_idx[2] = {0, 0};
     for (uint64_t idx = 0; idx < t->size; idx++) {
         int v = atomic_load_explicit(&t->val[idx], memory_order_relaxed);
         if (v == EG_ILLEGAL || v == EG_NONCANON)
@@ -262,8 +262,11 @@ void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
             }
         } else if (eg_is_loss(v)) {
             s->loss[stm] += w;
-            if (v == 1)
+            if (v == 1) {
+                if (!s->mates[stm])
+                    mate_idx[stm] = idx;
                 s->mates[stm] += w;
+            }
         } else {
             s->draw[stm] += w;
         }
@@ -274,6 +277,13 @@ void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
             int st;
             eg_decode(b, t, longest_idx[stm], &st, sq);
             table_fen(set, t, st, sq, s->longest_fen[stm], sizeof s->longest_fen[stm]);
+        }
+    for (int stm = 0; stm < 2; stm++)
+        if (s->mates[stm]) {
+            uint8_t sq[EG_MAXP];
+            int st;
+            eg_decode(b, t, mate_idx[stm], &st, sq);
+            table_fen(set, t, st, sq, s->mate_fen[stm], sizeof s->mate_fen[stm]);
         }
 }
 

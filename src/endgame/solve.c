@@ -1,7 +1,6 @@
-/* The retrograde solver: materials and their sub-endings, the index of a
- * position (White's king on an orbit representative, the smallest index
- * over the symmetries that keep it there), and the solve itself: mates and
- * captures first, then by increasing distance, wins from the un-moves of
+/* The retrograde solver: the index of a position (White's king on an orbit
+ * representative, the smallest index over the symmetries that keep it
+ * there), and the solve itself: mates and captures first, then by increasing distance, wins from the un-moves of
  * lost positions and losses from the un-moves of won ones, each checked
  * by generating the candidate's moves. */
 #include "egtb.h"
@@ -9,181 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
-
-/* ---------------------------------------------------------------- material */
-
-static int type_of(char c)
-{
-    switch (c) {
-    case 'Q': return TC_QUEEN;
-    case 'R': return TC_ROOK;
-    case 'B': return TC_BISHOP;
-    case 'N': return TC_KNIGHT;
-    default: return 0;
-    }
-}
-
-static const char type_letter[] = " PNBRQK";
-
-int eg_material(const char *name, eg_table *t, tc_error *err)
-{
-    size_t len = strlen(name);
-    memset(t, 0, sizeof *t);
-    if (len < 2 || name[0] != 'K') {
-        tc_set_error(err, "ending '%s': must start with White's K, like KRK or KQKR", name);
-        return -1;
-    }
-    const char *second = strchr(name + 1, 'K');
-    if (!second) {
-        tc_set_error(err, "ending '%s': no K for Black's king", name);
-        return -1;
-    }
-    int k = 2;
-    t->colour[0] = TC_WHITE, t->type[0] = TC_KING;
-    t->colour[1] = TC_BLACK, t->type[1] = TC_KING;
-    for (const char *s = name + 1; *s; s++) {
-        if (s == second)
-            continue;
-        int ty = type_of(*s);
-        if (!ty) {
-            tc_set_error(err, "ending '%s': '%c' is not one of Q R B N%s", name, *s,
-                         *s == 'P' ? " (only pawnless endings are solved)" : "");
-            return -1;
-        }
-        if (k == EG_MAXP) {
-            tc_set_error(err, "ending '%s': more than %d pieces", name, EG_MAXP);
-            return -1;
-        }
-        t->colour[k] = s < second ? TC_WHITE : TC_BLACK;
-        t->type[k++] = ty;
-    }
-    t->k = k;
-    /* Q R B N order within each side */
-    for (int i = 2; i < k; i++)
-        for (int j = i + 1; j < k; j++)
-            if (t->colour[j] < t->colour[i] ||
-                (t->colour[j] == t->colour[i] && t->type[j] > t->type[i])) {
-                int c = t->colour[i], y = t->type[i];
-                t->colour[i] = t->colour[j], t->type[i] = t->type[j];
-                t->colour[j] = c, t->type[j] = y;
-            }
-    int n = 0;
-    t->name[n++] = 'K';
-    for (int i = 2; i < k; i++)
-        if (t->colour[i] == TC_WHITE)
-            t->name[n++] = type_letter[t->type[i]];
-    t->name[n++] = 'K';
-    for (int i = 2; i < k; i++)
-        if (t->colour[i] == TC_BLACK)
-            t->name[n++] = type_letter[t->type[i]];
-    t->name[n] = '\0';
-    t->twin = k == 4 && t->colour[2] == t->colour[3] && t->type[2] == t->type[3];
-    return 0;
-}
-
-/* Which side is stronger: more pieces, then the better pieces in order. */
-static int side_rank(const char *side)
-{
-    static const char order[] = "QRBN";
-    int r = (int)strlen(side) * 10000;
-    for (int i = 1; side[i] && i < 4; i++)
-        r += (4 - (int)(strchr(order, side[i]) - order)) * (i == 1 ? 1000 : i == 2 ? 100 : 10);
-    return r;
-}
-
-int tc_egtb_normalise(const char *ending, char *buf, tc_error *err)
-{
-    eg_table t;
-    if (!ending || strlen(ending) > 7) {
-        tc_set_error(err, "ending '%s': too long", ending ? ending : "");
-        return -1;
-    }
-    if (eg_material(ending, &t, err))
-        return -1;
-    const char *second = strchr(t.name + 1, 'K');
-    char w[8], b[8];
-    snprintf(w, sizeof w, "%.*s", (int)(second - t.name), t.name);
-    snprintf(b, sizeof b, "%s", second);
-    char out[16];
-    if (side_rank(b) > side_rank(w))
-        snprintf(out, sizeof out, "%s%s", b, w);
-    else
-        snprintf(out, sizeof out, "%s%s", w, b);
-    memcpy(buf, out, 8); /* at most 4 pieces: 7 letters */
-    buf[7] = '\0';
-    return 0;
-}
-
-static eg_table *set_find(tc_egtb *set, const char *name)
-{
-    for (int i = 0; i < set->ntables; i++)
-        if (!strcmp(set->tables[i]->name, name))
-            return set->tables[i];
-    return NULL;
-}
-
-/* The name of the material left when piece j is taken. */
-static void name_without(const eg_table *t, int j, char *buf)
-{
-    int n = 0;
-    buf[n++] = 'K';
-    for (int i = 2; i < t->k; i++)
-        if (i != j && t->colour[i] == TC_WHITE)
-            buf[n++] = type_letter[t->type[i]];
-    buf[n++] = 'K';
-    for (int i = 2; i < t->k; i++)
-        if (i != j && t->colour[i] == TC_BLACK)
-            buf[n++] = type_letter[t->type[i]];
-    buf[n] = '\0';
-}
-
-eg_table *eg_set_add(tc_egtb *set, const char *name, tc_error *err)
-{
-    char norm[8];
-    if (tc_egtb_normalise(name, norm, err))
-        return NULL;
-    eg_table *have = set_find(set, norm);
-    if (have)
-        return have;
-    eg_table *t = calloc(1, sizeof *t);
-    if (!t) {
-        tc_set_error(err, "out of memory");
-        return NULL;
-    }
-    eg_material(norm, t, err);
-    for (int j = 2; j < t->k; j++) {
-        char left[8], sub_norm[8];
-        name_without(t, j, left);
-        eg_table *s = eg_set_add(set, left, err);
-        tc_egtb_normalise(left, sub_norm, err);
-        if (!s) {
-            free(t);
-            return NULL;
-        }
-        t->sub[j] = s;
-        t->sub_swap[j] = strcmp(left, sub_norm) != 0;
-        /* match the sub table's pieces with the parent's survivors */
-        bool taken[EG_MAXP] = {false};
-        taken[j] = true;
-        for (int i = 0; i < s->k; i++) {
-            int want_colour = s->colour[i] ^ (t->sub_swap[j] ? 1 : 0);
-            t->sub_map[j][i] = -1;
-            for (int q = 0; q < t->k; q++)
-                if (!taken[q] && t->colour[q] == want_colour && t->type[q] == s->type[i]) {
-                    t->sub_map[j][i] = q;
-                    taken[q] = true;
-                    break;
-                }
-        }
-    }
-    if (set->ntables == EG_MAX_TABLES) {
-        free(t);
-        tc_set_error(err, "too many endings");
-        return NULL;
-    }
-    set->tables[set->ntables++] = t;
-    return t;
-}
 
 /* ---------------------------------------------------------------- index */
 
@@ -267,8 +91,20 @@ static bool king_attacked(const eg_board *b, const eg_table *t, const uint8_t *s
     return false;
 }
 
+/* Called with each legal move as it is found (sq still the position
+ * before it); false stops the generator. */
+typedef bool (*move_visit)(void *ctx, uint8_t *sq, const eg_move *m);
+
+/// Where generated moves go: an array, or a visitor that may stop early.
+typedef struct {
+    eg_move *out;
+    move_visit visit;
+    void *ctx;
+    bool stopped;
+} move_sink;
+
 static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, int i, int to,
-                   eg_move *out, int n)
+                   move_sink *sink, int n)
 {
     int victim = piece_at(t, sq, to);
     if (victim >= 0 && (t->colour[victim] == stm || t->type[victim] == TC_KING))
@@ -278,9 +114,11 @@ static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, i
     bool bad = king_attacked(b, t, sq, stm, victim);
     sq[i] = from;
     if (!bad) {
-        out[n].piece = (uint8_t)i;
-        out[n].to = (uint8_t)to;
-        out[n].victim = (int8_t)victim;
+        eg_move m = {(uint8_t)i, (uint8_t)to, (int8_t)victim};
+        if (sink->visit)
+            sink->stopped = !sink->visit(sink->ctx, sq, &m);
+        else
+            sink->out[n] = m;
         n++;
     }
     return n;
@@ -288,7 +126,7 @@ static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, i
 
 /* Every legal move of the side to move (a cell reached along two rays may
  * come twice, which changes nothing here). */
-static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move *out)
+static int gen_moves_to(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, move_sink *out)
 {
     const tc_variant *v = b->v;
     int n = 0;
@@ -299,13 +137,13 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
         if (ty == TC_KING || ty == TC_KNIGHT) {
             const uint8_t *to = ty == TC_KING ? v->king[f] : v->knight[f];
             int cnt = ty == TC_KING ? v->nking[f] : v->nknight[f];
-            for (int j = 0; j < cnt; j++)
+            for (int j = 0; j < cnt && !out->stopped; j++)
                 n = try_add(b, t, sq, stm, i, to[j], out, n);
             continue;
         }
         for (int d = ty == TC_BISHOP ? 1 : 0; d < 8; d += ty == TC_QUEEN ? 1 : 2) {
             const uint8_t *r = v->ray_pool + v->ray_off[f][d];
-            for (int j = 0; j < v->ray_len[f][d]; j++) {
+            for (int j = 0; j < v->ray_len[f][d] && !out->stopped; j++) {
                 n = try_add(b, t, sq, stm, i, r[j], out, n);
                 if (piece_at(t, sq, r[j]) >= 0)
                     break;
@@ -313,6 +151,12 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
         }
     }
     return n;
+}
+
+static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move *out)
+{
+    move_sink sink = {out, NULL, NULL, false};
+    return gen_moves_to(b, t, sq, stm, &sink);
 }
 
 /* Calls back with every predecessor by a non-capturing un-move of a piece
@@ -472,17 +316,52 @@ static void mark_win(void *ctx, const uint8_t *sq)
     const eg_table *t = s->t;
     int stm = s->phase; /* set by the caller: the mover */
     uint64_t q = eg_canon(s->b, t, stm, sq);
-    int cur = atomic_load_explicit(&t->val[q], memory_order_relaxed);
-    int want = s->n + 2;
+    uint8_t cur = atomic_load_explicit(&t->val[q], memory_order_relaxed);
+    uint8_t want = (uint8_t)(s->n + 2);
+    /* another thread may be writing the same value: count it once */
+    while ((cur == EG_DRAW || (eg_is_win(cur) && cur > want)) &&
+           !atomic_compare_exchange_weak_explicit(&t->val[q], &cur, want, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
     if (cur == EG_DRAW || (eg_is_win(cur) && cur > want)) {
-        atomic_store_explicit(&t->val[q], (uint8_t)want, memory_order_relaxed);
         w->changed++;
         note_value(w, want);
     }
 }
 
+/// A loss check in progress: the candidate and the longest win found.
+typedef struct {
+    const eg_board *b;
+    const eg_table *t;
+    int stm, n, worst;
+} loss_check;
+
+/* One move of the candidate: it must lead to a win for the other side
+ * whose distance is already final (at most n + 1 plies in this table). */
+static bool child_lost(void *ctx, uint8_t *sq, const eg_move *m)
+{
+    loss_check *lc = ctx;
+    int cv;
+    if (m->victim >= 0)
+        cv = capture_value(lc->b, lc->t, sq, lc->stm, m);
+    else {
+        uint8_t from = sq[m->piece];
+        sq[m->piece] = m->to;
+        cv = eg_lookup(lc->b, lc->t, !lc->stm, sq);
+        sq[m->piece] = from;
+        if (cv > lc->n + 2)
+            return false; /* not final yet */
+    }
+    if (!eg_is_win(cv))
+        return false;
+    if (cv > lc->worst)
+        lc->worst = cv;
+    return true;
+}
+
 /* Phase 2: a predecessor of a won position loses if every move it has
- * leads to a win for the other side whose distance is already final. */
+ * leads to a win for the other side; the first move that does not ends
+ * the check. */
 static void check_loss(void *ctx, const uint8_t *sq_in)
 {
     worker *w = ctx;
@@ -495,35 +374,21 @@ static void check_loss(void *ctx, const uint8_t *sq_in)
         return;
     uint8_t sq[EG_MAXP];
     memcpy(sq, sq_in, sizeof sq);
-    int nm = gen_moves(b, t, sq, stm, w->moves);
-    int worst = 0;
-    for (int i = 0; i < nm; i++) {
-        const eg_move *m = &w->moves[i];
-        int cv;
-        if (m->victim >= 0)
-            cv = capture_value(b, t, sq, stm, m);
-        else {
-            uint8_t from = sq[m->piece];
-            sq[m->piece] = m->to;
-            cv = eg_lookup(b, t, !stm, sq);
-            sq[m->piece] = from;
-            if (cv > s->n + 2)
-                return; /* not final yet */
-        }
-        if (!eg_is_win(cv))
-            return;
-        if (cv > worst)
-            worst = cv;
-    }
-    if (nm == 0)
+    loss_check lc = {b, t, stm, s->n, 0};
+    move_sink sink = {NULL, child_lost, &lc, false};
+    int nm = gen_moves_to(b, t, sq, stm, &sink);
+    if (sink.stopped || nm == 0)
         return;
-    if (worst + 1 > TC_EGTB_MAX_PLIES + 1) {
+    if (lc.worst + 1 > TC_EGTB_MAX_PLIES + 1) {
         atomic_store(&s->overflow, 1);
         return;
     }
-    atomic_store_explicit(&t->val[q], (uint8_t)(worst + 1), memory_order_relaxed);
-    w->changed++;
-    note_value(w, worst + 1);
+    uint8_t cur = EG_DRAW;
+    if (atomic_compare_exchange_strong_explicit(&t->val[q], &cur, (uint8_t)(lc.worst + 1),
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        w->changed++;
+        note_value(w, lc.worst + 1);
+    }
 }
 
 static void *worker_main(void *arg)
