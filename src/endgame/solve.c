@@ -5,7 +5,9 @@
  * by generating the candidate's moves. */
 #include "egtb.h"
 
+#ifndef TC_NO_THREADS
 #include <pthread.h>
+#endif
 #include <stdlib.h>
 #include <time.h>
 
@@ -436,6 +438,11 @@ static int run_phase(solve_ctx *s, worker *ws, int nthreads)
 {
     atomic_store(&s->next, 0);
     atomic_store(&s->changed, 0);
+#ifdef TC_NO_THREADS
+    /* builds without threads (the wasm module): the calling thread does all */
+    (void)nthreads;
+    worker_main(&ws[0]);
+#else
     pthread_t th[8];
     int started = 0;
     for (int i = 1; i < nthreads; i++) {
@@ -446,6 +453,7 @@ static int run_phase(solve_ctx *s, worker *ws, int nthreads)
     worker_main(&ws[0]);
     for (int i = 1; i <= started; i++)
         pthread_join(th[i], NULL);
+#endif
     return 0;
 }
 
