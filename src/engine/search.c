@@ -152,7 +152,7 @@ static inline int quiet_history(const search_thread *t, int ply, int piece, int 
  * material (SEE), by victim then capture history; killers; the counter
  * move; quiet moves by history; losing captures last but for
  * under-promotions. */
-enum { SC_TT = 1 << 30, SC_GOOD = 1 << 28, SC_KILLER1 = (1 << 27) + 2, SC_KILLER2 = (1 << 27) + 1,
+enum { SC_TT = 1 << 30, SC_GOOD = 1 << 28, SC_SEEN = 1 << 27, SC_KILLER1 = (1 << 27) + 2, SC_KILLER2 = (1 << 27) + 1,
        SC_COUNTER = 1 << 27, SC_BAD = -(1 << 28), SC_UNDER = -(1 << 29) };
 
 static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool captures_only)
@@ -175,7 +175,7 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
             int s = eval_piece_value[victim] * 16 + (promo == TC_QUEEN ? 8000 : 0);
             if (t->h)
                 s += t->h->capture[piece][to][victim];
-            sc[i] = (see_ge(p, m, 0) ? SC_GOOD : SC_BAD) + s;
+            sc[i] = SC_GOOD + s; /* SEE when picked (pick_checked) */
         } else if (promo)
             sc[i] = SC_UNDER + promo;
         else if (captures_only)
@@ -207,6 +207,24 @@ static inline tc_move pick(search_thread *t, int ply, int n, int i)
     mv[i] = m;
     sc[i] = s;
     return m;
+}
+
+/* pick() for captures scored SC_GOOD before their exchange was evaluated:
+ * the exchange is evaluated when such a capture comes up, and one that
+ * loses material goes back among the bad captures. */
+static inline tc_move pick_checked(search_thread *t, int ply, int n, int i)
+{
+    for (;;) {
+        tc_move m = pick(t, ply, n, i);
+        int *sc = &t->scores[ply][i];
+        if (*sc < SC_GOOD || *sc >= SC_GOOD + SC_SEEN)
+            return m;
+        if (see_ge(t->pos, m, 0)) {
+            *sc += SC_SEEN;
+            return m;
+        }
+        *sc += SC_BAD - SC_GOOD;
+    }
 }
 
 static inline void history_update(int16_t *h, int bonus)
@@ -272,7 +290,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         tt_move = 0;
     score_moves(t, ply, n, tt_move, !in_check);
     for (int i = 0; i < n; i++) {
-        tc_move m = pick(t, ply, n, i);
+        tc_move m = pick_checked(t, ply, n, i);
         if (!in_check) {
             if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
                 break; /* losing captures, quiet moves and under-promotions */
@@ -453,7 +471,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             int n = tc_gen_noisy(p, t->moves[ply]);
             score_moves(t, ply, n, tt_move, true);
             for (int i = 0; i < n; i++) {
-                tc_move m = pick(t, ply, n, i);
+                tc_move m = pick_checked(t, ply, n, i);
                 if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
                     break;
                 if (!see_ge(p, m, pc_beta - static_eval))
@@ -488,27 +506,32 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     int orig_alpha = alpha, best = -INF, searched = 0, nquiets = 0, ncaps = 0;
     tc_move best_move = 0, quiets[64], caps[32];
     for (int i = 0; i < n; i++) {
-        tc_move m = pick(t, ply, n, i);
+        tc_move m = pick_checked(t, ply, n, i);
         if (m == excluded || (root && !root_allowed(t, m)))
             continue;
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
         int piece = p->board[TC_MOVE_FROM(m)], to = TC_MOVE_TO(m);
         int hist = quiet ? quiet_history(t, ply, piece, to) : 0;
         int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
-        /* pruning near the leaves, decided before the move but not applied
-         * to checks (known only after making it) */
-        bool prunable = false;
+        if (lmr_depth < 0)
+            lmr_depth = 0;
+        /* pruning near the leaves: late, badly scored or losing moves are
+         * dropped unmade (checks included); futility waits for the move to
+         * be made, so as to spare checks */
+        bool futile = false;
         if (pruning && !root && best > -MATE_BOUND) {
+            bool drop = false;
             if (quiet) {
-                prunable = (!pv && !in_check && depth <= 4 &&
-                            searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
-                           (!in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
-                            alpha < MATE_BOUND) ||
-                           (!in_check && lmr_depth <= 3 && hist < -3000 * depth) ||
-                           (!in_check && lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth));
+                drop = !in_check && ((!pv && depth <= 4 && searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
+                                     (lmr_depth <= 3 && hist < -3000 * depth) ||
+                                     (lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth)));
+                futile = !in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
+                         alpha < MATE_BOUND;
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
-                prunable = !see_ge(p, m, -90 * depth);
+                drop = !see_ge(p, m, -90 * depth);
             }
+            if (drop)
+                continue;
         }
         /* singular extension: the hash move alone holds the score, so it
          * is searched one ply deeper */
@@ -544,7 +567,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         t->stack_to[ply + 1] = to;
         tc_make_move(p, m);
         bool gives_check = tc_in_check(p);
-        if (prunable && !gives_check) {
+        if (futile && !gives_check) {
             tc_unmake_move(p);
             continue;
         }
