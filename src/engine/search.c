@@ -742,6 +742,8 @@ void search_iterate(search_thread *t)
     tc_engine *e = t->e;
     hist_ready(t);
     int nbase = root_list(t);
+    if (nbase > 0)
+        t->best = t->root_base[0]; /* what a stop before any iteration plays */
     int lines = e->limits.multipv > 1 ? e->limits.multipv : 1;
     if (e->limits.elo > 0 && lines < LEVEL_LINES)
         lines = LEVEL_LINES;
