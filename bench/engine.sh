@@ -9,6 +9,11 @@
 #                        Fairy-Stockfish's FSF_NODES a move, standard chess
 #   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
 #                        UCI_LimitStrength at MOVETIME ms a move
+#   bench/engine.sh selfplay [VARIANTS...]    GAMES self-play games at NODES a
+#                        move on every preset, for the tuner
+#   bench/engine.sh tune [SWEEPS]             build/tune over bench/out/*.pgn;
+#                        writes bench/out/eval_params.c (copy it over
+#                        src/engine/eval_params.c once an SPRT accepts it)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
 # FSF_NODES (10000), SEED (5). PGN and logs go to bench/out/.
 set -euo pipefail
@@ -57,8 +62,18 @@ stockfish)
       openings=$((GAMES / 2)) balance=50 seed="$SEED"
   done
   ;;
+selfplay)
+  for v in ${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}; do
+    run "selfplay-$v" --variant "$v" engine=self nodes="$NODES" games="$GAMES" openings="$GAMES" plies=6 \
+      seed="$SEED"
+  done
+  ;;
+tune)
+  make --no-print-directory tune
+  nice -n 10 build/tune bench/out/eval_params.c "${1:-6}" bench/out/*.pgn
+  ;;
 *)
-  sed -n '2,16p' "$0" >&2
+  sed -n '2,22p' "$0" >&2
   exit 1
   ;;
 esac
