@@ -171,6 +171,36 @@ static void test_uci_handshake(void)
     free(out);
 }
 
+static void test_uci_multipv(void)
+{
+    th_case("engine: uci MultiPV, searchmoves and limited strength");
+    char *out = run_loop(uci_loop, "chess", "uci\nsetoption name MultiPV value 2\nposition startpos\ngo depth 4\n", NULL);
+    CHECK(out != NULL, "no output");
+    if (!out)
+        return;
+    CHECK(strstr(out, "option name MultiPV type spin default 1") && strstr(out, "option name UCI_LimitStrength") &&
+              strstr(out, "option name UCI_Elo type spin"),
+          "options:\n%s", out);
+    CHECK(count_lines(out, "info depth 4 ") == 2 && strstr(out, " multipv 2 "), "two lines:\n%s", out);
+    free(out);
+
+    out = run_loop(uci_loop, "chess", "position startpos\ngo depth 4 searchmoves h2h3 a2a3\n", NULL);
+    char best[32] = "";
+    CHECK(out && word_after(out, "bestmove ", best, sizeof best) == 0, "no bestmove");
+    CHECK(!strcmp(best, "h2h3") || !strcmp(best, "a2a3"), "searchmoves: bestmove %s", best);
+    free(out);
+
+    out = run_loop(uci_loop, "chess",
+                   "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 900\n"
+                   "setoption name UCI_Elo value 5000\nposition startpos\ngo depth 6\n",
+                   NULL);
+    CHECK(out && count_lines(out, "info depth 1 ") == 1 && count_lines(out, "info depth 2 ") == 0,
+          "Elo 900 searches one ply:\n%s", out ? out : "");
+    CHECK(out && strstr(out, "UCI_Elo needs a number from 800 to 2400"), "bad Elo refused:\n%s", out ? out : "");
+    CHECK(out && word_after(out, "bestmove ", best, sizeof best) == 0 && strcmp(best, "0000"), "a move");
+    free(out);
+}
+
 static void test_uci_klein_game(void)
 {
     th_case("engine: uci klein-bottle position and go depth 4");
@@ -346,6 +376,7 @@ void suite_engine(void)
 {
     test_uci_handshake();
     test_uci_klein_game();
+    test_uci_multipv();
     test_uci_stop();
     test_uci_errors();
     test_uci_perft();

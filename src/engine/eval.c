@@ -12,23 +12,13 @@
 
 const int eval_piece_value[7] = {0, 100, 320, 330, 500, 950, 0};
 
-static const int value_mg[7] = {0, 100, 320, 330, 480, 950, 0};
-static const int value_eg[7] = {0, 100, 300, 320, 530, 1000, 0};
 static const int phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
 #define PHASE_MAX 24
 
-/* Passed-pawn bonus by pushes left to promotion (index 0 unused). */
-static const int passed_mg[8] = {0, 70, 45, 28, 16, 10, 6, 4};
-static const int passed_eg[8] = {0, 130, 85, 52, 32, 20, 12, 8};
-
-/* Mobility: bonus per reachable cell above a typical count. */
+/* Mobility: reachable cells above a typical count earn the mobility weight. */
 static const int mob_base[7] = {0, 0, 4, 6, 7, 13, 0};
-static const int mob_mg[7] = {0, 0, 4, 4, 2, 1, 0};
-static const int mob_eg[7] = {0, 0, 4, 4, 4, 2, 0};
-/* King danger weight of one attacked zone cell, by attacker type. */
-static const int danger_weight[7] = {0, 0, 3, 3, 4, 6, 0};
 
-#define TEMPO 10
+#define W(name) (t->w.v[EP_##name])
 
 /* Cells within two king steps of c (c excluded). */
 static int king_reach2(const tc_variant *v, int c)
@@ -72,35 +62,58 @@ static int chain(const tc_variant *v, int colour, int c, int *out)
     return n;
 }
 
+/* Fills the tables that depend on the weights. */
+static void build_weighted(eval_table *t)
+{
+    const tc_variant *v = t->v;
+    int n = v->ncells;
+    int reach[TC_MAX_CELLS] = {0};
+
+    for (int c = 0; c < n; c++)
+        reach[c] = v->nknight[c];
+    fill_pst(t, TC_KNIGHT, reach, W(PST_N_MG), W(PST_N_EG));
+    for (int c = 0; c < n; c++)
+        reach[c] = bits_count(&v->diag_reach[c]);
+    fill_pst(t, TC_BISHOP, reach, W(PST_B_MG), W(PST_B_EG));
+    for (int c = 0; c < n; c++)
+        reach[c] = bits_count(&v->orth_reach[c]);
+    fill_pst(t, TC_ROOK, reach, W(PST_R_MG), W(PST_R_EG));
+    for (int c = 0; c < n; c++) {
+        tc_bits q = v->orth_reach[c];
+        bits_or(&q, &v->diag_reach[c]);
+        reach[c] = bits_count(&q);
+    }
+    fill_pst(t, TC_QUEEN, reach, W(PST_Q_MG), W(PST_Q_EG));
+    /* the king hides where few cells surround it, and walks out to where
+     * many do once the queens are gone */
+    for (int c = 0; c < n; c++)
+        reach[c] = king_reach2(v, c);
+    fill_pst(t, TC_KING, reach, W(PST_K_MG), W(PST_K_EG));
+    for (int col = 0; col < 2; col++)
+        for (int c = 0; c < n; c++) {
+            int d = t->promo_dist[col][c];
+            int prog = d < 0 ? 0 : t->start_dist - d;
+            if (prog < 0)
+                prog = 0;
+            t->pawn_mg[col][c] = (int16_t)(prog * prog * W(PAWN_PROG_MG) / 2);
+            t->pawn_eg[col][c] = (int16_t)(prog * prog * W(PAWN_PROG_EG) / 2);
+        }
+}
+
+void eval_table_set_params(eval_table *t, const eval_params *w)
+{
+    t->w = *w;
+    build_weighted(t);
+}
+
 eval_table *eval_table_new(const tc_variant *v)
 {
     eval_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->v = v;
+    t->w = eval_default_params;
     int n = v->ncells;
-    int reach[TC_MAX_CELLS] = {0};
-
-    for (int c = 0; c < n; c++)
-        reach[c] = v->nknight[c];
-    fill_pst(t, TC_KNIGHT, reach, 8, 6);
-    for (int c = 0; c < n; c++)
-        reach[c] = bits_count(&v->diag_reach[c]);
-    fill_pst(t, TC_BISHOP, reach, 5, 4);
-    for (int c = 0; c < n; c++)
-        reach[c] = bits_count(&v->orth_reach[c]);
-    fill_pst(t, TC_ROOK, reach, 2, 2);
-    for (int c = 0; c < n; c++) {
-        tc_bits q = v->orth_reach[c];
-        bits_or(&q, &v->diag_reach[c]);
-        reach[c] = bits_count(&q);
-    }
-    fill_pst(t, TC_QUEEN, reach, 2, 3);
-    /* the king hides where few cells surround it, and walks out to where
-     * many do once the queens are gone */
-    for (int c = 0; c < n; c++)
-        reach[c] = king_reach2(v, c);
-    fill_pst(t, TC_KING, reach, -3, 4);
 
     for (int c = 0; c < n; c++) {
         bits_clear(&t->zone[c]);
@@ -135,15 +148,7 @@ eval_table *eval_table_new(const tc_variant *v)
             t->start_dist = (int8_t)maxd;
         tc_position_free(start);
     }
-    for (int col = 0; col < 2; col++)
-        for (int c = 0; c < n; c++) {
-            int d = t->promo_dist[col][c];
-            int prog = d < 0 ? 0 : t->start_dist - d;
-            if (prog < 0)
-                prog = 0;
-            t->pawn_mg[col][c] = (int16_t)(prog * prog * 3 / 2);
-            t->pawn_eg[col][c] = (int16_t)(prog * prog * 3);
-        }
+    build_weighted(t);
 
     /* stop masks: the pawn's path, the cells from which an enemy pawn
      * captures onto it, and every cell whose enemy pawn walks into those */
@@ -210,11 +215,11 @@ static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, i
     const tc_bits *own = &p->pieces[TC_PIECE(col, TC_PAWN)];
     const tc_bits *enemy = &p->pieces[TC_PIECE(them, TC_PAWN)];
     BITS_FOREACH(s, *own, {
-        add(a, col, value_mg[TC_PAWN] + t->pawn_mg[col][s], value_eg[TC_PAWN] + t->pawn_eg[col][s]);
+        add(a, col, W(PAWN_MG) + t->pawn_mg[col][s], W(PAWN_EG) + t->pawn_eg[col][s]);
         int d = t->promo_dist[col][s];
         if (d > 0 && !bits_meet(enemy, &t->stop_mask[col][s])) {
             int k = d < 8 ? d : 7;
-            int mg = passed_mg[k], eg = passed_eg[k];
+            int mg = t->w.v[EP_PASSED_MG + k - 1], eg = t->w.v[EP_PASSED_EG + k - 1];
             int next = v->push1[col][s];
             if (next >= 0 && p->board[next]) {
                 mg /= 2;
@@ -223,10 +228,10 @@ static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, i
             add(a, col, mg, eg);
         }
         if (bits_meet(own, &t->path[col][s]))
-            add(a, col, -8, -16);
+            add(a, col, -W(DOUBLED_MG), -W(DOUBLED_EG));
         for (int i = 0; i < v->npcap_from[col][s]; i++)
             if (p->board[v->pcap_from[col][s][i]] == TC_PIECE(col, TC_PAWN)) {
-                add(a, col, 6, 8);
+                add(a, col, W(DEFENDED_MG), W(DEFENDED_EG));
                 break;
             }
     })
@@ -241,7 +246,8 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     const tc_bits *patt = &a->pawn_att[them];
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
         BITS_FOREACH(s, p->pieces[TC_PIECE(col, type)], {
-            add(a, col, value_mg[type] + t->pst_mg[type][s], value_eg[type] + t->pst_eg[type][s]);
+            add(a, col, t->w.v[EP_KNIGHT_MG + 2 * (type - TC_KNIGHT)] + t->pst_mg[type][s],
+                t->w.v[EP_KNIGHT_EG + 2 * (type - TC_KNIGHT)] + t->pst_eg[type][s]);
             a->phase += phase_weight[type];
             int mob = 0, hits = 0;
             if (type == TC_KNIGHT) {
@@ -266,9 +272,10 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                     }
                 }
             }
-            add(a, col, (mob - mob_base[type]) * mob_mg[type], (mob - mob_base[type]) * mob_eg[type]);
+            add(a, col, (mob - mob_base[type]) * t->w.v[EP_MOB_N_MG + 2 * (type - TC_KNIGHT)],
+                (mob - mob_base[type]) * t->w.v[EP_MOB_N_EG + 2 * (type - TC_KNIGHT)]);
             if (hits) {
-                a->danger[them] += danger_weight[type] * hits;
+                a->danger[them] += t->w.v[EP_DANGER_N + type - TC_KNIGHT] * hits;
                 a->attackers[them]++;
             }
         })
@@ -276,7 +283,7 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     int k = p->king[col];
     add(a, col, t->pst_mg[TC_KING][k], t->pst_eg[TC_KING][k]);
     if (bits_count(&p->pieces[TC_PIECE(col, TC_BISHOP)]) >= 2)
-        add(a, col, 30, 50);
+        add(a, col, W(BISHOP_PAIR_MG), W(BISHOP_PAIR_EG));
 }
 
 int eval_position(const eval_table *t, const tc_position *p)
@@ -308,7 +315,7 @@ int eval_position(const eval_table *t, const tc_position *p)
         tc_bits shield = t->zone[p->king[col]];
         bits_and(&shield, &p->pieces[TC_PIECE(col, TC_PAWN)]);
         int n = bits_count(&shield);
-        a.mg[col] += 10 * (n < 3 ? n : 3);
+        a.mg[col] += W(SHIELD) * (n < 3 ? n : 3);
     }
     int phase = a.phase < PHASE_MAX ? a.phase : PHASE_MAX;
     int mg = a.mg[0] - a.mg[1], eg = a.eg[0] - a.eg[1];
@@ -324,7 +331,7 @@ int eval_position(const eval_table *t, const tc_position *p)
         if (mat[strong] - mat[!strong] <= eval_piece_value[TC_BISHOP])
             score /= 8;
     }
-    return (p->side == TC_WHITE ? score : -score) + TEMPO;
+    return (p->side == TC_WHITE ? score : -score) + W(TEMPO);
 }
 
 int eval_material(const tc_position *p)

@@ -4,6 +4,33 @@
 
 #include "internal.h"
 
+/// The evaluation's weights, in centipawns (tuned by bench/tune, see
+/// eval_params.c): piece values, scales of the reach-derived cell values,
+/// pawn progress, passed pawns by pushes left (1..7), pawn structure,
+/// mobility per cell, king danger per attacked zone cell, king shield,
+/// bishop pair, tempo.
+enum {
+    EP_PAWN_MG, EP_PAWN_EG,
+    EP_KNIGHT_MG, EP_KNIGHT_EG, EP_BISHOP_MG, EP_BISHOP_EG, EP_ROOK_MG, EP_ROOK_EG, EP_QUEEN_MG, EP_QUEEN_EG,
+    EP_PST_N_MG, EP_PST_N_EG, EP_PST_B_MG, EP_PST_B_EG, EP_PST_R_MG, EP_PST_R_EG, EP_PST_Q_MG, EP_PST_Q_EG,
+    EP_PST_K_MG, EP_PST_K_EG,
+    EP_PAWN_PROG_MG, EP_PAWN_PROG_EG, /* halves of a centipawn per squared step */
+    EP_PASSED_MG, EP_PASSED_EG = EP_PASSED_MG + 7,
+    EP_DOUBLED_MG = EP_PASSED_EG + 7, EP_DOUBLED_EG, EP_DEFENDED_MG, EP_DEFENDED_EG,
+    EP_MOB_N_MG, EP_MOB_N_EG, EP_MOB_B_MG, EP_MOB_B_EG, EP_MOB_R_MG, EP_MOB_R_EG, EP_MOB_Q_MG, EP_MOB_Q_EG,
+    EP_DANGER_N, EP_DANGER_B, EP_DANGER_R, EP_DANGER_Q,
+    EP_SHIELD, EP_BISHOP_PAIR_MG, EP_BISHOP_PAIR_EG, EP_TEMPO,
+    EP_COUNT
+};
+
+typedef struct eval_params {
+    int v[EP_COUNT];
+} eval_params;
+
+/* eval_params.c: the weights in use, and the names the tuner writes. */
+extern const eval_params eval_default_params;
+extern const char *const eval_param_names[EP_COUNT];
+
 /// Per-variant evaluation tables, derived once from the variant's movement
 /// tables so that every term follows the board's joins: piece-cell values
 /// from empty-board reach, pawn progress along each pawn's real path, the
@@ -17,10 +44,13 @@ typedef struct eval_table {
     tc_bits stop_mask[2][TC_MAX_CELLS]; /* enemy pawns here keep a pawn from passing */
     tc_bits path[2][TC_MAX_CELLS];      /* cells of the pawn's path to promotion */
     tc_bits zone[TC_MAX_CELLS];         /* a king's cell and its neighbours */
+    eval_params w;                      /* the weights the tables were built with */
 } eval_table;
 
 eval_table *eval_table_new(const tc_variant *v);
 void eval_table_free(eval_table *t);
+/* Rebuilds the weighted tables with other weights (the tuner). */
+void eval_table_set_params(eval_table *t, const eval_params *w);
 /* Centipawns for the side to move. */
 int eval_position(const eval_table *t, const tc_position *p);
 /* Material only (the baseline the full evaluation is measured against). */

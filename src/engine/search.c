@@ -1,16 +1,16 @@
-/* The search: iterative deepening over a principal variation search with
- * a shared transposition table, quiescence, null move, late-move
- * reductions and aspiration windows; move ordering and the PV. The engine
- * object and the driver that runs it on threads are in engine.c. */
+/* The search: iterative deepening (MultiPV lines one after another) over a
+ * principal variation search with a shared transposition table,
+ * quiescence, pruning, reductions, extensions and aspiration windows; move
+ * ordering and the PV. The statistics move ordering learns are in
+ * history.c, exchange evaluation in see.c, limited strength in level.c; the
+ * engine object and the driver that runs the threads in engine.c. */
+#include "history.h"
 #include "search.h"
 #include "see.h"
-
 #include "egtb_probe.h"
 
-#include <math.h>
 #include <stdlib.h>
 
-#define HIST_MAX 16384
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -51,19 +51,6 @@ static inline int evaluate(search_thread *t)
     return slot->score;
 }
 
-static inline bool is_capture(const tc_position *p, tc_move m)
-{
-    int k = TC_MOVE_KIND(m);
-    return (p->board[TC_MOVE_TO(m)] && k != TC_MOVE_CASTLE_K && k != TC_MOVE_CASTLE_Q) || k == TC_MOVE_EP;
-}
-
-static inline bool quiet_move(const tc_position *p, tc_move m) { return !is_capture(p, m) && !TC_MOVE_PROMO(m); }
-
-static inline int victim_type(const tc_position *p, tc_move m)
-{
-    return TC_MOVE_KIND(m) == TC_MOVE_EP ? TC_PAWN : TC_TYPE(p->board[TC_MOVE_TO(m)]);
-}
-
 static bool has_pieces(const tc_position *p, int col)
 {
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++)
@@ -72,89 +59,11 @@ static bool has_pieces(const tc_position *p, int col)
     return false;
 }
 
-/* ---------------------------------------------------------------- history */
-
-void search_hist_free(search_thread *t)
-{
-    if (!t->h)
-        return;
-    free(t->h->cont[0]);
-    free(t->h->cont[1]);
-    free(t->h);
-    t->h = NULL;
-}
-
-void search_hist_clear(search_thread *t)
-{
-    search_hist *h = t->h;
-    if (!h)
-        return;
-    size_t n = (size_t)8 * h->n;
-    memset(h->capture, 0, sizeof h->capture);
-    memset(h->counter, 0, sizeof h->counter);
-    memset(h->cont[0], 0, n * n * sizeof(int16_t));
-    memset(h->cont[1], 0, n * n * sizeof(int16_t));
-}
-
-/* Makes the tables on a thread's first search (and for a new variant
- * size); false if memory runs out, and the search then orders without them. */
-static bool hist_ready(search_thread *t)
-{
-    int n = t->e->v->ncells;
-    if (t->h && t->h->n == n)
-        return true;
-    search_hist_free(t);
-    search_hist *h = calloc(1, sizeof *h);
-    if (!h)
-        return false;
-    size_t cells = (size_t)8 * n;
-    h->n = n;
-    h->cont[0] = calloc(cells * cells, sizeof(int16_t));
-    h->cont[1] = calloc(cells * cells, sizeof(int16_t));
-    t->h = h;
-    if (!h->cont[0] || !h->cont[1]) {
-        search_hist_free(t);
-        return false;
-    }
-    return true;
-}
-
-/* The continuation-history row of the move `back` plies before ply (1 or
- * 2), or NULL (a null move, or before the root). */
-static inline int16_t *cont_row(const search_thread *t, int ply, int back)
-{
-    int i = ply + 1 - back;
-    if (!t->h || i < 1 || !t->stack_piece[i])
-        return NULL;
-    size_t n = (size_t)t->h->n;
-    return t->h->cont[back - 1] + ((size_t)TC_TYPE(t->stack_piece[i]) * n + (size_t)t->stack_to[i]) * 8 * n;
-}
-
-static inline int cont_index(const search_thread *t, int piece, int to)
-{
-    return TC_TYPE(piece) * t->h->n + to;
-}
-
-/* Quiet-move history: butterfly plus both continuations. */
-static inline int quiet_history(const search_thread *t, int ply, int piece, int to)
-{
-    int s = t->history[piece][to];
-    if (t->h) {
-        const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
-        int k = cont_index(t, piece, to);
-        if (c1)
-            s += c1[k];
-        if (c2)
-            s += c2[k];
-    }
-    return s;
-}
-
 /* Move ordering: hash move; captures and queen promotions that do not lose
  * material (SEE), by victim then capture history; killers; the counter
  * move; quiet moves by history; losing captures last but for
  * under-promotions. */
-enum { SC_TT = 1 << 30, SC_GOOD = 1 << 28, SC_KILLER1 = (1 << 27) + 2, SC_KILLER2 = (1 << 27) + 1,
+enum { SC_TT = 1 << 30, SC_GOOD = 1 << 28, SC_SEEN = 1 << 27, SC_KILLER1 = (1 << 27) + 2, SC_KILLER2 = (1 << 27) + 1,
        SC_COUNTER = 1 << 27, SC_BAD = -(1 << 28), SC_UNDER = -(1 << 29) };
 
 static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool captures_only)
@@ -177,7 +86,7 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
             int s = eval_piece_value[victim] * 16 + (promo == TC_QUEEN ? 8000 : 0);
             if (t->h)
                 s += t->h->capture[piece][to][victim];
-            sc[i] = (see_ge(p, m, 0) ? SC_GOOD : SC_BAD) + s;
+            sc[i] = SC_GOOD + s; /* SEE when picked (pick_checked) */
         } else if (promo)
             sc[i] = SC_UNDER + promo;
         else if (captures_only)
@@ -211,10 +120,22 @@ static inline tc_move pick(search_thread *t, int ply, int n, int i)
     return m;
 }
 
-static inline void history_update(int16_t *h, int bonus)
+/* pick() for captures scored SC_GOOD before their exchange was evaluated:
+ * the exchange is evaluated when such a capture comes up, and one that
+ * loses material goes back among the bad captures. */
+static inline tc_move pick_checked(search_thread *t, int ply, int n, int i)
 {
-    int v = *h + bonus - *h * abs(bonus) / HIST_MAX;
-    *h = (int16_t)(v > HIST_MAX ? HIST_MAX : v < -HIST_MAX ? -HIST_MAX : v);
+    for (;;) {
+        tc_move m = pick(t, ply, n, i);
+        int *sc = &t->scores[ply][i];
+        if (*sc < SC_GOOD || *sc >= SC_GOOD + SC_SEEN)
+            return m;
+        if (see_ge(t->pos, m, 0)) {
+            *sc += SC_SEEN;
+            return m;
+        }
+        *sc += SC_BAD - SC_GOOD;
+    }
 }
 
 static inline void update_pv(search_thread *t, int ply, tc_move m)
@@ -274,7 +195,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         tt_move = 0;
     score_moves(t, ply, n, tt_move, !in_check);
     for (int i = 0; i < n; i++) {
-        tc_move m = pick(t, ply, n, i);
+        tc_move m = pick_checked(t, ply, n, i);
         if (!in_check) {
             if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
                 break; /* losing captures, quiet moves and under-promotions */
@@ -304,48 +225,6 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         }
     }
     return best;
-}
-
-static inline int hist_bonus(int depth) { return depth * depth * 8 + 16 * depth < 2400 ? depth * depth * 8 + 16 * depth : 2400; }
-
-/* After a quiet move m caused a cutoff: killers, counter move, butterfly
- * and continuation histories up for m and down for the quiets tried before. */
-static void update_quiet_stats(search_thread *t, int ply, int depth, tc_move m, const tc_move *quiets, int nquiets)
-{
-    const tc_position *p = t->pos;
-    if (t->killers[ply][0] != m) {
-        t->killers[ply][1] = t->killers[ply][0];
-        t->killers[ply][0] = m;
-    }
-    int bonus = hist_bonus(depth);
-    int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
-    if (t->h && ply > 0 && t->stack_piece[ply])
-        t->h->counter[t->stack_piece[ply]][t->stack_to[ply]] = m;
-    for (int k = -1; k < nquiets; k++) {
-        tc_move q = k < 0 ? m : quiets[k];
-        int b = k < 0 ? bonus : -bonus;
-        int piece = p->board[TC_MOVE_FROM(q)], to = TC_MOVE_TO(q);
-        history_update(&t->history[piece][to], b);
-        if (c1)
-            history_update(&c1[cont_index(t, piece, to)], b);
-        if (c2)
-            history_update(&c2[cont_index(t, piece, to)], b);
-    }
-}
-
-static void update_capture_stats(search_thread *t, int depth, tc_move best, const tc_move *caps, int ncaps)
-{
-    if (!t->h)
-        return;
-    const tc_position *p = t->pos;
-    int bonus = hist_bonus(depth);
-    for (int k = -1; k < ncaps; k++) {
-        tc_move q = k < 0 ? best : caps[k];
-        if (k >= 0 && q == best)
-            continue;
-        int victim = is_capture(p, q) ? victim_type(p, q) : 0;
-        history_update(&t->h->capture[p->board[TC_MOVE_FROM(q)]][TC_MOVE_TO(q)][victim], k < 0 ? bonus : -bonus);
-    }
 }
 
 static bool root_allowed(const search_thread *t, tc_move m)
@@ -458,7 +337,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             int n = tc_gen_noisy(p, t->moves[ply]);
             score_moves(t, ply, n, tt_move, true);
             for (int i = 0; i < n; i++) {
-                tc_move m = pick(t, ply, n, i);
+                tc_move m = pick_checked(t, ply, n, i);
                 if (t->scores[ply][i] < SC_GOOD / 2 && m != tt_move)
                     break;
                 if (!see_ge(p, m, pc_beta - static_eval))
@@ -493,27 +372,32 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     int orig_alpha = alpha, best = -INF, searched = 0, nquiets = 0, ncaps = 0;
     tc_move best_move = 0, quiets[64], caps[32];
     for (int i = 0; i < n; i++) {
-        tc_move m = pick(t, ply, n, i);
+        tc_move m = pick_checked(t, ply, n, i);
         if (m == excluded || (root && !root_allowed(t, m)))
             continue;
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
         int piece = p->board[TC_MOVE_FROM(m)], to = TC_MOVE_TO(m);
         int hist = quiet ? quiet_history(t, ply, piece, to) : 0;
         int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
-        /* pruning near the leaves, decided before the move but not applied
-         * to checks (known only after making it) */
-        bool prunable = false;
+        if (lmr_depth < 0)
+            lmr_depth = 0;
+        /* pruning near the leaves: late, badly scored or losing moves are
+         * dropped unmade (checks included); futility waits for the move to
+         * be made, so as to spare checks */
+        bool futile = false;
         if (pruning && !root && best > -MATE_BOUND) {
+            bool drop = false;
             if (quiet) {
-                prunable = (!pv && !in_check && depth <= 4 &&
-                            searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
-                           (!in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
-                            alpha < MATE_BOUND) ||
-                           (!in_check && lmr_depth <= 3 && hist < -3000 * depth) ||
-                           (!in_check && lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth));
+                drop = !in_check && ((!pv && depth <= 4 && searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
+                                     (lmr_depth <= 3 && hist < -3000 * depth) ||
+                                     (lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth)));
+                futile = !in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
+                         alpha < MATE_BOUND;
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
-                prunable = !see_ge(p, m, -90 * depth);
+                drop = !see_ge(p, m, -90 * depth);
             }
+            if (drop)
+                continue;
         }
         /* singular extension: the hash move alone holds the score, so it
          * is searched one ply deeper */
@@ -549,7 +433,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         t->stack_to[ply + 1] = to;
         tc_make_move(p, m);
         bool gives_check = tc_in_check(p);
-        if (prunable && !gives_check) {
+        if (futile && !gives_check) {
             tc_unmake_move(p);
             continue;
         }
@@ -603,8 +487,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 update_pv(t, ply, m);
                 if (s >= beta) {
                     if (quiet)
-                        update_quiet_stats(t, ply, depth, m, quiets, nquiets);
-                    update_capture_stats(t, depth, quiet ? 0 : m, caps, ncaps);
+                        history_update_quiets(t, ply, depth, m, quiets, nquiets);
+                    history_update_captures(t, depth, quiet ? 0 : m, caps, ncaps);
                     break;
                 }
             }
@@ -722,8 +606,10 @@ static int search_line(search_thread *t, int depth, int prev, int line)
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
-    hist_ready(t);
+    search_hist_ready(t);
     int nbase = root_list(t);
+    if (nbase > 0)
+        t->best = t->root_base[0]; /* what a stop before any iteration plays */
     int lines = e->limits.multipv > 1 ? e->limits.multipv : 1;
     if (e->limits.elo > 0 && lines < LEVEL_LINES)
         lines = LEVEL_LINES;
@@ -798,52 +684,4 @@ void search_iterate(search_thread *t)
     }
     t->nroot_moves = 0;
     atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
-}
-
-/* ---------------------------------------------------------------- levels */
-
-int search_level_depth(int elo)
-{
-    int d = 1 + (elo - TC_ELO_MIN) / 160;
-    return d < 1 ? 1 : d;
-}
-
-/* A weak player sees the best few moves and their scores and picks one at
- * random, weighing each by how much worse it looks: the weaker the player,
- * the more a worse move may be chosen (scale: centipawns per factor e). */
-tc_move search_level_choice(const tc_engine *e, int *score)
-{
-    const search_thread *t = e->threads[0];
-    if (e->limits.elo <= 0 || t->mpv_count < 2) {
-        *score = t->best_score;
-        return t->best;
-    }
-    int elo = e->limits.elo < TC_ELO_MIN ? TC_ELO_MIN : e->limits.elo > TC_ELO_MAX ? TC_ELO_MAX : e->limits.elo;
-    double scale = (TC_ELO_MAX + 100 - elo) / 6.0;
-    /* the position and the node count seed the draw: repeatable for one
-     * search, different from move to move */
-    uint64_t x = t->pos->key ^ (t->nodes * 0x9e3779b97f4a7c15ull);
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 29;
-    double u = (double)(x >> 11) / 9007199254740992.0;
-    double w[TC_ENGINE_MAX_MULTIPV], sum = 0;
-    int top = t->mpv_score[0];
-    for (int k = 1; k < t->mpv_count; k++)
-        top = t->mpv_score[k] > top ? t->mpv_score[k] : top;
-    for (int k = 0; k < t->mpv_count; k++) {
-        double d = (top - t->mpv_score[k]) / scale;
-        w[k] = d > 30 ? 0 : exp(-d);
-        sum += w[k];
-    }
-    double acc = 0;
-    for (int k = 0; k < t->mpv_count; k++) {
-        acc += w[k] / sum;
-        if (u < acc) {
-            *score = t->mpv_score[k];
-            return t->mpv_move[k];
-        }
-    }
-    *score = t->mpv_score[0];
-    return t->mpv_move[0];
 }

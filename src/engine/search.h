@@ -111,15 +111,28 @@ static inline bool search_stopped(const search_thread *t)
     return atomic_load_explicit(&t->e->stop, memory_order_relaxed);
 }
 
-/* search.c: frees a thread's move-ordering statistics; clears them. */
+/* history.c: frees a thread's move-ordering statistics; clears them. */
 void search_hist_free(search_thread *t);
 void search_hist_clear(search_thread *t);
 /* search.c: iterative deepening for one thread (the main thread or a helper). */
 void search_iterate(search_thread *t);
-/* search.c: with limits.elo set, the move a player of that strength picks
+static inline bool is_capture(const tc_position *p, tc_move m)
+{
+    int k = TC_MOVE_KIND(m);
+    return (p->board[TC_MOVE_TO(m)] && k != TC_MOVE_CASTLE_K && k != TC_MOVE_CASTLE_Q) || k == TC_MOVE_EP;
+}
+
+static inline bool quiet_move(const tc_position *p, tc_move m) { return !is_capture(p, m) && !TC_MOVE_PROMO(m); }
+
+static inline int victim_type(const tc_position *p, tc_move m)
+{
+    return TC_MOVE_KIND(m) == TC_MOVE_EP ? TC_PAWN : TC_TYPE(p->board[TC_MOVE_TO(m)]);
+}
+
+/* level.c: with limits.elo set, the move a player of that strength picks
  * among the main thread's lines (else its best move). */
 tc_move search_level_choice(const tc_engine *e, int *score);
-/* search.c: the depth cap and line count of a limited-strength search. */
+/* level.c: the depth cap of a limited-strength search. */
 int search_level_depth(int elo);
 #define LEVEL_LINES 4
 /* search.c: moves to mate for a mate score (negative: getting mated), else 0. */

@@ -114,5 +114,8 @@ bool see_ge(const tc_position *p, tc_move m, int threshold)
         return true;
     if (kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q)
         return threshold <= 0;
+    /* nor can it win more than the victim (and a promotion) */
+    if (see_value[victim] + (TC_MOVE_PROMO(m) ? see_value[TC_QUEEN] : 0) < threshold)
+        return false;
     return see(p, m) >= threshold;
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Engine-work measurements (issue "Engine strength"): run by hand, they take
+# long. One match at a time, under nice, each bounded by games= and stopped
+# early by its SPRT.
+#   bench/engine.sh sprt BASE [VARIANTS...]   this build vs the engine BASE (a
+#                        topochess binary, e.g. the baseline built from an
+#                        older commit into a scratch folder) at NODES a move
+#   bench/engine.sh fsf [RATIO...]            this build at RATIO times
+#                        Fairy-Stockfish's FSF_NODES a move, standard chess
+#   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
+#                        UCI_LimitStrength at MOVETIME ms a move
+#   bench/engine.sh selfplay [VARIANTS...]    GAMES self-play games at NODES a
+#                        move on every preset, for the tuner
+#   bench/engine.sh tune [SWEEPS]             build/tune over bench/out/*.pgn;
+#                        writes bench/out/eval_params.c (copy it over
+#                        src/engine/eval_params.c once an SPRT accepts it)
+# Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
+# FSF_NODES (10000), SEED (5). PGN and logs go to bench/out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TC=${TC:-./topochess}
+NODES=${NODES:-4000}
+GAMES=${GAMES:-60}
+MOVETIME=${MOVETIME:-100}
+FSF_NODES=${FSF_NODES:-10000}
+SEED=${SEED:-5}
+ADJ="resign=3,700 draw=40,8,10"
+mkdir -p bench/out
+mode=${1:-}
+shift || true
+
+run() { # name, then match arguments
+  local name=$1
+  shift
+  echo "== $name"
+  nice -n 10 "$TC" match "$@" $ADJ concurrency=1 pgn="bench/out/$name.pgn" >"bench/out/$name.log" 2>&1 || true
+  grep -E "^(Score|Elo|SPRT|Ptnml)" "bench/out/$name.log" | tail -n 4
+}
+
+case "$mode" in
+sprt)
+  base=${1:?usage: bench/engine.sh sprt BASE [VARIANTS...]}
+  shift
+  variants=${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}
+  for v in $variants; do
+    run "sprt-$v" --variant "$v" engine1=self name1=new engine2="$base uci" name2=base nodes="$NODES" \
+      games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED" sprt=0,20,0.05,0.05
+  done
+  ;;
+fsf)
+  fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+  for r in ${*:-3}; do
+    run "fsf-x$r" engine1=self name1=topochess engine2="$fsf" name2=fairy-stockfish \
+      nodes1=$((FSF_NODES * r)) nodes2="$FSF_NODES" games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED"
+  done
+  ;;
+stockfish)
+  sf=$(command -v stockfish || echo /usr/games/stockfish)
+  for elo in ${*:-2000 2400}; do
+    run "stockfish-$elo" engine1=self name1=topochess engine2="$sf" name2="stockfish-$elo" \
+      option2=UCI_LimitStrength=true option2=UCI_Elo="$elo" movetime="$MOVETIME" games="$GAMES" \
+      openings=$((GAMES / 2)) balance=50 seed="$SEED"
+  done
+  ;;
+selfplay)
+  for v in ${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}; do
+    run "selfplay-$v" --variant "$v" engine=self nodes="$NODES" games="$GAMES" openings="$GAMES" plies=6 \
+      seed="$SEED"
+  done
+  ;;
+tune)
+  make --no-print-directory tune
+  nice -n 10 build/tune bench/out/eval_params.c "${1:-6}" bench/out/*.pgn
+  ;;
+*)
+  sed -n '2,22p' "$0" >&2
+  exit 1
+  ;;
+esac

@@ -1,0 +1,62 @@
+/* Move-ordering statistics of one search thread: butterfly, capture and
+ * continuation histories and counter moves (the tables are described in
+ * search.h), their updates after a cutoff, and the lookups move ordering
+ * and pruning make on every node. */
+#ifndef TC_HISTORY_H
+#define TC_HISTORY_H
+
+#include "search.h"
+
+#include <stdlib.h>
+
+#define HIST_MAX 16384
+
+/* Makes the tables on a thread's first search (and for a new variant
+ * size); false if memory runs out, and the search then orders without them. */
+bool search_hist_ready(search_thread *t);
+/* After a quiet move m caused a cutoff at `depth`: killers, counter move,
+ * butterfly and continuation histories up for m, down for the quiets tried
+ * before it. */
+void history_update_quiets(search_thread *t, int ply, int depth, tc_move m, const tc_move *quiets, int nquiets);
+/* After a cutoff: capture history up for `best` (0: a quiet move) and down
+ * for the captures tried before it. */
+void history_update_captures(search_thread *t, int depth, tc_move best, const tc_move *caps, int ncaps);
+
+static inline void history_update(int16_t *h, int bonus)
+{
+    int v = *h + bonus - *h * abs(bonus) / HIST_MAX;
+    *h = (int16_t)(v > HIST_MAX ? HIST_MAX : v < -HIST_MAX ? -HIST_MAX : v);
+}
+
+/* The continuation-history row of the move `back` plies before ply (1 or
+ * 2), or NULL (a null move, or before the root). */
+static inline int16_t *cont_row(const search_thread *t, int ply, int back)
+{
+    int i = ply + 1 - back;
+    if (!t->h || i < 1 || !t->stack_piece[i])
+        return NULL;
+    size_t n = (size_t)t->h->n;
+    return t->h->cont[back - 1] + ((size_t)TC_TYPE(t->stack_piece[i]) * n + (size_t)t->stack_to[i]) * 8 * n;
+}
+
+static inline int cont_index(const search_thread *t, int piece, int to)
+{
+    return TC_TYPE(piece) * t->h->n + to;
+}
+
+/* Quiet-move history: butterfly plus both continuations. */
+static inline int quiet_history(const search_thread *t, int ply, int piece, int to)
+{
+    int s = t->history[piece][to];
+    if (t->h) {
+        const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+        int k = cont_index(t, piece, to);
+        if (c1)
+            s += c1[k];
+        if (c2)
+            s += c2[k];
+    }
+    return s;
+}
+
+#endif
