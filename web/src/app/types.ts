@@ -74,6 +74,8 @@ export interface EngineInfo {
   /** centipawns from the side to move, or mate in N (positive: side to move mates) */
   score: { cp?: number; mate?: number };
   pv: string[];
+  /** the same line in coordinate form */
+  pvUci: string[];
   nodes: number;
   nps: number;
 }

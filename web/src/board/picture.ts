@@ -128,6 +128,12 @@ function walkedGrid(t: Topology, roll: Roll): Placed[][] | null {
     if (!w) return null;
     start = w.to;
   }
+  return walkGrid(t, start);
+}
+
+/** The grid walked from a bottom-left cell: rows north, columns east, each
+ * in the frame the walk has reached. */
+export function walkGrid(t: Topology, start: Placed): Placed[][] | null {
   const grid: Placed[][] = [];
   let first = start;
   for (let r = 0; r < t.height; r++) {
