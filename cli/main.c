@@ -21,7 +21,9 @@ static int usage(FILE *out)
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
-            "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n");
+            "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
+            "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
+            "                      the hub of variant pages in the browser (topochess serve --help)\n");
     return out == stderr ? 1 : 0;
 }
 
@@ -127,6 +129,7 @@ static const command commands[] = {
     {"moves", cmd_moves, 1},       {"perft", cmd_perft, 1}, {"topology", cmd_topology, 1},
     {"play", cmd_play, 1},         {"pgn", cmd_pgn, 0},     {"bench", cmd_bench, 0},
     {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0}, {"match", cmd_match, 0},
+    {"serve", cmd_serve, 0},
 };
 
 int main(int argc, char **argv)
@@ -191,7 +194,7 @@ int main(int argc, char **argv)
             c.divide = 1;
         else if (!strcmp(a, "--ascii"))
             c.ascii = 1;
-        else if (a[0] == '-' && a[1] == '-') {
+        else if (a[0] == '-' && a[1] == '-' && cmd->run != cmd_serve) { /* serve reads its own */
             fprintf(stderr, "topochess: unknown or incomplete option '%s'\n", a);
             goto done;
         } else

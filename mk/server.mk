@@ -1,0 +1,13 @@
+# topochess serve: the hub's HTTP server (server/, an adapter over the
+# public headers) with libmicrohttpd, cmark and jansson (deps/server.apt).
+SERVER_SRC := $(wildcard server/*.c)
+ADAPT_OBJ  += $(SERVER_SRC:%.c=$(B)/%.o)
+LDLIBS     += -lmicrohttpd -lcmark -ljansson
+INC_server := -Iserver
+INC_cli    += -Iserver
+CHECKS     += server-test
+
+# Starts ./topochess serve on a free loopback port and requests every route.
+.PHONY: server-test
+server-test: $(BIN)
+	bash tests/server/run.sh ./$(BIN)
