@@ -280,14 +280,15 @@ static int step_joins(const tc_variant_def *d, int x, int y, int dx, int dy)
 }
 
 #define STEP_FIELDS 6
+static const int DIR_DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int DIR_DY[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 
 /* For each cell and direction (N, NE, E, SE, S, SW, W, NW), six int32:
  * the cell reached (-1: off the board), the new dx and dy, the frame
  * transform sx and sy (+1 or -1), and the join bits crossed. */
 int32_t *EXPORT(tcw_variant_steps)(const tc_variant *v)
 {
-    static const int ddx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-    static const int ddy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int *ddx = DIR_DX, *ddy = DIR_DY;
     int n = tc_variant_cells(v);
     int32_t *t = malloc(sizeof *t * (size_t)n * 8 * STEP_FIELDS);
     if (!t)
@@ -349,24 +350,35 @@ static void emit_line(line_walk *w, const char *kind, const int *cells, const in
 
 static int occupant(const line_walk *w, int c) { return w->p ? tc_piece_at(w->p, c) : 0; }
 
-/* A ray: repeated steps carrying the direction; stops off the board, on a
- * piece, back on the start cell or on a cell already passed. */
+/* A ray: repeated steps carrying the direction; ends off the board, on a
+ * piece, or back on the start cell. The path may pass a cell twice (in
+ * another direction): it is listed each time, as it would be drawn. */
 static void walk_ray(line_walk *w, int from, int dx, int dy)
 {
     const tc_variant_def *d = tc_variant_def_of(w->v);
-    int cells[TC_MAX_CELLS + 1], joins[TC_MAX_CELLS + 1], n = 1, capture = 0;
-    unsigned char seen[TC_MAX_CELLS] = {0};
+    enum { MAX_PATH = 8 * TC_MAX_CELLS + 1 };
+    int *cells = malloc(sizeof *cells * MAX_PATH), *joins = malloc(sizeof *joins * MAX_PATH);
+    unsigned char *seen = calloc((size_t)TC_MAX_CELLS * 8, 1); /* (cell, direction) states */
+    if (!cells || !joins || !seen) {
+        w->s->oom = 1;
+        free(cells), free(joins), free(seen);
+        return;
+    }
+    int n = 1, capture = 0, c = from;
     cells[0] = from;
     joins[0] = 0;
-    seen[from] = 1;
-    int c = from;
     for (;;) {
+        int dir = 0;
+        while (dir < 8 && !(DIR_DX[dir] == dx && DIR_DY[dir] == dy))
+            dir++;
+        if (dir == 8 || seen[c * 8 + dir] || n >= MAX_PATH)
+            break;
+        seen[c * 8 + dir] = 1;
         tc_step_result r = tc_step(w->v, c, dx, dy);
-        if (r.cell < 0 || seen[r.cell])
+        if (r.cell < 0 || r.cell == from)
             break;
         joins[n] = step_joins(d, tc_cell_x(w->v, c), tc_cell_y(w->v, c), dx, dy);
         cells[n++] = r.cell;
-        seen[r.cell] = 1;
         int q = occupant(w, r.cell);
         if (q) {
             capture = TC_COLOUR(q) != w->colour;
@@ -378,6 +390,7 @@ static void walk_ray(line_walk *w, int from, int dx, int dy)
     }
     if (n > 1)
         emit_line(w, "ray", cells, joins, n, capture);
+    free(cells), free(joins), free(seen);
 }
 
 /* One step, or (mid-cell given) an orthogonal step then a diagonal one. */
