@@ -71,7 +71,10 @@ export class EngineClient {
   private ready: Promise<void> = Promise.resolve();
   private readonly stopFlag: Int32Array | null;
   private nextId = 1;
-  private running: Running | null = null;
+  /** Searches sent and not answered yet (a stopped one still answers). */
+  private pending = new Map<number, Running>();
+  /** The search asked for last, while it runs. */
+  private current: number | null = null;
   private closed = false;
 
   private constructor(opts: EngineOptions) {
@@ -106,11 +109,9 @@ export class EngineClient {
     w.onerror = (ev) => {
       const msg = (ev as { message?: string })?.message ?? 'engine worker failed';
       readyFail(new Error(msg));
-      const r = this.running;
-      if (r) {
-        this.running = null;
-        r.reject(new Error(msg));
-      }
+      for (const r of this.pending.values()) r.reject(new Error(msg));
+      this.pending.clear();
+      this.current = null;
     };
     const init: ToWorker = {
       type: 'init',
@@ -125,35 +126,36 @@ export class EngineClient {
   }
 
   private onMessage(m: FromWorker): void {
-    const r = this.running;
-    if (!r || !('id' in m) || m.id !== r.id) return; // a stopped search's late words
+    if (!('id' in m) || m.id === null) return;
+    const r = this.pending.get(m.id);
+    if (!r) return; // a search answered already (respawn mode)
     if (m.type === 'info') {
       r.last = m.info;
       r.onInfo?.(m.info);
-    } else if (m.type === 'done') {
-      this.running = null;
-      r.resolve(m.result);
-    } else if (m.type === 'error') {
-      this.running = null;
-      r.reject(new Error(m.message));
+      return;
     }
+    this.pending.delete(m.id);
+    if (this.current === m.id) this.current = null;
+    if (m.type === 'done') r.resolve(m.result);
+    else r.reject(new Error(m.message));
   }
 
   /** True while a search runs. */
   get thinking(): boolean {
-    return this.running !== null;
+    return this.current !== null;
   }
 
   /** Searches within the limits (with none, a depth cap of the engine: give
    * one). A search asked for while another runs stops that one first. */
   async search(req: SearchRequest = {}): Promise<SearchResult> {
     if (this.closed) throw new Error('engine closed');
-    if (this.running) this.stop();
+    if (this.current !== null) this.stop();
     await this.ready;
     const id = this.nextId++;
     const fen = req.fen ?? ''; // '': the variant's start position
     return new Promise<SearchResult>((resolve, reject) => {
-      this.running = { id, resolve, reject, onInfo: req.onInfo, last: null };
+      this.pending.set(id, { id, resolve, reject, onInfo: req.onInfo, last: null });
+      this.current = id;
       const limits: SearchLimits = {};
       if (req.depth) limits.depth = req.depth;
       if (req.movetime) limits.movetime = req.movetime;
@@ -165,14 +167,15 @@ export class EngineClient {
 
   /** Stops the running search: it answers with its best move so far. */
   stop(): void {
-    const r = this.running;
+    const r = this.current === null ? undefined : this.pending.get(this.current);
     if (!r) return;
     if (this.stopFlag) {
-      Atomics.store(this.stopFlag, 0, r.id);
+      Atomics.store(this.stopFlag, 0, r.id); // the search polls it and answers
       return;
     }
     // no shared memory: end the worker, answer from the last iteration
-    this.running = null;
+    this.pending.delete(r.id);
+    this.current = null;
     this.worker?.terminate();
     const last = r.last;
     const best = last?.pvUci ? last.pvUci.split(' ')[0] ?? null : null;
@@ -195,18 +198,14 @@ export class EngineClient {
     this.worker?.postMessage({ type: 'newgame' });
   }
 
-  /** Ends the worker; a running search is answered as stopped. */
+  /** Ends the worker. A running search is rejected ("engine closed"), or in
+   * respawn mode answered as stopped with its last iteration's move. */
   terminate(): void {
     this.closed = true;
-    if (this.running) {
-      if (this.stopFlag) {
-        const r = this.running;
-        this.running = null;
-        r.reject(new Error('engine closed'));
-      } else {
-        this.stop();
-      }
-    }
+    if (!this.stopFlag) this.stop();
+    for (const r of this.pending.values()) r.reject(new Error('engine closed'));
+    this.pending.clear();
+    this.current = null;
     this.worker?.terminate();
     this.worker = null;
   }
