@@ -174,9 +174,9 @@ describe('lines of movement', () => {
         const g = v.game(e.fen);
         const byFrom = new Map<string, Set<string>>();
         for (const m of g.legalMoves()) {
-          if (m.kind === 'double' || m.kind.startsWith('castle')) continue;
+          if (m.kind.startsWith('castle')) continue;
           if (!byFrom.has(m.from)) {
-            byFrom.set(m.from, new Set(g.lines(m.from).flatMap((l) => (l.kind === 'ray' ? l.cells.slice(1) : l.cells.slice(-1)))));
+            byFrom.set(m.from, new Set(g.lines(m.from).flatMap((l) => (l.kind === 'leap' ? l.cells.slice(-1) : l.cells.slice(1)))));
           }
           expect(byFrom.get(m.from)!.has(m.to), `${e.file}:${e.line} ${m.uci}`).toBe(true);
         }
@@ -355,6 +355,48 @@ describe('topology report', () => {
   it('the Klein bottle: not orientable, Euler characteristic 0', () => {
     withVariant('klein-bottle', (v) => {
       expect(v.report()).toMatchObject({ orientable: false, euler: 0, surface: 'Klein bottle' });
+    });
+  });
+});
+
+describe('explain (the library\'s attack paths and reasons)', () => {
+  it('says why moves are illegal, with the cells and lines involved', () => {
+    withVariant('chess', (v) => {
+      const start = v.game();
+      expect(start.explain('e4')).toMatchObject({ legal: true, why: 'legal', move: { san: 'e4', from: 'e2' } });
+      const far = start.explain('e5');
+      expect(far).toMatchObject({ legal: false, why: 'cannot-reach' });
+      expect(far.message).toMatch(/e5/);
+      expect(start.explain('zz9')).toMatchObject({ legal: false, why: 'syntax' });
+      expect(start.explain('Ke2').why).toBe('cannot-reach');
+
+      const pinned = v.game('4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1');
+      const x = pinned.explain('Bd3');
+      expect(x).toMatchObject({ legal: false, why: 'king-attacked', king: 'e1' });
+      expect(x.attackers.map((l) => l.cells)).toContainEqual(['e7', 'e6', 'e5', 'e4', 'e3', 'e2', 'e1']);
+
+      const two = v.game('4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1').explain('Nd2');
+      expect(two.why).toBe('ambiguous');
+      expect(two.candidates.map((m) => m.san).sort()).toEqual(['Nbd2', 'Nfd2']);
+
+      const mated = v.game();
+      mated.playMoves('f3 e5 g4 Qh4#');
+      expect(mated.explain('Kf2')).toMatchObject({ why: 'game-over', status: 'checkmate' });
+    });
+  });
+
+  it('draws a move across the twist and lists attacks across joins', () => {
+    withVariant('mobius', (v) => {
+      const g = v.game();
+      g.playMoves('d12 e11 c12');
+      const path = g.movePath('exc12');
+      expect(path.cells).toEqual(['e11', 'c12']);
+      expect(path.joins).toEqual([JOIN_TWIST]);
+      expect(() => g.movePath('Kd1')).toThrow(TopochessError);
+      // the pawn on e11 attacks c12 and e12 across the twist
+      const att = g.lines('e11', 'attacks').map((l) => l.cells.at(-1)).sort();
+      expect(att).toEqual(['c12', 'e12']);
+      expect(g.attacks('c12', 'b').some((l) => l.cells[0] === 'e11' && l.joins[0] === JOIN_TWIST)).toBe(true);
     });
   });
 });
