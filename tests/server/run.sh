@@ -314,5 +314,8 @@ has "missing pages folder" "$tmp/x.err" "pages folder"
 "$BIN" serve --bogus > /dev/null 2> "$tmp/x.err" && bad "unknown option accepted" || ok
 has "unknown option" "$tmp/x.err" "unknown or incomplete option '--bogus'"
 
+if [ "$failed" -gt 0 ]; then
+  for f in "$tmp"/*.err; do echo "== $f"; tail -n 20 "$f"; done
+fi
 echo "server-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
