@@ -5,6 +5,7 @@ ADAPT_OBJ  += $(SERVER_SRC:%.c=$(B)/%.o)
 LDLIBS     += -lmicrohttpd -lcmark -ljansson
 INC_server := -Iserver
 INC_cli    += -Iserver
+INC_all    += -Iserver
 CHECKS     += server-test
 
 # Starts ./topochess serve on a free loopback port and requests every route.

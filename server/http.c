@@ -23,6 +23,14 @@
 #include <unistd.h>
 
 #define SRV_CONN_MEMORY (32 * 1024) /* request line + headers, per connection */
+#define SRV_MAX_BODY (64 * 1024)     /* request bodies (no route reads one yet) */
+
+/// One request: its target as sent and how far the daemon has got.
+typedef struct {
+    int started;     /* the handler has seen the headers */
+    size_t body;     /* body bytes seen (and dropped) */
+    char target[];   /* the request target */
+} srv_req;
 
 typedef struct {
     const srv_site *site;
@@ -34,7 +42,14 @@ typedef struct {
 static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls, (void)c;
-    return strdup(uri ? uri : "");
+    size_t n = uri ? strlen(uri) : 0;
+    srv_req *r = malloc(sizeof *r + n + 1);
+    if (r) {
+        r->started = 0;
+        r->body = 0;
+        memcpy(r->target, uri ? uri : "", n + 1);
+    }
+    return r;
 }
 
 /* Leaves the path and query as sent: decoding is the router's. */
@@ -54,11 +69,32 @@ static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **req)
 {
-    (void)url, (void)version, (void)upload, (void)upload_size;
+    (void)url, (void)version, (void)upload;
     const srv_ctx *ctx = cls;
-    srv_request rq = {method, *req ? (const char *)*req : "", MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match")};
+    srv_req *q = *req;
+    if (!q)
+        return MHD_NO; /* out of memory: drop the connection */
+    /* The first call brings the headers; answering only once the body (if
+     * any) is in keeps the connection alive for the next request. */
+    srv_request rq = {method, q->target, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match")};
     srv_response r;
-    srv_route(ctx->site, &rq, &r);
+    memset(&r, 0, sizeof r);
+    r.fd = -1;
+    if (!q->started) {
+        q->started = 1;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (!cl || strtoull(cl, NULL, 10) <= SRV_MAX_BODY)
+            return MHD_YES;
+        /* refused before it is sent (the connection then closes) */
+        srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
+    } else if (*upload_size) {
+        q->body += *upload_size;
+        *upload_size = 0;
+        /* a chunked body without a length: drop the connection past the limit */
+        return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
+    } else {
+        srv_route(ctx->site, &rq, &r);
+    }
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
     struct MHD_Response *resp;
@@ -173,12 +209,12 @@ int srv_serve(const srv_options *o)
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
-        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_EXTERNAL_LOGGER, log_error,
-        NULL, MHD_OPTION_END);
+        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");

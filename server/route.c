@@ -43,10 +43,7 @@ static void reset(srv_response *r)
     r->cache = "no-cache";
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void fail(srv_response *r, int status, int api, const char *fmt, ...)
+void srv_route_error(srv_response *r, int status, int api, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -149,12 +146,12 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
 {
     const char *slug = get(ps, "variant"), *fen = get(ps, "fen");
     if (!slug || !*slug) {
-        fail(r, 400, 0, "missing ?variant=SLUG: pick a variant on the hub");
+        srv_route_error(r, 400, 0, "missing ?variant=SLUG: pick a variant on the hub");
         return;
     }
     const srv_page *p = srv_site_find(s, slug);
     if (!p) {
-        fail(r, 404, 0, "no variant page '%.64s'", slug);
+        srv_route_error(r, 404, 0, "no variant page '%.64s'", slug);
         return;
     }
     const char *engine = NULL;
@@ -163,7 +160,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
         const char *e = get(ps, "engine"), *l = get(ps, "level");
         if (e && *e && strcmp(e, "none")) {
             if (strcmp(e, "white") && strcmp(e, "black")) {
-                fail(r, 400, 0, "engine must be white, black or none, not '%.32s'", e);
+                srv_route_error(r, 400, 0, "engine must be white, black or none, not '%.32s'", e);
                 return;
             }
             engine = e;
@@ -172,7 +169,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
             char *end;
             level = strtol(l, &end, 10);
             if (*end || level < 1 || level > 20 || l[0] == '+' || l[0] == '-' || l[0] == ' ') {
-                fail(r, 400, 0, "level must be a number from 1 to 20, not '%.32s'", l);
+                srv_route_error(r, 400, 0, "level must be a number from 1 to 20, not '%.32s'", l);
                 return;
             }
         }
@@ -182,7 +179,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
         tc_position *pos = tc_position_new(p->variant);
         tc_error err;
         if (!pos) {
-            fail(r, 400, 0, "out of memory");
+            srv_route_error(r, 400, 0, "out of memory");
             return;
         }
         int bad = tc_position_set_fen(pos, fen, &err);
@@ -190,7 +187,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
             tc_position_fen(pos, norm, sizeof norm);
         tc_position_free(pos);
         if (bad) {
-            fail(r, 400, 0, "bad FEN for %s: %s", p->slug, err.msg);
+            srv_route_error(r, 400, 0, "bad FEN for %s: %s", p->slug, err.msg);
             return;
         }
     } else {
@@ -218,7 +215,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
     char *doc = data_json ? srv_render_document(&d, &len) : NULL;
     free(data_json);
     if (!doc) {
-        fail(r, 400, 0, "out of memory");
+        srv_route_error(r, 400, 0, "out of memory");
         return;
     }
     r->status = 200;
@@ -292,7 +289,7 @@ static int etag_matches(const char *header, const char *etag)
 static void static_file(const srv_site *s, const char *path, const srv_request *rq, srv_response *r)
 {
     if (!s->static_dir[0]) {
-        fail(r, 404, 0, "no such page: %.200s (and the static files are not built: run make web)", path);
+        srv_route_error(r, 404, 0, "no such page: %.200s (and the static files are not built: run make web)", path);
         return;
     }
     /* plain names only: letters, digits, . _ - and / between them, no
@@ -308,7 +305,7 @@ static void static_file(const srv_site *s, const char *path, const srv_request *
     size_t root = strlen(s->static_dir);
     if (!ok || (size_t)snprintf(full, sizeof full, "%s/%s", s->static_dir, rel) >= sizeof full ||
         !realpath(full, real) || strncmp(real, s->static_dir, root) || real[root] != '/') {
-        fail(r, 404, 0, "no such page: %.200s", path);
+        srv_route_error(r, 404, 0, "no such page: %.200s", path);
         return;
     }
     int fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -316,7 +313,7 @@ static void static_file(const srv_site *s, const char *path, const srv_request *
     if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
             close(fd);
-        fail(r, 404, 0, "no such page: %.200s", path);
+        srv_route_error(r, 404, 0, "no such page: %.200s", path);
         return;
     }
     r->type = srv_content_type(real);
@@ -352,16 +349,16 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
     int api = !strncmp(t, "/api/", 5) || !strcmp(t, "/api");
     if (strcmp(rq->method, "GET") && strcmp(rq->method, "HEAD")) {
         r->allow = 1;
-        fail(r, 405, api, "method %.16s is not allowed here: the hub only reads (GET, HEAD)", rq->method);
+        srv_route_error(r, 405, api, "method %.16s is not allowed here: the hub only reads (GET, HEAD)", rq->method);
         return;
     }
     size_t tl = strlen(t);
     if (tl > SRV_MAX_TARGET) {
-        fail(r, 414, api, "request target longer than %d bytes", SRV_MAX_TARGET);
+        srv_route_error(r, 414, api, "request target longer than %d bytes", SRV_MAX_TARGET);
         return;
     }
     if (t[0] != '/') {
-        fail(r, 400, api, "the request target must be a path starting with '/'");
+        srv_route_error(r, 400, api, "the request target must be a path starting with '/'");
         return;
     }
     const char *q = strchr(t, '?');
@@ -369,7 +366,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
     char *path = malloc(plen + 1);
     if (!path || srv_url_decode(t, plen, 0, path) < 0) {
         free(path);
-        fail(r, 400, api, "malformed path (bad %%-escape or a control character)");
+        srv_route_error(r, 400, api, "malformed path (bad %%-escape or a control character)");
         return;
     }
     for (const char *seg = path; seg; seg = strchr(seg + 1, '/')) {
@@ -377,7 +374,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         size_t n = b ? (size_t)(b - a) : strlen(a);
         if ((n == 1 && a[0] == '.') || (n == 2 && a[0] == '.' && a[1] == '.') || memchr(a, '\\', n)) {
             free(path);
-            fail(r, 400, api, "'.', '..' and '\\' are not allowed in paths");
+            srv_route_error(r, 400, api, "'.', '..' and '\\' are not allowed in paths");
             return;
         }
     }
@@ -385,7 +382,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
     char msg[200];
     if (q && parse_query(q + 1, tl - plen - 1, &ps, msg, sizeof msg)) {
         free(path);
-        fail(r, 400, api, "%s", msg);
+        srv_route_error(r, 400, api, "%s", msg);
         return;
     }
     if (!q)
@@ -398,7 +395,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         if (p)
             serve_text(r, &p->html, TYPE_HTML);
         else
-            fail(r, 404, 0, "no variant page '%.64s'", path + 3);
+            srv_route_error(r, 404, 0, "no variant page '%.64s'", path + 3);
     } else if (!strcmp(path, "/play") || !strcmp(path, "/analysis")) {
         game_page(s, &ps, path[1] == 'p', r);
     } else if (!strcmp(path, "/api/variants")) {
@@ -408,9 +405,9 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         if (p)
             serve_text(r, &p->detail_json, TYPE_JSON);
         else
-            fail(r, 404, 1, "no variant '%.64s'", path + 14);
+            srv_route_error(r, 404, 1, "no variant '%.64s'", path + 14);
     } else if (api) {
-        fail(r, 404, 1, "no such API route: %.200s", path);
+        srv_route_error(r, 404, 1, "no such API route: %.200s", path);
     } else {
         static_file(s, path, rq, r);
     }

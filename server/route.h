@@ -36,6 +36,12 @@ typedef struct srv_response {
 extern const char *const srv_csp;
 
 void srv_route(const srv_site *s, const srv_request *rq, srv_response *out);
+/* Makes r (a response from srv_route, or zeroed with fd = -1) the 4xx
+ * answer with the message: an HTML page, or JSON when api. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void srv_route_error(srv_response *r, int status, int api, const char *fmt, ...);
 /* Frees an owned body and closes an unsent file. */
 void srv_response_release(srv_response *r);
 

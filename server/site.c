@@ -236,6 +236,25 @@ static int load_page(srv_page *p, const char *text, size_t len)
     return 0;
 }
 
+static void page_free(srv_page *p);
+
+/* Two pages with one slug: the one named <slug>.md keeps it, else the
+ * first by name; the other becomes an error entry. */
+static void drop_duplicate(srv_page *a, srv_page *b)
+{
+    char own[80];
+    snprintf(own, sizeof own, "%s.md", b->slug);
+    srv_page *loser = !strcmp(b->file, own) && strcmp(a->file, own) ? a : b;
+    const srv_page *winner = loser == a ? b : a;
+    char file[256], msg[320];
+    snprintf(file, sizeof file, "%s", loser->file);
+    snprintf(msg, sizeof msg, "slug '%.63s' is already used by %.200s", loser->slug, winner->file);
+    page_free(loser);
+    memset(loser, 0, sizeof *loser);
+    snprintf(loser->file, sizeof loser->file, "%s", file);
+    snprintf(loser->error, sizeof loser->error, "%s", msg);
+}
+
 static void page_free(srv_page *p)
 {
     tc_variant_free(p->variant);
@@ -369,17 +388,11 @@ srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error 
         if (text && load_page(p, text, len))
             failed = 1;
         free(text);
-        /* a slug already taken by an earlier file is that file's */
-        for (int j = 0; p->ok && j < s->npages - 1; j++)
-            if (s->pages[j].ok && !strcmp(s->pages[j].slug, p->slug)) {
-                page_free(p);
-                tc_variant_def keep = p->def;
-                memset(p, 0, sizeof *p);
-                snprintf(p->file, sizeof p->file, "%s", names[i]);
-                snprintf(p->error, sizeof p->error, "slug '%.63s' is already used by %.200s", keep.name,
-                         s->pages[j].file);
-            }
     }
+    for (int i = 0; i < s->npages && !failed; i++)
+        for (int j = 0; j < i && s->pages[i].ok; j++)
+            if (s->pages[j].ok && !strcmp(s->pages[j].slug, s->pages[i].slug))
+                drop_duplicate(&s->pages[j], &s->pages[i]);
     if (too_many && !failed) {
         srv_page *p = &s->pages[s->npages++];
         snprintf(p->file, sizeof p->file, "%s", pages_dir);
