@@ -81,6 +81,7 @@ function gameRules(v: Variant, g: Game): GameRules {
       };
     },
     lines: (cell) => paths(g.lines(v.cellName(cell))),
+    explain: (from, to) => g.explain({ from: v.cellName(from), to: v.cellName(to) }).message,
     pgn: (tags, result) => g.pgn(tags, result),
     loadPgn(text) {
       g.loadPgn(text);

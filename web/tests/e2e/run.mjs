@@ -210,6 +210,10 @@ test('picking the e11 pawn marks c12 across the twist', async () => {
   const lines = await page.locator('#tc-app .line-move').count();
   assert(lines > 0, 'no lines of movement drawn for the picked pawn');
   await page.screenshot({ path: join(SHOTS, 'mobius-e11-picked.png') });
+  // A cell it cannot reach: the library says why.
+  await clickCell(page, 'e13');
+  const why = await page.textContent('#tc-app [data-why]');
+  assert(why && why.length > 0, 'no reason shown for an unreachable cell');
   await page.close();
 });
 
@@ -247,6 +251,7 @@ test('drag and drop, undo, flip, coordinates, PGN export and import', async () =
   await page.click('#tc-app [data-action="import"]');
   const msg = await page.textContent('#tc-app [data-io-msg]');
   assert(/king/i.test(msg ?? ''), `bad FEN message: ${msg}`);
+  assert((await plies(page)) === 3, 'a bad FEN leaves the game as it was');
   await page.click('#tc-app [data-action="resign"]');
   assert(/0-1|1-0/.test(await page.textContent('#tc-app [data-result]')), 'resign shows a result');
   assert(errors.length === 0, errors.join('; '));
