@@ -213,7 +213,9 @@ export function mount3d(
       const sprite = new THREE.Sprite(material(letter));
       const size = Math.min(0.9, 0.95 * cellSize(surface, u, v, rows, cols));
       sprite.scale.set(size, size, size);
-      sprite.position.copy(p.addScaledVector(n, size * 0.42));
+      // stand on the cell: the sprite's foot at the cell, a little off the surface
+      sprite.center.set(0.5, 0.12);
+      sprite.position.copy(p.addScaledVector(n, size * 0.12));
       pieces.add(sprite);
     });
   };
