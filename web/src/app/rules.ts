@@ -18,7 +18,8 @@ export function variantOf(tc: Topochess, detail: VariantDetail): Variant {
   return detail.frontmatter ? tc.variant({ frontmatter: detail.frontmatter }) : tc.variant({ preset: detail.slug });
 }
 
-function topologyOf(v: Variant, slug: string): Topology {
+/** The board's view of a variant: its size, rules and step tables. */
+export function topologyOf(v: Variant, slug: string): Topology {
   const table = v.steps();
   const names = v.cells;
   const steps: (Step | null)[] = [];
