@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -159,7 +159,7 @@ for (const [n, t] of targets) search[n] = await t.search(SEARCH_DEPTH);
 if (chrome) await chrome.close();
 const nat = perft.native, natS = search.native;
 
-console.log(`wasm module: ${wasmPath}`);
+console.log(`wasm module: ${relative(root, wasmPath)}`);
 console.log(`  size ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip -9`);
 console.log(`perft ${PERFT_DEPTH} on ${VARIANT} start (best of ${RUNS} interleaved rounds):`);
 console.log(`  native   ${nat.nodes} nodes  ${nat.ms.toFixed(1)} ms  ${mnps(nat.nodes, nat.ms)} Mnps`);
