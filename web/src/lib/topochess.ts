@@ -352,7 +352,14 @@ export class Variant {
     if (!/^[pnbrqkPNBRQK]$/.test(piece)) throw new TopochessError(`'${piece}' is not a piece letter`);
     const r = this.tc.m.takeJson<Line[]>(this.tc.m.x.tcw_variant_lines(this.live(), i, piece.charCodeAt(0)));
     if (!r) throw new TopochessError('out of wasm memory');
-    return r;
+    // two first steps can give the very same path (folds): list it once
+    const seen = new Set<string>();
+    return r.filter((l) => {
+      const k = `${l.kind} ${l.cells.join(' ')}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
   }
 
   /** The topology report's figures (RULES.md section 10). */
