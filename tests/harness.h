@@ -54,6 +54,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(frontmatter)   \
     X(pgn)           \
     X(report)        \
+    X(explain)       \
     X(cli)           \
     X(match)         \
     X(engine)        \

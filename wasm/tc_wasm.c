@@ -18,6 +18,7 @@
  */
 #include "topochess.h"
 #include "topochess_engine.h"
+#include "topochess_explain.h"
 
 #include "report.h"
 
@@ -256,43 +257,37 @@ char *EXPORT(tcw_variant_json)(const tc_variant *v)
 
 int EXPORT(tcw_cell_parse)(const tc_variant *v, const char *name) { return tc_cell_parse(v, name); }
 
-/* Joins crossed by one step, as bits: which of RULES.md section 2's
- * branches the step function took. */
-enum { JOIN_FILE_WRAP = 1, JOIN_RANK_WRAP = 2, JOIN_TWIST = 4, JOIN_FOLD = 8 };
-
-static int step_joins(const tc_variant_def *d, int x, int y, int dx, int dy)
+/* Joins crossed by one step (TC_JOIN_* bits of topochess_explain.h: 1 file
+ * join, 2 rank join, 4 twist, 8 fold), from the library's step tables. */
+static int dir_of(int dx, int dy);
+static int step_joins(const tc_variant *v, int cell, int dx, int dy)
 {
-    int j = 0, nx = x + dx, ny = y + dy;
-    if ((nx < 0 || nx >= d->width) && d->files == TC_FILES_WRAP)
-        j |= JOIN_FILE_WRAP;
-    if (d->ranks == TC_RANKS_TWIST && dy != 0) {
-        int below = d->seam - 1, above = d->seam % d->height; /* 0-based ranks S and S+1 */
-        if ((dy > 0 && y == below) || (dy < 0 && y == above))
-            j |= JOIN_TWIST;
-    }
-    if (ny < 0 || ny >= d->height) {
-        if (d->ranks == TC_RANKS_WRAP || d->ranks == TC_RANKS_TWIST)
-            j |= JOIN_RANK_WRAP;
-        else if (d->ranks == TC_RANKS_FOLD)
-            j |= JOIN_FOLD;
-    }
-    return j;
+    int dir = dir_of(dx, dy);
+    return dir < 0 ? 0 : tc_step_joins(v, cell, dir);
 }
 
 #define STEP_FIELDS 6
+static const int DIR_DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int DIR_DY[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+
+static int dir_of(int dx, int dy)
+{
+    for (int d = 0; d < 8; d++)
+        if (DIR_DX[d] == dx && DIR_DY[d] == dy)
+            return d;
+    return -1;
+}
 
 /* For each cell and direction (N, NE, E, SE, S, SW, W, NW), six int32:
  * the cell reached (-1: off the board), the new dx and dy, the frame
  * transform sx and sy (+1 or -1), and the join bits crossed. */
 int32_t *EXPORT(tcw_variant_steps)(const tc_variant *v)
 {
-    static const int ddx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-    static const int ddy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int *ddx = DIR_DX, *ddy = DIR_DY;
     int n = tc_variant_cells(v);
     int32_t *t = malloc(sizeof *t * (size_t)n * 8 * STEP_FIELDS);
     if (!t)
         return NULL;
-    const tc_variant_def *d = tc_variant_def_of(v);
     for (int c = 0; c < n; c++)
         for (int dir = 0; dir < 8; dir++) {
             tc_step_result r = tc_step(v, c, ddx[dir], ddy[dir]);
@@ -302,7 +297,7 @@ int32_t *EXPORT(tcw_variant_steps)(const tc_variant *v)
             o[2] = r.dy;
             o[3] = r.sx;
             o[4] = r.sy;
-            o[5] = r.cell < 0 ? 0 : step_joins(d, tc_cell_x(v, c), tc_cell_y(v, c), ddx[dir], ddy[dir]);
+            o[5] = r.cell < 0 ? 0 : tc_step_joins(v, c, dir);
         }
     return t;
 }
@@ -349,24 +344,32 @@ static void emit_line(line_walk *w, const char *kind, const int *cells, const in
 
 static int occupant(const line_walk *w, int c) { return w->p ? tc_piece_at(w->p, c) : 0; }
 
-/* A ray: repeated steps carrying the direction; stops off the board, on a
- * piece, back on the start cell or on a cell already passed. */
+/* A ray: repeated steps carrying the direction; ends off the board, on a
+ * piece, or back on the start cell. The path may pass a cell twice (in
+ * another direction): it is listed each time, as it would be drawn. */
 static void walk_ray(line_walk *w, int from, int dx, int dy)
 {
-    const tc_variant_def *d = tc_variant_def_of(w->v);
-    int cells[TC_MAX_CELLS + 1], joins[TC_MAX_CELLS + 1], n = 1, capture = 0;
-    unsigned char seen[TC_MAX_CELLS] = {0};
+    enum { MAX_PATH = 8 * TC_MAX_CELLS + 1 };
+    int *cells = malloc(sizeof *cells * MAX_PATH), *joins = malloc(sizeof *joins * MAX_PATH);
+    unsigned char *seen = calloc((size_t)TC_MAX_CELLS * 8, 1); /* (cell, direction) states */
+    if (!cells || !joins || !seen) {
+        w->s->oom = 1;
+        free(cells), free(joins), free(seen);
+        return;
+    }
+    int n = 1, capture = 0, c = from;
     cells[0] = from;
     joins[0] = 0;
-    seen[from] = 1;
-    int c = from;
     for (;;) {
-        tc_step_result r = tc_step(w->v, c, dx, dy);
-        if (r.cell < 0 || seen[r.cell])
+        int dir = dir_of(dx, dy);
+        if (dir < 0 || seen[c * 8 + dir] || n >= MAX_PATH)
             break;
-        joins[n] = step_joins(d, tc_cell_x(w->v, c), tc_cell_y(w->v, c), dx, dy);
+        seen[c * 8 + dir] = 1;
+        tc_step_result r = tc_step(w->v, c, dx, dy);
+        if (r.cell < 0 || r.cell == from)
+            break;
+        joins[n] = step_joins(w->v, c, dx, dy);
         cells[n++] = r.cell;
-        seen[r.cell] = 1;
         int q = occupant(w, r.cell);
         if (q) {
             capture = TC_COLOUR(q) != w->colour;
@@ -378,25 +381,25 @@ static void walk_ray(line_walk *w, int from, int dx, int dy)
     }
     if (n > 1)
         emit_line(w, "ray", cells, joins, n, capture);
+    free(cells), free(joins), free(seen);
 }
 
 /* One step, or (mid-cell given) an orthogonal step then a diagonal one. */
 static void walk_leap(line_walk *w, const char *kind, int from, int dx, int dy, int dx2, int dy2,
                       int need_empty, int need_enemy)
 {
-    const tc_variant_def *d = tc_variant_def_of(w->v);
     int cells[3] = {from, -1, -1}, joins[3] = {0, 0, 0}, n = 1;
     tc_step_result r = tc_step(w->v, from, dx, dy);
     if (r.cell < 0)
         return;
-    joins[1] = step_joins(d, tc_cell_x(w->v, from), tc_cell_y(w->v, from), dx, dy);
+    joins[1] = step_joins(w->v, from, dx, dy);
     cells[n++] = r.cell;
     if (dx2 || dy2) {
         int ex = r.sx * dx2, ey = r.sy * dy2; /* in the frame reached */
         tc_step_result r2 = tc_step(w->v, r.cell, ex, ey);
         if (r2.cell < 0)
             return;
-        joins[2] = step_joins(d, tc_cell_x(w->v, r.cell), tc_cell_y(w->v, r.cell), ex, ey);
+        joins[2] = step_joins(w->v, r.cell, ex, ey);
         cells[n++] = r2.cell;
     }
     int to = cells[n - 1];
@@ -720,16 +723,67 @@ static const char *result_of(const tc_position *p, tc_status st)
     return "1/2-1/2";
 }
 
-/* The lines along which pieces of colour `by` reach `target`. */
-static void attack_lines(sb *s, const tc_position *p, int target, int by)
+/* ---------------------------------------------------------------- explain */
+
+static const char *path_kind(int k)
+{
+    static const char *const names[] = {"ray", "step", "leap", "push", "capture", "castle"};
+    return k >= 0 && k < 6 ? names[k] : "ray";
+}
+
+static const char *path_end(int e)
+{
+    static const char *const names[] = {"target", "off", "own", "piece", "return", "short"};
+    return e >= 0 && e < 6 ? names[e] : "short";
+}
+
+static char piece_letter(int piece) { return " PNBRQK  pnbrqk"[piece & 15]; }
+
+/* A library path in the Line shape of the TypeScript API: cells from the
+ * piece's own cell on, joins per hop. */
+static void path_json(sb *s, const tc_position *p, const tc_path *path)
 {
     const tc_variant *v = tc_position_variant(p);
-    line_walk w = {v, p, by, s, 0, target};
-    for (int c = 0; c < tc_variant_cells(v); c++) {
-        int q = tc_piece_at(p, c);
-        if (q && TC_COLOUR(q) == by && c != target)
-            piece_lines(&w, c, TC_TYPE(q));
+    sb_printf(s, "{\"kind\":\"%s\",\"piece\":\"%c\",\"cells\":[", path_kind(path->kind),
+              piece_letter(path->piece));
+    cell_str(s, v, path->from);
+    for (int i = 0; i < path->len; i++) {
+        sb_puts(s, ",");
+        cell_str(s, v, path->cells[i]);
     }
+    sb_puts(s, "],\"joins\":[");
+    for (int i = 0; i < path->len; i++)
+        sb_printf(s, i ? ",%d" : "%d", path->joins[i]);
+    int last = path->len ? path->cells[path->len - 1] : -1;
+    int q = last >= 0 ? tc_piece_at(p, last) : 0;
+    int capture = (q && TC_COLOUR(q) != TC_COLOUR(path->piece)) ||
+                  (path->kind == TC_LINE_PAWN_CAPTURE && last >= 0 && last == tc_ep_cell(p) && !q);
+    sb_printf(s, "],\"end\":\"%s\",\"capture\":%s,\"truncated\":%s}", path_end(path->end),
+              capture ? "true" : "false", path->truncated ? "true" : "false");
+}
+
+static void path_set_json(sb *s, const tc_position *p, const tc_path_set *set)
+{
+    sb_puts(s, "[");
+    for (int i = 0; i < set->count; i++) {
+        sb_puts(s, i ? "," : "");
+        path_json(s, p, &set->paths[i]);
+    }
+    sb_puts(s, "]");
+}
+
+/* The lines along which pieces of colour `by` attack `target`. */
+static void attack_lines(sb *s, const tc_position *p, int target, int by)
+{
+    tc_path_set *set = malloc(sizeof *set);
+    if (!set) {
+        s->oom = 1;
+        return;
+    }
+    if (tc_attack_paths(p, target, by, set) < 0)
+        set->count = 0;
+    path_set_json(s, p, set);
+    free(set);
 }
 
 /* {status,text,result,check,turn,checkers:[lines],repetitions,halfmove,fullmove,ply} */
@@ -740,11 +794,13 @@ char *EXPORT(tcw_game_status)(const tc_position *p)
     sb s = {0};
     sb_printf(&s, "{\"status\":\"%s\",\"text\":", status_name(st));
     sb_str(&s, tc_status_text(st));
-    sb_printf(&s, ",\"result\":\"%s\",\"check\":%s,\"turn\":\"%c\",\"checkLines\":[", result_of(p, st),
+    sb_printf(&s, ",\"result\":\"%s\",\"check\":%s,\"turn\":\"%c\",\"checkLines\":", result_of(p, st),
               tc_in_check(p) ? "true" : "false", side == TC_WHITE ? 'w' : 'b');
     if (tc_in_check(p))
         attack_lines(&s, p, tc_king_cell(p, side), 1 - side);
-    sb_puts(&s, "],\"king\":");
+    else
+        sb_puts(&s, "[]");
+    sb_puts(&s, ",\"king\":");
     int k = tc_king_cell(p, side);
     if (k >= 0)
         cell_str(&s, tc_position_variant(p), k);
@@ -755,21 +811,20 @@ char *EXPORT(tcw_game_status)(const tc_position *p)
     return sb_done(&s, NULL);
 }
 
-/* Lines of movement of the piece on `cell` in this position: rays stop at
- * the first piece; pawn pushes need an empty cell, captures an enemy. */
-char *EXPORT(tcw_game_lines)(const tc_position *p, int cell)
+/* Lines of the piece on `cell` in this position (tc_piece_lines): mode 0
+ * where it may move (own king's safety aside), 1 what it attacks. */
+char *EXPORT(tcw_game_lines)(const tc_position *p, int cell, int mode)
 {
-    const tc_variant *v = tc_position_variant(p);
-    if (cell < 0 || cell >= tc_variant_cells(v))
+    if (cell < 0 || cell >= tc_variant_cells(tc_position_variant(p)) || mode < 0 || mode > 1)
         return NULL;
-    int q = tc_piece_at(p, cell);
+    tc_path_set *set = malloc(sizeof *set);
+    if (!set)
+        return NULL;
+    if (tc_piece_lines(p, cell, mode ? TC_LINES_ATTACKS : TC_LINES_MOVES, set) < 0)
+        set->count = 0;
     sb s = {0};
-    sb_puts(&s, "[");
-    if (q) {
-        line_walk w = {v, p, TC_COLOUR(q), &s, 0, -1};
-        piece_lines(&w, cell, TC_TYPE(q));
-    }
-    sb_puts(&s, "]");
+    path_set_json(&s, p, set);
+    free(set);
     return sb_done(&s, NULL);
 }
 
@@ -779,9 +834,98 @@ char *EXPORT(tcw_game_attacks)(const tc_position *p, int cell, int by)
     if (cell < 0 || cell >= tc_variant_cells(tc_position_variant(p)) || by < 0 || by > 1)
         return NULL;
     sb s = {0};
-    sb_puts(&s, "[");
     attack_lines(&s, p, cell, by);
-    sb_puts(&s, "]");
+    return sb_done(&s, NULL);
+}
+
+/* The path of a legal move (SAN or coordinates), or NULL with the reason. */
+char *EXPORT(tcw_game_move_path)(const tc_position *p, const char *text, tc_error *err)
+{
+    clear(err);
+    tc_move m;
+    if (tc_move_parse(p, text, &m, err))
+        return NULL;
+    tc_path *path = malloc(sizeof *path);
+    if (!path)
+        return NULL;
+    char *out = NULL;
+    if (tc_move_path(p, m, path) == 0) {
+        sb s = {0};
+        path_json(&s, p, path);
+        out = sb_done(&s, err);
+    } else {
+        snprintf(err->msg, sizeof err->msg, "no line of the piece reaches the destination");
+    }
+    free(path);
+    return out;
+}
+
+static const char *why_name(tc_why w)
+{
+    static const char *const names[] = {"legal", "syntax", "no-piece", "not-yours", "cannot-reach",
+                                        "king-attacked", "ambiguous", "needs-promotion", "cannot-castle",
+                                        "game-over"};
+    return (int)w >= 0 && (int)w < 10 ? names[w] : "syntax";
+}
+
+/* Why a move text is (or is not) legal here: tc_explain_move as JSON. */
+char *EXPORT(tcw_game_explain)(const tc_position *p, const char *text)
+{
+    tc_explanation *x = malloc(sizeof *x);
+    if (!x)
+        return NULL;
+    int rc = tc_explain_move(p, text, x);
+    const tc_variant *v = tc_position_variant(p);
+    sb s = {0};
+    sb_printf(&s, "{\"legal\":%s,\"why\":\"%s\",\"message\":", rc == 0 ? "true" : "false", why_name(x->why));
+    sb_str(&s, x->message);
+    sb_puts(&s, ",\"move\":");
+    if (x->move && tc_is_legal(p, x->move))
+        move_json(&s, p, x->move);
+    else if (x->move) {
+        char u[16];
+        tc_move_to_uci(p, x->move, u);
+        sb_puts(&s, "{\"uci\":");
+        sb_str(&s, u);
+        sb_puts(&s, "}");
+    } else
+        sb_puts(&s, "null");
+    const int cells[3] = {x->from, x->to, x->king};
+    const char *names[3] = {"from", "to", "king"};
+    for (int i = 0; i < 3; i++) {
+        sb_printf(&s, ",\"%s\":", names[i]);
+        if (cells[i] >= 0 && cells[i] < tc_variant_cells(v))
+            cell_str(&s, v, cells[i]);
+        else
+            sb_puts(&s, "null");
+    }
+    if (x->piece)
+        sb_printf(&s, ",\"piece\":\"%c\"", piece_letter(x->piece));
+    else
+        sb_puts(&s, ",\"piece\":null");
+    sb_printf(&s, ",\"status\":\"%s\",\"candidates\":[",
+              x->why == TC_WHY_GAME_OVER ? status_name(x->status) : "ongoing");
+    for (int i = 0; i < x->ncandidates && i < TC_EXPLAIN_CANDIDATES; i++) {
+        sb_puts(&s, i ? "," : "");
+        move_json(&s, p, x->candidates[i]);
+    }
+    sb_puts(&s, "],\"blocked\":");
+    if (x->why == TC_WHY_CANNOT_REACH && x->blocked.len > 0)
+        path_json(&s, p, &x->blocked);
+    else
+        sb_puts(&s, "null");
+    sb_puts(&s, ",\"blocker\":");
+    if (x->why == TC_WHY_CANNOT_REACH && x->blocker >= 0)
+        cell_str(&s, v, x->blocker);
+    else
+        sb_puts(&s, "null");
+    sb_puts(&s, ",\"attackers\":");
+    if (x->why == TC_WHY_KING_ATTACKED || x->why == TC_WHY_CANNOT_CASTLE)
+        path_set_json(&s, p, &x->attackers);
+    else
+        sb_puts(&s, "[]");
+    sb_puts(&s, "}");
+    free(x);
     return sb_done(&s, NULL);
 }
 

@@ -161,6 +161,19 @@ void tc_put_piece(tc_position *p, int cell, int piece);
 void tc_remove_piece(tc_position *p, int cell);
 void tc_position_clear(tc_position *p);
 
+/* notation.c */
+/// A move text taken apart before any position is consulted (SAN, or
+/// coordinates read as SAN with both source file and rank).
+typedef struct {
+    int type;                 /* piece type, TC_PAWN when no letter */
+    int from_file, from_rank; /* -1 when not given */
+    int to;                   /* destination cell */
+    int promo;                /* promotion type or 0 */
+} tc_san_parts;
+int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
+/* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
+bool tc_castle_text(const char *s, int *side);
+
 /* fen.c */
 int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
 

@@ -195,7 +195,7 @@ int tc_move_from_uci(const tc_position *p, const char *text, tc_move *out, tc_er
     return -1;
 }
 
-static bool is_castle_text(const char *s, int *side)
+bool tc_castle_text(const char *s, int *side)
 {
     char t[16];
     size_t n = 0;
@@ -217,48 +217,10 @@ static bool is_castle_text(const char *s, int *side)
     return false;
 }
 
-int tc_move_parse(const tc_position *p, const char *text, tc_move *out, tc_error *err)
+/* SAN: [piece] [from file][from rank] [x:-] to-cell [=] [promotion]. `s` is
+ * the text without annotation marks, `text` the original for messages. */
+int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err)
 {
-    const tc_variant *v = p->v;
-    char s[64];
-    size_t n = 0;
-    if (!text || !*text) {
-        tc_set_error(err, "empty move");
-        return -1;
-    }
-    if (strlen(text) > 40) {
-        tc_set_error(err, "move text too long: '%.20s...'", text);
-        return -1;
-    }
-    /* drop annotation marks */
-    for (const char *q = text; *q; q++)
-        if (!strchr("+#!?", *q) && !isspace((unsigned char)*q))
-            s[n++] = *q;
-    s[n] = '\0';
-    if (!n) {
-        tc_set_error(err, "'%s' is not a move", text);
-        return -1;
-    }
-    tc_move list[TC_MAX_MOVES];
-    int nl = tc_gen_legal(p, list);
-
-    int side;
-    if (is_castle_text(s, &side)) {
-        int kind = side ? TC_MOVE_CASTLE_Q : TC_MOVE_CASTLE_K;
-        for (int i = 0; i < nl; i++)
-            if (TC_MOVE_KIND(list[i]) == kind) {
-                *out = list[i];
-                return 0;
-            }
-        tc_set_error(err, "illegal move '%s': castling %s is not possible here", text,
-                     side ? "queenside" : "kingside");
-        return -1;
-    }
-    tc_error uerr;
-    if (tc_move_from_uci(p, s, out, &uerr) == 0)
-        return 0;
-
-    /* SAN: [piece] [from file][from rank] [x:-] to-cell [=] [promotion] */
     int type = TC_PAWN;
     const char *q = s;
     if (strchr("NBRQKP", *q) && *q) {
@@ -314,6 +276,59 @@ int tc_move_parse(const tc_position *p, const char *text, tc_move *out, tc_error
         tc_set_error(err, "'%s' is not a move: cannot read '%s'", text, body);
         return -1;
     }
+    out->type = type;
+    out->promo = promo;
+    out->to = to;
+    out->from_file = from_file;
+    out->from_rank = from_rank;
+    return 0;
+}
+
+int tc_move_parse(const tc_position *p, const char *text, tc_move *out, tc_error *err)
+{
+    const tc_variant *v = p->v;
+    char s[64];
+    size_t n = 0;
+    if (!text || !*text) {
+        tc_set_error(err, "empty move");
+        return -1;
+    }
+    if (strlen(text) > 40) {
+        tc_set_error(err, "move text too long: '%.20s...'", text);
+        return -1;
+    }
+    /* drop annotation marks */
+    for (const char *q = text; *q; q++)
+        if (!strchr("+#!?", *q) && !isspace((unsigned char)*q))
+            s[n++] = *q;
+    s[n] = '\0';
+    if (!n) {
+        tc_set_error(err, "'%s' is not a move", text);
+        return -1;
+    }
+    tc_move list[TC_MAX_MOVES];
+    int nl = tc_gen_legal(p, list);
+
+    int side;
+    if (tc_castle_text(s, &side)) {
+        int kind = side ? TC_MOVE_CASTLE_Q : TC_MOVE_CASTLE_K;
+        for (int i = 0; i < nl; i++)
+            if (TC_MOVE_KIND(list[i]) == kind) {
+                *out = list[i];
+                return 0;
+            }
+        tc_set_error(err, "illegal move '%s': castling %s is not possible here", text,
+                     side ? "queenside" : "kingside");
+        return -1;
+    }
+    tc_error uerr;
+    if (tc_move_from_uci(p, s, out, &uerr) == 0)
+        return 0;
+
+    tc_san_parts sp;
+    if (tc_san_split(v, s, text, &sp, err))
+        return -1;
+    int type = sp.type, promo = sp.promo, to = sp.to, from_file = sp.from_file, from_rank = sp.from_rank;
     int found = 0;
     tc_move match = 0;
     for (int i = 0; i < nl; i++) {

@@ -1,6 +1,7 @@
 /* Variants as data: the seven presets of RULES.md section 3 and the checks
  * that any definition must pass before tables are built from it. */
 #include "internal.h"
+#include "topochess_explain.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -83,13 +84,12 @@ int tc_preset_find(const char *name, tc_variant_def *out, tc_error *err)
             *out = presets[i].def;
             return 0;
         }
-    char names[512] = "";
-    for (int i = 0; i < NPRESETS; i++) {
-        strcat(names, i ? ", " : "");
-        strcat(names, presets[i].def.name);
-    }
-    tc_set_error(err, "unknown variant '%s' (known: %s)", name ? name : "", names);
-    return -1;
+    /* titles, other spellings and did-you-mean hints: names.c */
+    int i = tc_preset_lookup(name, err);
+    if (i < 0)
+        return -1;
+    *out = presets[i].def;
+    return 0;
 }
 
 int tc_variant_def_check(const tc_variant_def *d, tc_error *err)

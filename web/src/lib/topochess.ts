@@ -112,13 +112,55 @@ export class StepTable {
 }
 
 /** A line of movement: cells from the piece's cell on, with the joins each
- * hop crosses (joins[i] for the hop cells[i] -> cells[i+1]). */
+ * hop crosses (joins[i] for the hop cells[i] -> cells[i+1]). A knight's
+ * leap lists the cell its orthogonal step passes over, then where it lands.
+ * Lines of a position (Game.lines, attacks, checks, explain) come from the
+ * library's explain module and also say which piece and why they end. */
 export interface Line {
-  kind: 'ray' | 'step' | 'leap' | 'push' | 'capture';
+  kind: 'ray' | 'step' | 'leap' | 'push' | 'capture' | 'castle';
   cells: string[];
   joins: number[];
   /** The line ends on an enemy piece (or, for a pawn, the en passant cell). */
   capture: boolean;
+  /** FEN letter of the moving piece (position lines only). */
+  piece?: string;
+  /** Why the line ends (position lines only): it reached the cell asked
+   * about, the board's edge, an own piece (excluded), a piece (included),
+   * the piece's own cell, or the move is complete. */
+  end?: 'target' | 'off' | 'own' | 'piece' | 'return' | 'short';
+  /** More cells than a path holds (position lines only). */
+  truncated?: boolean;
+}
+
+export type ExplainReason =
+  | 'legal' | 'syntax' | 'no-piece' | 'not-yours' | 'cannot-reach' | 'king-attacked' | 'ambiguous'
+  | 'needs-promotion' | 'cannot-castle' | 'game-over';
+
+/** Why a move text is, or is not, a legal move (the library's
+ * tc_explain_move). */
+export interface Explanation {
+  legal: boolean;
+  why: ExplainReason;
+  /** One line naming cells, e.g. "the bishop on f8 cannot reach a3: ...". */
+  message: string;
+  /** legal: the move; king-attacked: the move that would expose the king
+   * (then only its uci is given). */
+  move: Move | { uci: string } | null;
+  from: string | null;
+  to: string | null;
+  /** king-attacked, cannot-castle: the cell that would be attacked. */
+  king: string | null;
+  piece: string | null;
+  /** game-over: why. */
+  status: GameStatusName;
+  /** ambiguous: the moves the text could mean; cannot-reach: the legal moves
+   * of the piece(s) named. */
+  candidates: Move[];
+  /** cannot-reach: the piece's line towards the target up to the blocker. */
+  blocked: Line | null;
+  blocker: string | null;
+  /** king-attacked, cannot-castle: the attacking lines. */
+  attackers: Line[];
 }
 
 export interface TopologyReport {
@@ -511,12 +553,33 @@ export class Game {
     return this.json<Record<string, number>>(this.m.x.tcw_game_divide(this.live(), depth | 0));
   }
 
-  /** Lines of movement of the piece on `cell` in this position: rays end at
-   * the first piece (capture marked), pawn pushes need empty cells. */
-  lines(cell: string): Line[] {
+  /** Lines of the piece on `cell` in this position. 'moves' (default):
+   * where it may go if its own king's safety is ignored (rays up to an own
+   * piece, excluded, or an enemy, included; pushes onto empty cells;
+   * captures; no castling). 'attacks': the cells it attacks (rays up to the
+   * first piece of either side, pawn capture steps, no pushes). */
+  lines(cell: string, mode: 'moves' | 'attacks' = 'moves'): Line[] {
     const i = this.variant.cellIndex(cell);
     if (i < 0) throw new TopochessError(`no cell '${cell}' on this board`);
-    return this.json<Line[]>(this.m.x.tcw_game_lines(this.live(), i));
+    return this.json<Line[]>(this.m.x.tcw_game_lines(this.live(), i, mode === 'attacks' ? 1 : 0));
+  }
+
+  /** The path a legal move takes (castling: the king's cells), e.g. to draw
+   * the last move across a join. Throws for a text that is not legal. */
+  movePath(move: string | MoveCoords): Line {
+    const text = typeof move === 'string' ? move : `${move.from}${move.to}${move.promotion ?? ''}`;
+    const m = this.m;
+    const ptr = m.withStrs([text], (s) => m.x.tcw_game_move_path(this.live(), s.ptr, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    return this.json<Line>(ptr);
+  }
+
+  /** Why a move text is or is not legal here, with the cells and lines
+   * involved (blocking piece, attacking lines, ambiguous candidates). */
+  explain(move: string | MoveCoords): Explanation {
+    const text = typeof move === 'string' ? move : `${move.from}${move.to}${move.promotion ?? ''}`;
+    const m = this.m;
+    return this.json<Explanation>(m.withStrs([text], (s) => m.x.tcw_game_explain(this.live(), s.ptr)));
   }
 
   /** Lines along which the pieces of `by` reach `cell` (attack paths). */
