@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n)
         memcpy(target, data + 1, n);
     target[n] = '\0';
-    srv_request rq = {method, target, size > 1 && (data[0] & 4) ? "*" : NULL};
+    srv_request rq = {method, target, size > 1 && (data[0] & 4) ? "*" : NULL, size > 1 && (data[0] & 8) ? "gzip" : NULL};
     srv_response r;
     srv_route(site, &rq, &r);
     int st = r.status;

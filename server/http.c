@@ -76,7 +76,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_NO; /* out of memory: drop the connection */
     /* The first call brings the headers; answering only once the body (if
      * any) is in keeps the connection alive for the next request. */
-    srv_request rq = {method, q->target, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match")};
+    srv_request rq = {method, q->target, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match"),
+                      MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)};
     srv_response r;
     memset(&r, 0, sizeof r);
     r.fd = -1;
@@ -122,6 +123,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (r.etag[0])
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r.etag);
+    if (r.encoding)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, r.encoding);
+    if (r.vary)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     if (r.allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
