@@ -6,7 +6,7 @@
  * daemon bounds what a client may cost: request line and headers share a
  * fixed memory pool per connection (too large: 414 or 431), idle
  * connections are closed after a timeout, and the number of open
- * connections is capped. */
+ * connections is capped, in all and per client address. */
 #include "server.h"
 
 #include "route.h"
@@ -170,6 +170,7 @@ int srv_serve(const srv_options *o)
     int threads = o->threads > 0 ? o->threads : cores < 1 ? 1 : cores > 8 ? 8 : (int)cores;
     int timeout = o->timeout > 0 ? o->timeout : 10;
     int max_conn = o->max_connections > 0 ? o->max_connections : 1000;
+    int per_ip = o->max_per_ip > 0 ? o->max_per_ip : 128;
 
     char port_text[16];
     snprintf(port_text, sizeof port_text, "%d", o->port);
@@ -217,6 +218,7 @@ int srv_serve(const srv_options *o)
         flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
         no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);

@@ -316,6 +316,27 @@ done
 is "slow clients closed by the server" "$closed" 20
 alive "slow clients"
 
+# ---- connections per address: a third server allows 3 from one address
+main_port=$port
+start limit --static "$st" --max-per-ip 3 --timeout 30
+lim=$port
+port=$main_port
+for i in 1 2 3; do
+  exec {fd}<>/dev/tcp/127.0.0.1/"$lim"
+  printf 'GET / HTTP/1.1\r\nHost: held\r\n' >&"$fd"
+  held[$i]=$fd
+done
+check "4th connection from one address refused" 000 "http://127.0.0.1:$lim/api/variants"
+for i in 1 2 3; do fd=${held[$i]}; exec {fd}>&-; done
+got=000
+for _ in $(seq 1 50); do   # the server sees the closes a moment later
+  got=$("${CURL[@]}" -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lim/api/variants")
+  [ "$got" = 200 ] && break
+  sleep 0.1
+done
+is "served again once they close" "$got" 200
+alive "the per-address limit"
+
 kill -0 "${pids[0]}" 2>/dev/null && ok || bad "server 1 died"
 kill -0 "${pids[1]}" 2>/dev/null && ok || bad "server 2 died"
 # SIGTERM stops it cleanly
