@@ -83,6 +83,7 @@ export function createBoardView(
   const positions = new PositionCache(rules);
   const boardEl = el('div', { class: 'tc-board-holder' });
   const caption = el('p', { class: 'tc-joins' });
+  const why = el('p', { class: 'tc-why', 'data-why': '', 'aria-live': 'polite' });
   const view3d = el('div', { class: 'tc-3d', hidden: '' });
   const toolbar = el('div', { class: 'tc-toolbar', role: 'toolbar' });
   const button = (label: string, action: string, title: string) => {
@@ -91,7 +92,7 @@ export function createBoardView(
     return b;
   };
   const layout = el('div', { class: 'tc-boardview' });
-  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, caption);
+  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, why, caption);
   layout.append(flat, view3d);
   container.append(layout);
 
@@ -110,6 +111,14 @@ export function createBoardView(
     lines: (cell) => current().lines(cell),
     onView: () => {
       caption.textContent = describeEdges(rules, board.state.picture);
+    },
+    onIllegal: (from, to) => {
+      if (board.state.config.movable === 'none') return;
+      try {
+        why.textContent = current().explain(from, to);
+      } catch (e) {
+        why.textContent = (e as Error).message;
+      }
     },
     ...opts.extra,
   });
@@ -164,6 +173,7 @@ export function createBoardView(
   });
 
   const sync = () => {
+    why.textContent = '';
     const g = current();
     const st = g.status();
     const king = st.check && st.king !== null ? st.king : null;

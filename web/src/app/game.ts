@@ -89,9 +89,11 @@ export class GameController {
     this.changed();
   }
 
+  /** A new game (from fen): throws, leaving this game as it was, on a bad FEN. */
   reset(fen?: string): void {
+    const fresh = this.rules.game(fen);
     this.g.free();
-    this.g = this.rules.game(fen);
+    this.g = fresh;
     this.startFen = this.g.fen();
     this.plies = [];
     this.cursor = 0;
@@ -101,7 +103,14 @@ export class GameController {
 
   loadPgn(text: string): void {
     const fresh = this.rules.game();
-    const { startFen, moves } = fresh.loadPgn(text);
+    let read: { startFen: string; moves: PlayedMove[] };
+    try {
+      read = fresh.loadPgn(text);
+    } catch (e) {
+      fresh.free();
+      throw e;
+    }
+    const { startFen, moves } = read;
     // Replay so that every ply's FEN is known.
     fresh.setFen(startFen);
     const plies: Ply[] = [];

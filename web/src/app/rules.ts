@@ -18,7 +18,8 @@ export function variantOf(tc: Topochess, detail: VariantDetail): Variant {
   return detail.frontmatter ? tc.variant({ frontmatter: detail.frontmatter }) : tc.variant({ preset: detail.slug });
 }
 
-function topologyOf(v: Variant, slug: string): Topology {
+/** The board's view of a variant: its size, rules and step tables. */
+export function topologyOf(v: Variant, slug: string): Topology {
   const table = v.steps();
   const names = v.cells;
   const steps: (Step | null)[] = [];
@@ -81,6 +82,7 @@ function gameRules(v: Variant, g: Game): GameRules {
       };
     },
     lines: (cell) => paths(g.lines(v.cellName(cell))),
+    explain: (from, to) => g.explain({ from: v.cellName(from), to: v.cellName(to) }).message,
     pgn: (tags, result) => g.pgn(tags, result),
     loadPgn(text) {
       g.loadPgn(text);

@@ -53,6 +53,8 @@ export interface GameRules {
   undo(): boolean;
   status(): Status;
   lines(cell: number): number[][];
+  /** the library's reason why a move from one cell to another is not legal */
+  explain(from: number, to: number): string;
   pgn(tags: Record<string, string>, result: string): string;
   /** replaces the game with the PGN's; throws with the reason */
   loadPgn(text: string): { startFen: string; moves: PlayedMove[] };

@@ -74,6 +74,8 @@ export interface BoardConfig {
   paths: number[][];
   /** called after each view change (roll, flip) */
   onView: (() => void) | null;
+  /** the user tried a piece on a cell it cannot go to */
+  onIllegal: ((from: number, to: number) => void) | null;
 }
 
 export function defaults(topology: Topology): BoardConfig {
@@ -94,6 +96,7 @@ export function defaults(topology: Topology): BoardConfig {
     marks: new Map(),
     paths: [],
     onView: null,
+    onIllegal: null,
   };
 }
 

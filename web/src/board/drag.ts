@@ -82,6 +82,13 @@ function press(host: Host, e: PointerEvent): void {
     e.preventDefault();
     return;
   }
+  if (s.picked !== null && s.picked !== cell && !canPick(s, cell)) {
+    const from = s.picked;
+    s.picked = null;
+    host.redraw();
+    s.config.onIllegal?.(from, cell);
+    return;
+  }
   if (canPick(s, cell)) {
     const [x, y] = svgPoint(host, e);
     const wasPicked = s.picked === cell;
@@ -150,7 +157,9 @@ function release(host: Host, e: PointerEvent): void {
   const target = cellAt(host, e);
   if (d.moved) {
     if (target !== null && target !== d.cell && tryMove(host, d.cell, target)) return;
+    s.picked = null;
     host.redraw();
+    if (target !== null && target !== d.cell) s.config.onIllegal?.(d.cell, target);
     return;
   }
   // A plain click: a second click on the picked piece puts it down.

@@ -182,11 +182,23 @@ export function buildPicture(t: Topology, rollIn: Roll): Picture {
   const bottom = edge(grid[0], 0, -1);
   const left = edge(grid.map((row) => row[0]), -1, 0);
   const right = edge(grid.map((row) => row[cols - 1]), 1, 0);
-  // An edge whose ghosts all exist but is crossed without a flag (cannot
-  // happen with the step function) still counts as a join.
-  for (const e of [top, bottom, left, right]) {
-    if (!e.kind && e.ghosts.some((g) => g)) e.kind = 'wrap';
-  }
+  // What an edge is in the picture: the ghosts beyond it are the opposite
+  // edge's cells in the same order (a wrap) or in mirrored order (a twist,
+  // also when a rolled window puts the twist on the picture's edge); a fold
+  // says so in its step.
+  const relate = (e: Edge, opposite: Placed[]) => {
+    if (e.kind === 'fold' || !e.ghosts.some((g) => g)) return;
+    const cells = e.ghosts.map((g) => g?.cell);
+    const same = cells.every((c, i) => c === opposite[i].cell);
+    const mirrored = cells.every((c, i) => c === opposite[opposite.length - 1 - i].cell);
+    if (same) e.kind = 'wrap';
+    else if (mirrored) e.kind = 'twist';
+    else e.kind ??= 'wrap';
+  };
+  relate(top, grid[0]);
+  relate(bottom, grid[rows - 1]);
+  relate(left, grid.map((row) => row[cols - 1]));
+  relate(right, grid.map((row) => row[0]));
 
   const seams: Seam[] = [];
   for (let r = 0; r < rows; r++) {

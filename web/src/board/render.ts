@@ -191,9 +191,6 @@ export function render(s: BoardState): string {
 
   // Join marks on the picture's edges.
   out.push('<g class="joins">');
-  const [x0, y0] = g.spot(cfg.orientation === 'black' ? rows - 1 : 0, cfg.orientation === 'black' ? cols - 1 : 0);
-  void x0;
-  void y0;
   const edgeLine = (kind: JoinKind | null, side: string, x1: number, y1: number, x2: number, y2: number) => {
     if (!kind) {
       out.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" class="edge-open"/>`);

@@ -16,20 +16,13 @@ export async function hubPage(data: HubData): Promise<void> {
     const host = link?.closest('li, article, tr, div') ?? link;
     if (!host) continue;
     host.setAttribute('data-variant-entry', v.slug);
-    if (!host.querySelector('.tc-mini')) {
+    if (!host.querySelector('.tc-mini, .tc-thumb, svg')) {
       const pic = el('a', { href: `/v/${v.slug}`, class: 'tc-mini-link', 'aria-hidden': 'true', tabindex: '-1' });
       pic.innerHTML = miniBoard(v);
       host.prepend(pic);
     }
-    if (!host.querySelector('.tc-hub-play')) {
-      host.append(
-        el('span', { class: 'tc-hub-play' },
-          el('a', { href: `/play?variant=${encodeURIComponent(v.slug)}` }, 'play'),
-          ' · ',
-          el('a', { href: `/play?variant=${encodeURIComponent(v.slug)}&engine=black&level=5` }, 'vs engine'),
-          ' · ',
-          el('a', { href: `/analysis?variant=${encodeURIComponent(v.slug)}` }, 'analyse')),
-      );
+    if (!host.querySelector('.tc-hub-engine')) {
+      host.append(' ', el('a', { class: 'tc-hub-engine', href: `/play?variant=${encodeURIComponent(v.slug)}&engine=black&level=5` }, 'vs engine'));
     }
     entries.push({ v, host });
   }

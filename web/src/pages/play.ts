@@ -39,6 +39,8 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   };
   const view = createBoardView(boardCol, rules, ctl, {
     movable,
+    // against an engine that plays White, Black sits at the bottom
+    extra: { orientation: engineSide === 'white' ? 'black' : 'white' },
     onUserMove: (m) => {
       try {
         ctl.play(m.uci);
@@ -123,7 +125,11 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
       .then((best) => {
         thinking = false;
         // The game may have changed meanwhile (undo, new game).
-        if (best && ctl.plies.length === plyAtStart && !ctl.over()) ctl.play(best);
+        if (best && ctl.plies.length === plyAtStart && !ctl.over()) {
+          // the reply goes at the end, even if the user is looking back
+          ctl.cursor = ctl.plies.length;
+          ctl.play(best);
+        }
         else refresh();
       })
       .catch((e: Error) => {

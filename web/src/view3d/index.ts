@@ -78,13 +78,37 @@ function pieceTexture(letter: string): THREE.CanvasTexture {
   return tex;
 }
 
+/** The texture reads the right way round from the side whose normal is
+ * dP/dv x dP/du; where that side faces inwards, mirror the map in v (a
+ * mirror image glues the same way) so that the cell names read from outside. */
+function readableOutside(s: Surface): Surface {
+  const inside = s.inside(0.5, 0.5);
+  if (!inside) return s;
+  const e = 1e-3;
+  const p = new THREE.Vector3(...s.point(0.5, 0.5));
+  const du = new THREE.Vector3(...s.point(0.5 + e, 0.5)).sub(p);
+  const dv = new THREE.Vector3(...s.point(0.5, 0.5 + e)).sub(p);
+  const n = new THREE.Vector3().crossVectors(dv, du);
+  if (n.dot(p.clone().sub(new THREE.Vector3(...inside))) >= 0) return s;
+  return { ...s, point: (u, v) => s.point(u, 1 - v), inside: (u, v) => s.inside(u, 1 - v) };
+}
+
+/** The size of a cell at (u, v): the shorter of its two sides. */
+function cellSize(s: Surface, u: number, v: number, rows: number, cols: number): number {
+  const a = new THREE.Vector3(...s.point(u - 0.5 / rows, v));
+  const b = new THREE.Vector3(...s.point(u + 0.5 / rows, v));
+  const c = new THREE.Vector3(...s.point(u, v - 0.5 / cols));
+  const d = new THREE.Vector3(...s.point(u, v + 0.5 / cols));
+  return Math.min(a.distanceTo(b), c.distanceTo(d));
+}
+
 export function mount3d(
   container: HTMLElement,
   t: Topology,
   placement: () => string[],
   lastMove: () => [number, number] | null,
 ): View3d {
-  const surface = makeSurface(t);
+  const surface = readableOutside(makeSurface(t));
   const grid = layoutCells(t);
   const rows = grid.length;
   const cols = grid[0].length;
@@ -187,9 +211,11 @@ export function mount3d(
       const p = new THREE.Vector3(...surface.point(u, v));
       const n = normalAt(surface, u, v);
       const sprite = new THREE.Sprite(material(letter));
-      const size = surface.kind === 'mobius' ? 0.6 : 0.8;
+      const size = Math.min(0.9, 0.95 * cellSize(surface, u, v, rows, cols));
       sprite.scale.set(size, size, size);
-      sprite.position.copy(p.addScaledVector(n, size * 0.5));
+      // stand on the cell: the sprite's foot at the cell, a little off the surface
+      sprite.center.set(0.5, 0.12);
+      sprite.position.copy(p.addScaledVector(n, size * 0.12));
       pieces.add(sprite);
     });
   };

@@ -138,7 +138,8 @@ export function makeSurface(t: Topology): Surface {
           const d = R + a * (c * Math.sin(ph) - s * Math.sin(2 * ph));
           return [d * Math.cos(th), d * Math.sin(th), a * (s * Math.sin(ph) + c * Math.sin(2 * ph))];
         },
-        inside: (u) => [R * Math.cos(TAU * u), R * Math.sin(TAU * u), 0],
+        // the figure-8 tube has no outside: keep the map's own normal
+        inside: () => null,
       };
     }
     case 'pillow': {
