@@ -33,6 +33,8 @@ int cmd_serve(cli_ctx *c)
             bad = number(a, v, 1, 3600, &o.timeout), i++;
         else if (!strcmp(a, "--max-connections"))
             bad = number(a, v, 1, 100000, &o.max_connections), i++;
+        else if (!strcmp(a, "--max-per-ip"))
+            bad = number(a, v, 1, 100000, &o.max_per_ip), i++;
         else if ((!strcmp(a, "--host") || !strcmp(a, "--pages") || !strcmp(a, "--static")) && v) {
             *(a[2] == 'h' ? &o.host : a[2] == 'p' ? &o.pages_dir : &o.static_dir) = v;
             i++;
@@ -44,7 +46,7 @@ int cmd_serve(cli_ctx *c)
                 fprintf(stderr, "topochess serve: unknown or incomplete option '%s'\n", a);
             fprintf(help ? stdout : stderr,
                             "usage: topochess serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
-                            "                       [--threads N] [--timeout S] [--max-connections N] [--log]\n");
+                            "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n");
             return !help;
         }
         if (bad)

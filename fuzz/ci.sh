@@ -8,7 +8,7 @@ make -j2 fuzz
 # Seed corpora come from the repository's own data, in a scratch folder.
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-mkdir -p "$corpus"/{fuzz_fen,fuzz_san,fuzz_pgn,fuzz_frontmatter,fuzz_uci,fuzz_xboard}
+mkdir -p "$corpus"/{fuzz_fen,fuzz_san,fuzz_pgn,fuzz_frontmatter,fuzz_uci,fuzz_xboard,fuzz_route}
 i=0
 grep -hv '^#' tests/data/perft/*.epd | cut -d';' -f2 | while read -r fen; do
   i=$((i + 1)); printf '%s' "$fen" > "$corpus/fuzz_fen/$i"
@@ -26,6 +26,11 @@ printf '\004setoption name UCI_Variant value chess\nsetoption name Skill Level v
 printf '\000xboard\nprotover 2\nnew\nvariant cylinder\nusermove e2e4\ngo\nlift e2\nundo\nquit\n' > "$corpus/fuzz_xboard/cylinder"
 printf '\000xboard\nnew\nforce\nsetboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nlevel 40 5 0\ntime 30000\notim 30000\ngo\nping 1\nremove\nquit\n' > "$corpus/fuzz_xboard/setboard"
 printf '\004xboard\nprotover 2\nvariant mobius\npost\nst 1\nsd 3\nusermove e2e4\n?\nlift d2\nresult 1-0 {x}\n' > "$corpus/fuzz_xboard/mobius"
+# Request targets for the web router: the first byte picks the method.
+for t in / /v/klein-bottle "/play?variant=mobius&fen=8/8/8/8/8/8/8/8/8/8/8/8/8/8+w&engine=white&level=3" \
+         "/analysis?variant=torus" /api/variants /api/variants/folding /v/%2e%2e/x /assets/chess.md; do
+  printf '\000%s' "$t" > "$corpus/fuzz_route/$(printf '%s' "$t" | cksum | cut -d' ' -f1)"
+done
 for target in build/fuzz/*; do
   name=$(basename "$target")
   echo "== $name, 20 s"

@@ -6,7 +6,7 @@
  * daemon bounds what a client may cost: request line and headers share a
  * fixed memory pool per connection (too large: 414 or 431), idle
  * connections are closed after a timeout, and the number of open
- * connections is capped. */
+ * connections is capped, in all and per client address. */
 #include "server.h"
 
 #include "route.h"
@@ -76,7 +76,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_NO; /* out of memory: drop the connection */
     /* The first call brings the headers; answering only once the body (if
      * any) is in keeps the connection alive for the next request. */
-    srv_request rq = {method, q->target, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match")};
+    srv_request rq = {method, q->target, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match"),
+                      MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)};
     srv_response r;
     memset(&r, 0, sizeof r);
     r.fd = -1;
@@ -122,6 +123,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (r.etag[0])
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r.etag);
+    if (r.encoding)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, r.encoding);
+    if (r.vary)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     if (r.allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
@@ -165,6 +170,7 @@ int srv_serve(const srv_options *o)
     int threads = o->threads > 0 ? o->threads : cores < 1 ? 1 : cores > 8 ? 8 : (int)cores;
     int timeout = o->timeout > 0 ? o->timeout : 10;
     int max_conn = o->max_connections > 0 ? o->max_connections : 1000;
+    int per_ip = o->max_per_ip > 0 ? o->max_per_ip : 128;
 
     char port_text[16];
     snprintf(port_text, sizeof port_text, "%d", o->port);
@@ -212,6 +218,7 @@ int srv_serve(const srv_options *o)
         flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
         no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);

@@ -143,7 +143,7 @@ static int side_kind(const tc_variant *v, int x, int y, int dx, int dy)
 static void svg_side(srv_buf *b, int kind, int x1, int y1, int x2, int y2)
 {
     static const char *const cls[4] = {"", "tc-join", "tc-twist", "tc-fold"};
-    static const char *const colour[4] = {"", "#2a6fdb", "#d62728", "#e68a00"};
+    static const char *const colour[4] = {"", "#2a6fdb", "#d62728", "#2ca02c"};
     if (kind <= 0)
         return;
     srv_buf_printf(b, "<path class=\"%s\" d=\"M%d %dL%d %d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", cls[kind], x1,

@@ -271,6 +271,28 @@ static int hashed_name(const char *path)
     return 1;
 }
 
+/* Accept-Encoding lists gzip without refusing it ("gzip;q=0"). */
+static int accepts_gzip(const char *h)
+{
+    while (h && *h) {
+        size_t n = strcspn(h, ",");
+        char item[64];
+        if (n < sizeof item) {
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++)
+                if (h[i] != ' ' && h[i] != '\t')
+                    item[k++] = h[i];
+            item[k] = '\0';
+            if (!strncmp(item, "gzip", 4) && (item[4] == '\0' || item[4] == ';')) {
+                const char *q = strstr(item, ";q=");
+                return !q || strtod(q + 3, NULL) > 0;
+            }
+        }
+        h += n + (h[n] == ',');
+    }
+    return 0;
+}
+
 static int etag_matches(const char *header, const char *etag)
 {
     if (!header)
@@ -316,10 +338,27 @@ static void static_file(const srv_site *s, const char *path, const srv_request *
         srv_route_error(r, 404, 0, "no such page: %.200s", path);
         return;
     }
+    /* A compressed copy beside the file (NAME.gz, as `gzip -k` writes it),
+     * no older than the file, for clients that take gzip. */
+    r->vary = 1;
+    char gz[PATH_MAX + 4];
+    struct stat gst;
+    if (accepts_gzip(rq->accept_encoding) && (size_t)snprintf(gz, sizeof gz, "%s.gz", real) < sizeof gz) {
+        int gfd = open(gz, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (gfd >= 0 && !fstat(gfd, &gst) && S_ISREG(gst.st_mode) && gst.st_mtime >= st.st_mtime) {
+            close(fd);
+            fd = gfd;
+            st = gst;
+            r->encoding = "gzip";
+        } else if (gfd >= 0) {
+            close(gfd);
+        }
+    }
     r->type = srv_content_type(real);
     r->cache = !strncmp(path, "/assets/", 8) && hashed_name(path) ? "public, max-age=31536000, immutable" : "no-cache";
-    snprintf(r->etag, sizeof r->etag, "\"%llx-%llx\"", (unsigned long long)st.st_size,
-             (unsigned long long)st.st_mtim.tv_sec * 1000000000ull + (unsigned long long)st.st_mtim.tv_nsec);
+    snprintf(r->etag, sizeof r->etag, "\"%llx-%llx%s\"", (unsigned long long)st.st_size,
+             (unsigned long long)st.st_mtim.tv_sec * 1000000000ull + (unsigned long long)st.st_mtim.tv_nsec,
+             r->encoding ? "-gz" : "");
     if (etag_matches(rq->if_none_match, r->etag)) {
         close(fd);
         r->status = 304;

@@ -16,6 +16,7 @@ typedef struct srv_request {
     const char *method;        /* "GET" */
     const char *target;        /* "/v/klein-bottle?x=1", still percent-encoded */
     const char *if_none_match; /* header value, or NULL */
+    const char *accept_encoding; /* header value, or NULL */
 } srv_request;
 
 typedef struct srv_response {
@@ -30,6 +31,8 @@ typedef struct srv_response {
     int fd;            /* a static file to send, or -1 */
     long long size;    /* its size */
     char etag[64];     /* "" or a strong ETag */
+    const char *encoding; /* Content-Encoding ("gzip"), or NULL */
+    int vary;          /* send Vary: Accept-Encoding */
 } srv_response;
 
 /* The Content-Security-Policy of every page. */

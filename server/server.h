@@ -11,6 +11,7 @@ typedef struct srv_options {
     int threads;            /* HTTP threads (default: the number of cores, at most 8) */
     int timeout;            /* seconds a connection may stay idle (default 10) */
     int max_connections;    /* open connections at once (default 1000) */
+    int max_per_ip;         /* open connections from one address (default 128) */
     int log;                /* one line per request on stderr */
 } srv_options;
 

@@ -66,7 +66,7 @@ static void split_cases(void)
  * *body (owned by the caller) when body is not NULL. */
 static int route(const srv_site *s, const char *method, const char *target, char **body, const char **type)
 {
-    srv_request rq = {method, target, NULL};
+    srv_request rq = {method, target, NULL, NULL};
     srv_response r;
     srv_route(s, &rq, &r);
     if (type)
@@ -267,7 +267,7 @@ static void static_route_cases(const char *dir)
     srv_site *s = srv_site_load("variants", dir, &err);
     if (!s)
         return;
-    srv_request rq = {"GET", "/assets/chunk-AbCdEf12.js", NULL};
+    srv_request rq = {"GET", "/assets/chunk-AbCdEf12.js", NULL, NULL};
     srv_response r;
     srv_route(s, &rq, &r);
     CHECK(r.status == 200 && r.fd >= 0 && r.size == 1, "chunk: %d", r.status);

@@ -31,6 +31,10 @@ echo 'body{margin:0}' > "$st/assets/app.css"
 echo 'export const three = 3;' > "$st/assets/three-Ab12Cd34.js"
 printf '\0asm\1\0\0\0' > "$st/topochess.wasm"
 echo secret > "$st/.hidden"
+gzip -k -9 "$st/assets/app.js"
+echo 'body{margin:1px}' > "$st/assets/old.css"
+gzip -c "$st/assets/old.css" > "$st/assets/old.css.gz"
+touch -d '2000-01-01' "$st/assets/old.css.gz"
 ln -s /etc/passwd "$st/assets/passwd.js"
 ln -s "$PWD/Makefile" "$st/outside.txt"
 
@@ -181,6 +185,18 @@ etag=$(header etag)
 [ -n "$etag" ] && ok || bad "app.js has no ETag"
 check "app.js revalidated" 304 "$U/assets/app.js" -H "If-None-Match: $etag"
 check "app.js other etag" 200 "$U/assets/app.js" -H 'If-None-Match: "0-0"'
+check "app.js gzip" 200 "$U/assets/app.js" -H 'Accept-Encoding: br, gzip'
+is "app.js gzip encoding" "$(header content-encoding)" "gzip"
+is "app.js gzip vary" "$(header vary)" "Accept-Encoding"
+is "app.js gzip type" "$(header content-type)" "text/javascript; charset=utf-8"
+gzip -dc < "$tmp/body" | cmp -s - "$st/assets/app.js" && ok || bad "app.js.gz is not app.js"
+gz_etag=$(header etag)
+[ "$gz_etag" != "$etag" ] && ok || bad "gzip copy has the plain file's ETag"
+check "app.js gzip refused" 200 "$U/assets/app.js" -H 'Accept-Encoding: gzip;q=0, identity'
+is "app.js gzip refused" "$(header content-encoding)" ""
+cmp -s "$tmp/body" "$st/assets/app.js" && ok || bad "app.js plain bytes differ"
+check "stale gzip copy" 200 "$U/assets/old.css" -H 'Accept-Encoding: gzip'
+is "stale gzip copy ignored" "$(header content-encoding)" ""
 check "app.css" 200 "$U/assets/app.css"
 is "app.css type" "$(header content-type)" "text/css; charset=utf-8"
 check "hashed chunk" 200 "$U/assets/three-Ab12Cd34.js"
@@ -299,6 +315,27 @@ for i in $(seq 1 20); do
 done
 is "slow clients closed by the server" "$closed" 20
 alive "slow clients"
+
+# ---- connections per address: a third server allows 3 from one address
+main_port=$port
+start limit --static "$st" --max-per-ip 3 --timeout 30
+lim=$port
+port=$main_port
+for i in 1 2 3; do
+  exec {fd}<>/dev/tcp/127.0.0.1/"$lim"
+  printf 'GET / HTTP/1.1\r\nHost: held\r\n' >&"$fd"
+  held[$i]=$fd
+done
+check "4th connection from one address refused" 000 "http://127.0.0.1:$lim/api/variants"
+for i in 1 2 3; do fd=${held[$i]}; exec {fd}>&-; done
+got=000
+for _ in $(seq 1 50); do   # the server sees the closes a moment later
+  got=$("${CURL[@]}" -o /dev/null -w '%{http_code}' "http://127.0.0.1:$lim/api/variants")
+  [ "$got" = 200 ] && break
+  sleep 0.1
+done
+is "served again once they close" "$got" 200
+alive "the per-address limit"
 
 kill -0 "${pids[0]}" 2>/dev/null && ok || bad "server 1 died"
 kill -0 "${pids[1]}" 2>/dev/null && ok || bad "server 2 died"
