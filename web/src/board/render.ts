@@ -281,6 +281,7 @@ export function render(s: BoardState): string {
   if (focus !== null && s.placement[focus]) {
     for (const path of cfg.lines(focus)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   }
+  if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
   for (const path of cfg.paths) out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
   out.push('</g>');
