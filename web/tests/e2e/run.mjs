@@ -301,6 +301,19 @@ test('rolling: ghost cells, mirrored rows past the twist, coordinates follow', a
   await page.screenshot({ path: join(SHOTS, 'klein-rolled.png') });
   await page.click('#tc-app [data-action="roll-reset"]');
   assert((await page.locator('#tc-app [data-cell][data-mirrored]').count()) === 0, 'reset roll');
+  // The wheel rolls the ranks; dragging a ghost cell rolls by whole cells.
+  const roll = () => page.getAttribute('#tc-app .tc-board', 'data-roll');
+  const box = await page.locator('#tc-app [data-cell="d4"]').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 100);
+  await page.waitForFunction(() => document.querySelector('#tc-app .tc-board')?.getAttribute('data-roll') === '0,1');
+  await page.click('#tc-app [data-action="roll-reset"]');
+  const ghost = await page.locator('#tc-app [data-ghost][data-side="left"]').nth(5).boundingBox();
+  await page.mouse.move(ghost.x + ghost.width / 2, ghost.y + ghost.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(ghost.x + ghost.width / 2 + box.width * 2, ghost.y + ghost.height / 2, { steps: 8 });
+  await page.mouse.up();
+  assert((await roll()) === '6,0', `after dragging two cells right: roll ${await roll()}`);
   await page.close();
 });
 
