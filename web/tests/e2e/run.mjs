@@ -81,8 +81,6 @@ const userData = mkdtempSync(join(tmpdir(), 'tc-e2e-profile-'));
 const ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',
-  // WebGL for the 3-D view without a GPU: the software rasteriser.
-  '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
 ];
 
 let context;
