@@ -199,6 +199,8 @@ export function mount3d(
   };
   const pieces = new THREE.Group();
   scene.add(pieces);
+  // a little wider than a narrow cell (the strip's are long and thin)
+  const grow = surface.kind === 'mobius' ? 1.3 : 0.95;
   const drawPieces = () => {
     pieces.clear();
     const pl = placement();
@@ -210,11 +212,12 @@ export function mount3d(
       const v = (rc[1] + 0.5) / cols;
       const p = new THREE.Vector3(...surface.point(u, v));
       const n = normalAt(surface, u, v);
-      // On the one-sided surfaces a cell is seen from either face of the
-      // sheet: the piece stands on both.
-      if (surface.kind === 'mobius' || surface.kind === 'klein') {
+      // The strip is one-sided and open: a cell is seen from either face of
+      // the sheet, and the piece stands on both. (The bottle's figure-8 tube
+      // is closed: its pieces stand outside.)
+      if (surface.kind === 'mobius') {
         const under = new THREE.Sprite(material(letter));
-        const sz = Math.min(0.9, 1.3 * cellSize(surface, u, v, rows, cols));
+        const sz = Math.min(0.9, grow * cellSize(surface, u, v, rows, cols));
         under.scale.set(sz, sz, sz);
         under.center.set(0.5, 0.25);
         under.position.copy(p).addScaledVector(n, -sz * 0.3);
@@ -222,8 +225,7 @@ export function mount3d(
         pieces.add(under);
       }
       const sprite = new THREE.Sprite(material(letter));
-      // a little wider than a narrow cell (the Moebius strip's are long and thin)
-      const size = Math.min(0.9, 1.3 * cellSize(surface, u, v, rows, cols));
+      const size = Math.min(0.9, grow * cellSize(surface, u, v, rows, cols));
       sprite.scale.set(size, size, size);
       // stand on the cell: the sprite's foot at the cell, a little off the surface
       sprite.center.set(0.5, 0.25);
