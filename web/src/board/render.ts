@@ -153,7 +153,10 @@ export function render(s: BoardState): string {
   }
   out.push('</g>');
 
-  // The cells themselves.
+  // The cells themselves; their pieces and destination marks are drawn
+  // in layers above (under the pieces: the seams' pair labels).
+  const piecesOut: string[] = [];
+  const destsOut: string[] = [];
   out.push('<g class="cells">');
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -180,17 +183,37 @@ export function render(s: BoardState): string {
           (last.has(cell) ? `<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" class="last"/>` : '') +
           (cfg.check === cell ? `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2}" class="check"/>` : '') +
           (mark ? `<rect x="${x + 4}" y="${y + 4}" width="${CELL - 8}" height="${CELL - 8}" class="mark"/>` : '') +
-          pieceUse(s.placement[cell], x, y, dragging ? ' opacity="0.3"' : '', p.sx * p.sy < 0) +
-          (dests.has(cell)
-            ? dests.get(cell)
-              ? `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2 - 5}" class="dest-ring"/>`
-              : `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 7}" class="dest-dot"/>`
-            : '') +
           `</g>`,
       );
+      piecesOut.push(pieceUse(s.placement[cell], x, y, dragging ? ' opacity="0.3"' : '', p.sx * p.sy < 0));
+      if (dests.has(cell)) {
+        destsOut.push(
+          dests.get(cell)
+            ? `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2 - 5}" class="dest-ring"/>`
+            : `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 7}" class="dest-dot"/>`,
+        );
+      }
     }
   }
   out.push('</g>');
+  const flip = cfg.orientation === 'black';
+
+  // The pairs of cells each seam joins, named on either side of the line.
+  out.push('<g class="seam-pairs">');
+  for (const seam of pic.seams) {
+    if (seam.vertical || seam.across === null) continue;
+    const [x, y] = g.spot(seam.r, seam.c);
+    const ly = flip ? y + CELL : y;
+    out.push(`<text x="${x + CELL / 2}" y="${ly + (flip ? -8 : 20)}" class="seam-pair">${esc(t.cellName(seam.across))}</text>`);
+    const above = pic.grid[seam.r + 1]?.[seam.c];
+    const w = above ? walk(t, above, 0, -1) : null;
+    if (!w) continue;
+    const [ux, uy] = g.spot(seam.r + 1, seam.c);
+    const uly = flip ? uy : uy + CELL;
+    out.push(`<text x="${ux + CELL / 2}" y="${uly + (flip ? 20 : -8)}" class="seam-pair">${esc(t.cellName(w.to.cell))}</text>`);
+  }
+  out.push('</g>');
+  out.push(`<g class="pieces">${piecesOut.join('')}</g><g class="dests">${destsOut.join('')}</g>`);
 
   // Join marks on the picture's edges.
   out.push('<g class="joins">');
@@ -207,7 +230,6 @@ export function render(s: BoardState): string {
   const R = OFFSET + cols * CELL;
   const T = OFFSET;
   const B = OFFSET + rows * CELL;
-  const flip = cfg.orientation === 'black';
   // Screen sides: which picture edge is drawn where.
   const screenTop = flip ? pic.bottom : pic.top;
   const screenBottom = flip ? pic.top : pic.bottom;
@@ -232,24 +254,12 @@ export function render(s: BoardState): string {
       out.push(
         `<line x1="${x}" y1="${ly}" x2="${x + CELL}" y2="${ly}" class="seam seam-${kind}" stroke="${colour}" data-seam="${here}-${across}"><title>${here} is joined to ${across} (${kind})</title></line>`,
       );
-      out.push(`<text x="${x + CELL / 2}" y="${ly + (flip ? -8 : 22)}" class="seam-pair">${esc(across)}</text>`);
     } else {
       const lx = flip ? x : x + CELL;
       out.push(
         `<line x1="${lx}" y1="${y}" x2="${lx}" y2="${y + CELL}" class="seam seam-${kind}" stroke="${colour}" data-seam="${here}-${across}"><title>${here} is joined to ${across} (${kind})</title></line>`,
       );
     }
-  }
-  // The other side of each seam names its partner too.
-  for (const seam of pic.seams) {
-    if (seam.vertical || seam.across === null) continue;
-    const above = pic.grid[seam.r + 1]?.[seam.c];
-    if (!above) continue;
-    const w = walk(t, above, 0, -1);
-    if (!w) continue;
-    const [x, y] = g.spot(seam.r + 1, seam.c);
-    const ly = flip ? y : y + CELL;
-    out.push(`<text x="${x + CELL / 2}" y="${ly + (flip ? 22 : -8)}" class="seam-pair">${esc(t.cellName(w.to.cell))}</text>`);
   }
   out.push('</g>');
 
