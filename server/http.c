@@ -16,6 +16,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ typedef struct {
 typedef struct {
     const srv_site *site;
     int log;
+    atomic_int started; /* the daemon listens: its per-connection notes go to --log only */
 } srv_ctx;
 
 /* The request target exactly as sent (MHD's URI log callback runs before
@@ -134,9 +136,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return ok;
 }
 
+/* The daemon's notes: why it cannot start, always; afterwards (a refused
+ * connection, a client gone mid-request) only with --log, so that a flood
+ * of bad clients does not flood the terminal. */
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
-    (void)cls;
+    srv_ctx *ctx = cls;
+    if (atomic_load(&ctx->started) && !ctx->log)
+        return;
     fprintf(stderr, "topochess serve: ");
     vfprintf(stderr, fmt, ap);
 }
@@ -211,11 +218,11 @@ int srv_serve(const srv_options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    srv_ctx ctx = {site, o->log};
+    srv_ctx ctx = {site, o->log, 0};
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, &ctx,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
@@ -228,6 +235,7 @@ int srv_serve(const srv_options *o)
         srv_site_free(site);
         return 1;
     }
+    atomic_store(&ctx.started, 1);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
     printf("topochess serve: http://%s%s%s:%d/ (%d variant pages from %s%s%s)\n", ipv6 ? "[" : "", host,
