@@ -71,7 +71,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **req)
 {
-    (void)url, (void)version, (void)upload;
+    (void)url, (void)upload;
     const srv_ctx *ctx = cls;
     srv_req *q = *req;
     if (!q)
@@ -95,6 +95,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         /* a chunked body without a length: drop the connection past the limit */
         return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
+    } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
+        srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
     } else {
         srv_route(ctx->site, &rq, &r);
     }

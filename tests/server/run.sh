@@ -280,6 +280,12 @@ case $raw in "HTTP/1.1 400"*) ok ;; *) bad "raw traversal: ${raw%%$'\r'*}" ;; es
 case $raw in *root:*) bad "raw traversal leaked /etc/passwd" ;; *) ok ;; esac
 raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET relative HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
 case $raw in "HTTP/1.1 4"*) ok ;; *) bad "relative target: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET /api/variants HTTP/1.1\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 400"*) ok ;; *) bad "HTTP/1.1 without Host: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET /api/variants HTTP/1.0\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 200"*) ok ;; *) bad "HTTP/1.0 without Host: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET http://localhost/v/torus HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 200"*'data-page="variant"'*) ok ;; *) bad "absolute-form target: ${raw%%$'\r'*}" ;; esac
 check "long URL" 414 "$U/v/$(head -c 5000 /dev/zero | tr '\0' a)"
 check "huge URL" 414 "$U/?q=$(head -c 40000 /dev/zero | tr '\0' a)"
 check "huge header" 431 "$U/" -H "X-Big: $(head -c 40000 /dev/zero | tr '\0' a)"
