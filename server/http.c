@@ -34,7 +34,7 @@ typedef struct {
 } srv_req;
 
 typedef struct {
-    const srv_site *site;
+    _Atomic(const srv_site *) site; /* swapped whole on SIGHUP */
     int log;
     atomic_int started; /* the daemon listens: its per-connection notes go to --log only */
 } srv_ctx;
@@ -98,7 +98,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
         srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
     } else {
-        srv_route(ctx->site, &rq, &r);
+        srv_route(atomic_load(&ctx->site), &rq, &r);
     }
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
@@ -148,6 +148,13 @@ static void log_error(void *cls, const char *fmt, va_list ap)
         return;
     fprintf(stderr, "topochess serve: ");
     vfprintf(stderr, fmt, ap);
+}
+
+static void report_pages(const srv_site *site)
+{
+    for (int i = 0; i < site->npages; i++)
+        if (!site->pages[i].ok)
+            fprintf(stderr, "topochess serve: %s: %s\n", site->pages[i].file, site->pages[i].error);
 }
 
 /* dir if it exists here, else the same folder beside the executable. */
@@ -205,19 +212,18 @@ int srv_serve(const srv_options *o)
         fprintf(stderr, "topochess serve: %s\n", err.msg);
         return 1;
     }
-    for (int i = 0; i < site->npages; i++)
-        if (!site->pages[i].ok)
-            fprintf(stderr, "topochess serve: %s: %s\n", site->pages[i].file, site->pages[i].error);
+    report_pages(site);
     if (!site->static_dir[0])
         fprintf(stderr, "topochess serve: no static files in %s (run make web): pages load without the board\n",
                 statics);
 
-    /* SIGINT and SIGTERM are taken by sigwait below; the daemon's threads
-     * inherit the mask, so no handler runs inside them. */
+    /* SIGINT, SIGTERM and SIGHUP are taken by sigwait below; the daemon's
+     * threads inherit the mask, so no handler runs inside them. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
     srv_ctx ctx = {site, o->log, 0};
@@ -244,9 +250,33 @@ int srv_serve(const srv_options *o)
            ipv6 ? "]" : "", port, site->nvariants, pages, site->static_dir[0] ? ", static files from " : "",
            site->static_dir[0] ? statics : "");
     fflush(stdout);
-    int sig = 0;
-    sigwait(&stop, &sig);
+    /* SIGHUP reads the pages again. A response being sent may still point
+     * into the site it came from, so replaced sites are kept until the
+     * daemon has stopped. */
+    srv_site **old = NULL;
+    int nold = 0;
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&stop, &sig) || sig != SIGHUP)
+            break;
+        srv_site *next = srv_site_load(pages, statics, &err);
+        srv_site **grown = next ? realloc(old, (size_t)(nold + 1) * sizeof *old) : NULL;
+        if (!grown) {
+            fprintf(stderr, "topochess serve: reload: %s\n", next ? "out of memory" : err.msg);
+            srv_site_free(next);
+            continue;
+        }
+        old = grown;
+        report_pages(next);
+        fprintf(stderr, "topochess serve: reloaded %d variant pages from %s\n", next->nvariants, pages);
+        old[nold++] = site;
+        site = next;
+        atomic_store(&ctx.site, site);
+    }
     MHD_stop_daemon(d);
+    for (int i = 0; i < nold; i++)
+        srv_site_free(old[i]);
+    free(old);
     srv_site_free(site);
     return 0;
 }

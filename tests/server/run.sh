@@ -240,6 +240,23 @@ check "own chess is not there" 404 "$V/v/chess"
 check "own broken is not a page" 404 "$V/v/broken"
 check "own play custom" 200 "$V/play?variant=raw-html&fen=rnbkqr/pppppp/6/6/PPPPPP/RNBKQR+w+-+-+0+1"
 
+# ---- SIGHUP reads the pages again
+check "before reload" 404 "$V/v/new-page"
+sed 's/^slug: .*/slug: new-page/; s/^title: .*/title: New Page/' variants/cylinder.md > "$pg/new-page.md"
+rm "$pg/broken.md"
+kill -HUP "${pids[1]}"
+got=404
+for _ in $(seq 1 50); do   # the reload runs beside the requests
+  got=$("${CURL[@]}" -o /dev/null -w '%{http_code}' "$V/v/new-page")
+  [ "$got" = 200 ] && break
+  sleep 0.1
+done
+is "new page after SIGHUP" "$got" 200
+check "hub after reload" 200 "$V/"
+has "hub after reload" "$tmp/body" 'data-slug="new-page"'
+lacks "hub after reload" "$tmp/body" 'broken.md'
+has "reload noted" "$tmp/own.err" "reloaded 5 variant pages"
+
 # ---- bad requests: each gets its 4xx, the server keeps serving
 alive() { check "still serving after $1" 200 "$U/api/variants"; }
 check "unknown slug" 404 "$U/v/no-such-variant"
