@@ -45,3 +45,8 @@ wasm-test: $(WASM_OUT) $(BIN)
 	cd web && TC_WASM=../$(WASM_OUT) TC_BIN=../$(BIN) npm run --silent test:unit
 
 CHECKS += wasm-test
+
+# The export layer, natively under the sanitizers (fuzz/fuzz_wasm.c, run by
+# fuzz/ci.sh with the other targets).
+$(B)/fuzz/fuzz_wasm: FUZZ_EXTRA := wasm/tc_wasm.c
+$(B)/fuzz/fuzz_wasm: wasm/tc_wasm.c
