@@ -12,7 +12,7 @@ WASM_OUT    := build/wasm/topochess.wasm
 WASM_B      := build/wasm/obj
 WASM_FLAGS  := --target=wasm32-wasi -O3 -msign-ext \
                -mnontrapping-fptoint -mmutable-globals
-WASM_DEFS   := -DTC_NO_THREADS -D_POSIX_C_SOURCE=200809L -D_WASI_EMULATED_SIGNAL
+WASM_DEFS   := -DTC_NO_THREADS -D_POSIX_C_SOURCE=200809L
 YAML_DIR    := wasm/vendor/libyaml
 YAML_DEFS   := -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATCH=5 \
                -DYAML_VERSION_STRING='"0.2.5"' -DYAML_DECLARE_STATIC
