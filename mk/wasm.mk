@@ -5,8 +5,8 @@
 # copy of its 0.2.5 sources in wasm/vendor/libyaml (MIT, see its License):
 # Debian ships it only for the host's architecture.
 #   make wasm       -> build/wasm/topochess.wasm
-#   make wasm-test  -> builds it, then runs the TypeScript API's unit tests
-#                      under Node (Vitest, web/)
+#   make wasm-test  -> builds it, type-checks web/src/lib, then runs the
+#                      TypeScript API's unit tests under Node (Vitest, web/)
 WASM_CC     ?= clang
 WASM_OUT    := build/wasm/topochess.wasm
 WASM_B      := build/wasm/obj
@@ -42,6 +42,7 @@ $(WASM_B)/%.o: %.c $(ALL_HDR)
 # Unit tests of web/src/lib against this build (and the native CLI for the
 # perft cross-check).
 wasm-test: $(WASM_OUT) $(BIN)
+	cd web && node_modules/.bin/tsc -p src/lib
 	cd web && TC_WASM=../$(WASM_OUT) TC_BIN=../$(BIN) npm run --silent test:unit
 
 CHECKS += wasm-test
