@@ -121,6 +121,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r.cache);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    /* Cross-origin isolation: the engine worker can then be stopped through
+     * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
+     * Every resource of the hub is its own, so nothing else is blocked. */
+    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(resp, "Cross-Origin-Embedder-Policy", "require-corp");
+    MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
     if (r.page) {
         MHD_add_response_header(resp, "Content-Security-Policy", srv_csp);
         MHD_add_response_header(resp, "X-Frame-Options", "DENY");

@@ -116,6 +116,8 @@ csp_ok() {
 check "hub" 200 "$U/"
 is "hub type" "$(header content-type)" "text/html; charset=utf-8"
 csp_ok "hub"
+is "hub COOP" "$(header cross-origin-opener-policy)" "same-origin"
+is "hub COEP" "$(header cross-origin-embedder-policy)" "require-corp"
 has "hub" "$tmp/body" '<body data-page="hub">'
 has "hub" "$tmp/body" '<script type="module" src="/assets/app.js"></script>'
 has "hub" "$tmp/body" '<link rel="stylesheet" href="/assets/app.css">'
@@ -181,6 +183,8 @@ check "app.js" 200 "$U/assets/app.js"
 is "app.js type" "$(header content-type)" "text/javascript; charset=utf-8"
 is "app.js cache" "$(header cache-control)" "no-cache"
 is "app.js nosniff" "$(header x-content-type-options)" "nosniff"
+is "app.js COEP" "$(header cross-origin-embedder-policy)" "require-corp"
+is "app.js CORP" "$(header cross-origin-resource-policy)" "same-origin"
 etag=$(header etag)
 [ -n "$etag" ] && ok || bad "app.js has no ETag"
 check "app.js revalidated" 304 "$U/assets/app.js" -H "If-None-Match: $etag"

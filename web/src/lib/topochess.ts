@@ -7,15 +7,9 @@
 // Objects hold wasm memory: call free() when done (a FinalizationRegistry
 // frees forgotten ones eventually). See README.md beside this file.
 
-import { instantiate, TcModule, type WasmSource } from './wasm';
+import { instantiate, TcModule, TopochessError, type WasmSource } from './wasm';
 
-/** A failure the library reported; message is the library's own text. */
-export class TopochessError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TopochessError';
-  }
-}
+export { TopochessError };
 
 export type FileRule = 'open' | 'wrap';
 export type RankRule = 'open' | 'wrap' | 'twist' | 'fold';
@@ -352,7 +346,14 @@ export class Variant {
     if (!/^[pnbrqkPNBRQK]$/.test(piece)) throw new TopochessError(`'${piece}' is not a piece letter`);
     const r = this.tc.m.takeJson<Line[]>(this.tc.m.x.tcw_variant_lines(this.live(), i, piece.charCodeAt(0)));
     if (!r) throw new TopochessError('out of wasm memory');
-    return r;
+    // two first steps can give the very same path (folds): list it once
+    const seen = new Set<string>();
+    return r.filter((l) => {
+      const k = `${l.kind} ${l.cells.join(' ')}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
   }
 
   /** The topology report's figures (RULES.md section 10). */
