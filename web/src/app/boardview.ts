@@ -177,9 +177,19 @@ export function createBoardView(
     const g = current();
     const st = g.status();
     const king = st.check && st.king !== null ? st.king : null;
+    let lastPath: number[] | null = null;
+    if (ctl.cursor > 0) {
+      const before = ctl.cursor === 1 ? ctl.startFen : ctl.plies[ctl.cursor - 2].fenAfter;
+      try {
+        lastPath = positions.get(before).movePath(ctl.plies[ctl.cursor - 1].move.uci);
+      } catch {
+        lastPath = null;
+      }
+    }
     board.set({
       fen: ctl.shownFen(),
       lastMove: ctl.lastMove(),
+      lastPath,
       check: king,
       checkLines: st.check ? st.checkLines : [],
       movable: opts.movable(),

@@ -82,6 +82,7 @@ function gameRules(v: Variant, g: Game): GameRules {
       };
     },
     lines: (cell) => paths(g.lines(v.cellName(cell))),
+    movePath: (uci) => g.movePath(uci).cells.map(idx),
     explain: (from, to) => g.explain({ from: v.cellName(from), to: v.cellName(to) }).message,
     pgn: (tags, result) => g.pgn(tags, result),
     loadPgn(text) {
@@ -93,7 +94,11 @@ function gameRules(v: Variant, g: Game): GameRules {
 }
 
 export async function loadRules(detail: VariantDetail): Promise<Rules> {
-  const tc = await topochess();
+  return rulesFrom(await topochess(), detail);
+}
+
+/** The rules of a variant in a loaded module (the tests load it from a file). */
+export function rulesFrom(tc: Topochess, detail: VariantDetail): Rules {
   const v = variantOf(tc, detail);
   const topology = topologyOf(v, detail.slug);
   return {

@@ -53,6 +53,8 @@ export interface GameRules {
   undo(): boolean;
   status(): Status;
   lines(cell: number): number[][];
+  /** the cells a legal move passes (coordinates), for drawing it */
+  movePath(uci: string): number[];
   /** the library's reason why a move from one cell to another is not legal */
   explain(from: number, to: number): string;
   pgn(tags: Record<string, string>, result: string): string;

@@ -59,6 +59,8 @@ export interface BoardConfig {
   /** the checking lines when in check (paths from the checker to the king) */
   checkLines: number[][];
   lastMove: [number, number] | null;
+  /** the last move's path (drawn across joins), from the wasm module */
+  lastPath: number[] | null;
   /** the checked king's cell */
   check: number | null;
   coordinates: boolean;
@@ -88,6 +90,7 @@ export function defaults(topology: Topology): BoardConfig {
     lines: () => [],
     checkLines: [],
     lastMove: null,
+    lastPath: null,
     check: null,
     coordinates: true,
     ghosts: true,

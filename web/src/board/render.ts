@@ -49,9 +49,12 @@ function cellColour(s: BoardState, cell: number): string {
   return (x + y) % 2 === 0 ? 'dark' : 'light';
 }
 
-function pieceUse(letter: string, x: number, y: number, extra = ''): string {
+/** A piece on a cell; on a cell drawn mirrored (seen from the surface's
+ * other side, past a twist) the piece is mirrored too. */
+function pieceUse(letter: string, x: number, y: number, extra = '', mirrored = false): string {
   if (!letter) return '';
-  return `<use href="#tc-piece-${pieceId(letter)}" x="${x + 6}" y="${y + 6}" width="${CELL - 12}" height="${CELL - 12}" class="piece"${extra}/>`;
+  const flip = mirrored ? ` transform="translate(${2 * x + CELL} 0) scale(-1 1)"` : '';
+  return `<use href="#tc-piece-${pieceId(letter)}" x="${x + 6}" y="${y + 6}" width="${CELL - 12}" height="${CELL - 12}" class="piece"${flip}${extra}/>`;
 }
 
 /** The lines of movement as SVG segments, leaving at one edge of a cell and
@@ -139,7 +142,7 @@ export function render(s: BoardState): string {
       out.push(
         `<g class="ghost ${cellColour(s, p.cell)}" data-ghost="${name}" data-side="${side}"${mirrored ? ' data-mirrored=""' : ''}>` +
           `<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>` +
-          pieceUse(s.placement[p.cell], x, y) +
+          pieceUse(s.placement[p.cell], x, y, '', p.sx * p.sy < 0) +
           `<text x="${x + CELL / 2}" y="${y + CELL / 2 + 8}" class="ghost-name">${name}</text></g>`,
       );
     };
@@ -177,7 +180,7 @@ export function render(s: BoardState): string {
           (last.has(cell) ? `<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" class="last"/>` : '') +
           (cfg.check === cell ? `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2}" class="check"/>` : '') +
           (mark ? `<rect x="${x + 4}" y="${y + 4}" width="${CELL - 8}" height="${CELL - 8}" class="mark"/>` : '') +
-          pieceUse(s.placement[cell], x, y, dragging ? ' opacity="0.3"' : '') +
+          pieceUse(s.placement[cell], x, y, dragging ? ' opacity="0.3"' : '', p.sx * p.sy < 0) +
           (dests.has(cell)
             ? dests.get(cell)
               ? `<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2 - 5}" class="dest-ring"/>`
@@ -281,6 +284,7 @@ export function render(s: BoardState): string {
   if (focus !== null && s.placement[focus]) {
     for (const path of cfg.lines(focus)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   }
+  if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
   for (const path of cfg.paths) out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
   out.push('</g>');

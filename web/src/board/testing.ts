@@ -10,10 +10,14 @@ export const PRESETS = ['chess', 'cylinder', 'monteiro-cylinder', 'torus', 'mobi
 
 let tc: Promise<Topochess> | null = null;
 
-export async function presetTopology(name: string): Promise<Topology> {
+export function module(): Promise<Topochess> {
   const wasm = resolve(process.env.TC_WASM ?? resolve(__dirname, '../../../build/wasm/topochess.wasm'));
   tc ??= loadTopochess(readFileSync(wasm));
-  const v = (await tc).variant({ preset: name });
+  return tc;
+}
+
+export async function presetTopology(name: string): Promise<Topology> {
+  const v = (await module()).variant({ preset: name });
   return topologyOf(v, name);
 }
 

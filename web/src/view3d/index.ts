@@ -199,6 +199,8 @@ export function mount3d(
   };
   const pieces = new THREE.Group();
   scene.add(pieces);
+  // a little wider than a narrow cell (the strip's are long and thin)
+  const grow = surface.kind === 'mobius' ? 1.3 : 0.95;
   const drawPieces = () => {
     pieces.clear();
     const pl = placement();
@@ -210,12 +212,24 @@ export function mount3d(
       const v = (rc[1] + 0.5) / cols;
       const p = new THREE.Vector3(...surface.point(u, v));
       const n = normalAt(surface, u, v);
+      // The strip is one-sided and open: a cell is seen from either face of
+      // the sheet, and the piece stands on both. (The bottle's figure-8 tube
+      // is closed: its pieces stand outside.)
+      if (surface.kind === 'mobius') {
+        const under = new THREE.Sprite(material(letter));
+        const sz = Math.min(0.9, grow * cellSize(surface, u, v, rows, cols));
+        under.scale.set(sz, sz, sz);
+        under.center.set(0.5, 0.25);
+        under.position.copy(p).addScaledVector(n, -sz * 0.3);
+        under.userData.under = true;
+        pieces.add(under);
+      }
       const sprite = new THREE.Sprite(material(letter));
-      const size = Math.min(0.9, 0.95 * cellSize(surface, u, v, rows, cols));
+      const size = Math.min(0.9, grow * cellSize(surface, u, v, rows, cols));
       sprite.scale.set(size, size, size);
       // stand on the cell: the sprite's foot at the cell, a little off the surface
-      sprite.center.set(0.5, 0.12);
-      sprite.position.copy(p.addScaledVector(n, size * 0.12));
+      sprite.center.set(0.5, 0.25);
+      sprite.position.copy(p.addScaledVector(n, size * 0.3));
       pieces.add(sprite);
     });
   };
@@ -226,9 +240,17 @@ export function mount3d(
   const radius = box.getSize(new THREE.Vector3()).length() / 2;
   camera.position.copy(centre).add(new THREE.Vector3(0.35, -0.9, 0.75).normalize().multiplyScalar(radius * 2.6));
   camera.up.set(0, 0, 1);
-  if (surface.kind === 'plane' || surface.kind === 'cylinder-files' || surface.kind === 'pillow' || surface.kind === 'cylinder-ranks') {
+  if (surface.kind === 'plane' || surface.kind === 'cylinder-files' || surface.kind === 'pillow') {
     camera.up.set(0, 1, 0);
     camera.position.copy(centre).add(new THREE.Vector3(0.3, -0.5, 1).normalize().multiplyScalar(radius * 2.6));
+  }
+  if (surface.kind === 'mobius') {
+    camera.position.copy(centre).add(new THREE.Vector3(0.2, -0.7, 1).normalize().multiplyScalar(radius * 2.4));
+  }
+  if (surface.kind === 'cylinder-ranks') {
+    // the axis runs along x: look at the side, a little from below rank 1
+    camera.up.set(0, 0, 1);
+    camera.position.copy(centre).add(new THREE.Vector3(0.15, -1, 0.45).normalize().multiplyScalar(radius * 3.3));
   }
   camera.lookAt(centre);
   const controls = new OrbitControls(camera, canvas);
@@ -255,7 +277,7 @@ export function mount3d(
     drawCells();
     drawPieces();
     render();
-    container.setAttribute('data-pieces', String(pieces.children.length));
+    container.setAttribute('data-pieces', String(pieces.children.filter((c) => !c.userData.under).length));
   };
   update();
   resize();

@@ -81,8 +81,6 @@ const userData = mkdtempSync(join(tmpdir(), 'tc-e2e-profile-'));
 const ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',
-  // WebGL for the 3-D view without a GPU: the software rasteriser.
-  '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
 ];
 
 let context;
@@ -301,6 +299,19 @@ test('rolling: ghost cells, mirrored rows past the twist, coordinates follow', a
   await page.screenshot({ path: join(SHOTS, 'klein-rolled.png') });
   await page.click('#tc-app [data-action="roll-reset"]');
   assert((await page.locator('#tc-app [data-cell][data-mirrored]').count()) === 0, 'reset roll');
+  // The wheel rolls the ranks; dragging a ghost cell rolls by whole cells.
+  const roll = () => page.getAttribute('#tc-app .tc-board', 'data-roll');
+  const box = await page.locator('#tc-app [data-cell="d4"]').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 100);
+  await page.waitForFunction(() => document.querySelector('#tc-app .tc-board')?.getAttribute('data-roll') === '0,1');
+  await page.click('#tc-app [data-action="roll-reset"]');
+  const ghost = await page.locator('#tc-app [data-ghost][data-side="left"]').nth(5).boundingBox();
+  await page.mouse.move(ghost.x + ghost.width / 2, ghost.y + ghost.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(ghost.x + ghost.width / 2 + box.width * 2, ghost.y + ghost.height / 2, { steps: 8 });
+  await page.mouse.up();
+  assert((await roll()) === '6,0', `after dragging two cells right: roll ${await roll()}`);
   await page.close();
 });
 
@@ -349,16 +360,31 @@ test('analysis: live evaluation, best line, board editor', async () => {
 });
 
 test('fits a 390 px wide screen with touch', async () => {
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${base}/play?variant=klein-bottle`);
-  await page.waitForSelector('body[data-ready="true"]');
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(width <= 390, `page is ${width} px wide`);
-  const box = await page.locator('#tc-app .tc-board').boundingBox();
-  assert(box.width <= 390 && box.width > 300, `board ${box.width} px`);
-  await page.screenshot({ path: join(SHOTS, 'phone-klein.png'), fullPage: true });
-  await page.close();
+  // A phone: its own profile with a touch screen.
+  const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
+  const phone = await chromium.launchPersistentContext(dir, {
+    executablePath: '/usr/bin/chromium', headless: true, args: ARGS,
+    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+  });
+  try {
+    const page = await phone.newPage();
+    await page.goto(`${base}/play?variant=klein-bottle`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(width <= 390, `page is ${width} px wide`);
+    const box = await page.locator('#tc-app .tc-board').boundingBox();
+    assert(box.width <= 390 && box.width > 300, `board ${box.width} px`);
+    // Tap-tap moves.
+    await page.locator('#tc-app [data-cell="e2"]').tap();
+    assert((await page.locator('#tc-app [data-dest]').count()) > 0, 'a tapped pawn shows its destinations');
+    await page.locator('#tc-app [data-cell="e4"]').tap();
+    await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 1);
+    assert((await page.locator('#tc-app [data-ply="1"]').textContent()) === 'e4', 'tap-tap e2-e4');
+    await page.screenshot({ path: join(SHOTS, 'phone-klein.png'), fullPage: true });
+  } finally {
+    await phone.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('custom page: a 16x16 board', async () => {
