@@ -16,11 +16,67 @@ typedef struct cli_ctx {
     int divide;    /* --divide */
     int print_fen; /* --fen given to pgn (print final FENs) */
     int ascii;     /* --ascii */
+    int help;      /* --help or -h after the command */
     const char *fen_arg;
+    const char *variant_name, *variant_file, *play_moves;
+    int variant_given; /* --variant or --variant-file was given */
     int engine_side; /* play: the side topochess plays, -1 none */
     int level;       /* play: engine level 1..20 (20: no depth cap) */
     int movetime;    /* play: engine thinking time per move, ms */
+    const char *pgn_in;  /* play --pgn: the game to continue */
+    const char *pgn_out; /* play --pgn-out: where the game is saved at the end */
+    int compact;     /* play --compact: the short board drawing */
 } cli_ctx;
+
+/* The options, as bits of a command's `options` mask. */
+enum {
+    OPT_VARIANT = 1u << 0,
+    OPT_VARIANT_FILE = 1u << 1,
+    OPT_FEN = 1u << 2,
+    OPT_PLAY = 1u << 3,
+    OPT_ENGINE = 1u << 4,
+    OPT_LEVEL = 1u << 5,
+    OPT_MOVETIME = 1u << 6,
+    OPT_UCI = 1u << 7,
+    OPT_DIVIDE = 1u << 8,
+    OPT_ASCII = 1u << 9,
+    OPT_PGN = 1u << 10,
+    OPT_PGN_OUT = 1u << 11,
+    OPT_COMPACT = 1u << 12,
+    OPT_OWN = 1u << 14 /* the command reads every argument itself (serve) */
+};
+
+/// One command: what it runs, which options and how many arguments it takes.
+typedef struct cli_command {
+    const char *name;
+    int (*run)(struct cli_ctx *);
+    int needs_position;
+    unsigned options;
+    int min_args, max_args; /* max -1: any number */
+    const char *args_text;  /* "one DEPTH", for messages */
+    const char *usage;      /* the usage line after "topochess " */
+} cli_command;
+
+/* args.c: reads the options and arguments after the command name into c
+ * (c->argv must have room for argc entries); -1 after printing the
+ * problem. cli_check_arg_count then holds the arguments against the
+ * command's counts, with a hint for a stray one. */
+int cli_parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *c);
+int cli_check_arg_count(const cli_command *cmd, cli_ctx *c);
+/* Reads a whole file (NULL with a message on standard error). */
+char *cli_read_file(const char *path, size_t *len);
+/* 1 (and a message) when a game's [Variant] tag names another variant
+ * than the one given with --variant or --variant-file. */
+int cli_pgn_variant_conflict(const tc_pgn_game *g, const cli_ctx *c, char *msg, size_t n);
+/* moves CELL: that piece's moves, each with its path. */
+void cli_print_piece_moves(const tc_position *p, int cell, FILE *out);
+/* Writes "check: bishop c8 via ..." lines for the side to move's king,
+ * with a legend of the join marks on the last one if legend_wanted. */
+void cli_print_check(const tc_position *p, FILE *out, int legend_wanted);
+/* The compact drawing (board and coordinates only) for short terminals. */
+void cli_draw_board_compact(const tc_position *p, FILE *out, int white_bottom, int unicode);
+/* Lines that cli_draw_board writes for this position's board. */
+int cli_board_lines(const tc_position *p);
 
 /* Each returns the exit status: 0 success, 1 bad input. */
 int cmd_show(cli_ctx *c);

@@ -1,5 +1,6 @@
 /* topochess command line: a thin front end over the library. */
 #include "cli.h"
+#include "topochess_explain.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +14,20 @@ static int usage(FILE *out)
             "  variants            list the preset variants\n"
             "  show [--ascii]      draw the position with the board's joins\n"
             "  fen                 print the position's FEN\n"
-            "  moves [--uci]       list the legal moves (SAN, or coordinates with --uci)\n"
+            "  moves [CELL] [--uci]  list the legal moves (SAN, or coordinates with --uci);\n"
+            "                      with CELL, that piece's moves and the path of each\n"
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
             "  topology            report the board's topology, computed from its step function\n"
-            "  play [--engine white|black] [--level 1-20] [--movetime MS]\n"
+            "  play [--engine white|black|off] [--level 1-20] [--movetime MS]\n"
+            "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  bench               perft speed on fixed positions of every preset\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
             "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
-            "                      the hub of variant pages in the browser (topochess serve --help)\n");
+            "                      the hub of variant pages in the browser (topochess serve --help)\n"
+            "Options take their value as the next word or after '=' (--variant=torus).\n");
     return out == stderr ? 1 : 0;
 }
 
@@ -65,6 +69,20 @@ static int cmd_fen(cli_ctx *c)
 
 static int cmd_moves(cli_ctx *c)
 {
+    if (c->argc == 1) {
+        int cell = tc_cell_parse(c->variant, c->argv[0]);
+        if (cell < 0) {
+            fprintf(stderr, "topochess: moves: '%s' is not a cell of this %dx%d board\n", c->argv[0],
+                    tc_variant_width(c->variant), tc_variant_height(c->variant));
+            return 1;
+        }
+        if (!tc_piece_at(c->pos, cell)) {
+            fprintf(stderr, "topochess: moves: there is no piece on %s\n", c->argv[0]);
+            return 1;
+        }
+        cli_print_piece_moves(c->pos, cell, stdout);
+        return 0;
+    }
     tc_movelist *list = malloc(sizeof *list);
     if (!list)
         return 1;
@@ -118,19 +136,44 @@ static int cmd_perft(cli_ctx *c)
 
 int cmd_pgn(cli_ctx *c);
 
-typedef struct {
-    const char *name;
-    int (*run)(cli_ctx *);
-    int needs_position;
-} command;
+#define POSITION_OPTS (OPT_VARIANT | OPT_VARIANT_FILE | OPT_FEN | OPT_PLAY)
+#define VARIANT_OPTS (OPT_VARIANT | OPT_VARIANT_FILE)
 
-static const command commands[] = {
-    {"variants", cmd_variants, 0}, {"show", cmd_show, 1},   {"fen", cmd_fen, 1},
-    {"moves", cmd_moves, 1},       {"perft", cmd_perft, 1}, {"topology", cmd_topology, 1},
-    {"play", cmd_play, 1},         {"pgn", cmd_pgn, 0},     {"bench", cmd_bench, 0},
-    {"uci", cmd_uci, 0},           {"xboard", cmd_xboard, 0}, {"match", cmd_match, 0},
-    {"serve", cmd_serve, 0},
+static const cli_command commands[] = {
+    {"variants", cmd_variants, 0, 0, 0, 0, "", "variants"},
+    {"show", cmd_show, 1, POSITION_OPTS | OPT_ASCII, 0, 0, "", "show [--ascii]"},
+    {"fen", cmd_fen, 1, POSITION_OPTS, 0, 0, "", "fen"},
+    {"moves", cmd_moves, 1, POSITION_OPTS | OPT_UCI, 0, 1, "one CELL", "moves [CELL] [--uci]"},
+    {"perft", cmd_perft, 1, POSITION_OPTS | OPT_DIVIDE, 1, 1, "one DEPTH", "perft DEPTH [--divide]"},
+    {"topology", cmd_topology, 1, VARIANT_OPTS, 0, 0, "", "topology"},
+    {"play", cmd_play, 1,
+     POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT, 0, 0, "",
+     "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact]"},
+    {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN, 1, 1, "one FILE", "pgn FILE [--fen]"},
+    {"bench", cmd_bench, 0, 0, 0, 0, "", "bench"},
+    {"uci", cmd_uci, 0, VARIANT_OPTS, 0, 0, "", "uci"},
+    {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
+    {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
+    {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static const cli_command *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i].name))
+            return &commands[i];
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    int near = tc_closest_name(name, names, NCOMMANDS);
+    if (near >= 0)
+        fprintf(stderr, "topochess: unknown command '%s': did you mean '%s'? (try 'topochess help')\n", name,
+                names[near]);
+    else
+        fprintf(stderr, "topochess: unknown command '%s' (try 'topochess help')\n", name);
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -138,79 +181,32 @@ int main(int argc, char **argv)
         return usage(stderr);
     if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return usage(stdout);
-    const command *cmd = NULL;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            cmd = &commands[i];
-    if (!cmd) {
-        fprintf(stderr, "topochess: unknown command '%s' (try 'topochess help')\n", argv[1]);
+    const cli_command *cmd = find_command(argv[1]);
+    if (!cmd)
         return 1;
-    }
     cli_ctx c;
     memset(&c, 0, sizeof c);
     c.engine_side = -1;
     c.level = 10;
     c.movetime = 1000;
-    const char *variant = NULL, *variant_file = NULL, *play = NULL;
-    char **rest = calloc((size_t)argc, sizeof *rest);
-    if (!rest)
+    c.argv = calloc((size_t)argc, sizeof *c.argv);
+    if (!c.argv)
         return 1;
     int status = 1;
     tc_error err;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (!strcmp(a, "--variant") && has_value)
-            variant = argv[++i];
-        else if (!strcmp(a, "--variant-file") && has_value)
-            variant_file = argv[++i];
-        else if (!strcmp(a, "--fen") && !strcmp(cmd->name, "pgn"))
-            c.print_fen = 1;
-        else if (!strcmp(a, "--fen") && has_value)
-            c.fen_arg = argv[++i];
-        else if (!strcmp(a, "--play") && has_value)
-            play = argv[++i];
-        else if (!strcmp(a, "--engine") && has_value) {
-            const char *side = argv[++i];
-            c.engine_side = !strcmp(side, "white") ? TC_WHITE : !strcmp(side, "black") ? TC_BLACK
-                          : !strcmp(side, "none")  ? -1 : -2;
-            if (c.engine_side == -2) {
-                fprintf(stderr, "topochess: --engine takes white, black or none, not '%s'\n", side);
-                goto done;
-            }
-        } else if ((!strcmp(a, "--level") || !strcmp(a, "--movetime")) && has_value) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            int level = !strcmp(a, "--level");
-            if (*end || n < 1 || n > (level ? 20 : 600000)) {
-                fprintf(stderr, "topochess: %s takes a number from 1 to %d, not '%s'\n", a,
-                        level ? 20 : 600000, argv[i]);
-                goto done;
-            }
-            *(level ? &c.level : &c.movetime) = (int)n;
-        } else if (!strcmp(a, "--uci"))
-            c.uci = 1;
-        else if (!strcmp(a, "--divide"))
-            c.divide = 1;
-        else if (!strcmp(a, "--ascii"))
-            c.ascii = 1;
-        else if (a[0] == '-' && a[1] == '-' && cmd->run != cmd_serve) { /* serve reads its own */
-            fprintf(stderr, "topochess: unknown or incomplete option '%s'\n", a);
-            goto done;
-        } else
-            rest[c.argc++] = argv[i];
-    }
-    c.argv = rest;
-    if (variant && variant_file) {
-        fprintf(stderr, "topochess: give --variant or --variant-file, not both\n");
+    if (cli_parse_args(cmd, argc - 2, argv + 2, &c))
+        goto done;
+    if (c.help) {
+        printf("usage: topochess %s\n", cmd->usage);
+        status = usage(stdout);
         goto done;
     }
-    if (variant_file ? tc_variant_file_load(variant_file, &c.def, &err)
-                     : tc_preset_find(variant ? variant : "chess", &c.def, &err)) {
+    if (c.variant_file ? tc_variant_file_load(c.variant_file, &c.def, &err)
+                       : tc_preset_find(c.variant_name ? c.variant_name : "chess", &c.def, &err)) {
         fprintf(stderr, "topochess: %s\n", err.msg);
         goto done;
     }
-    if (cmd->needs_position || variant || variant_file || c.fen_arg || play) {
+    if (cmd->needs_position || c.variant_given || c.fen_arg || c.play_moves) {
         c.variant = tc_variant_new(&c.def, &err);
         if (!c.variant) {
             fprintf(stderr, "topochess: variant %s: %s\n", c.def.name, err.msg);
@@ -223,15 +219,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "topochess: %s\n", err.msg);
             goto done;
         }
-        if (play && tc_play_moves(c.pos, play, &err)) {
+        if (c.play_moves && tc_play_moves(c.pos, c.play_moves, &err)) {
             fprintf(stderr, "topochess: --play: %s\n", err.msg);
             goto done;
         }
     }
+    if (cli_check_arg_count(cmd, &c))
+        goto done;
     status = cmd->run(&c);
 done:
     tc_position_free(c.pos);
     tc_variant_free(c.variant);
-    free(rest);
+    free(c.argv);
     return status;
 }

@@ -2,12 +2,15 @@
  * file and reports, per game, its length and result or its first bad move. */
 #include "cli.h"
 
+#include "topochess_explain.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Reads a whole file into a heap buffer; NULL with a message on failure. */
-static char *read_file(const char *path, size_t *len)
+char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -40,6 +43,35 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* Names equal but for case, spaces, '-' and '_'. */
+static int loose_equal(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '-' || *a == '_')
+            a++;
+        while (*b == ' ' || *b == '-' || *b == '_')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
+            return 0;
+    }
+}
+
+int cli_pgn_variant_conflict(const tc_pgn_game *g, const cli_ctx *c, char *msg, size_t n)
+{
+    const char *tag = tc_pgn_tag(g, "Variant");
+    if (!tag || !c->variant_given || loose_equal(tag, c->def.name))
+        return 0;
+    tc_error err;
+    int i = tc_preset_lookup(tag, &err);
+    if (i >= 0 && !strcmp(tc_preset(i)->name, c->def.name))
+        return 0;
+    snprintf(msg, n, "the game's [Variant \"%.60s\"] tag contradicts %s %s", tag,
+             c->variant_file ? "--variant-file" : "--variant", c->variant_file ? c->variant_file : c->def.name);
+    return 1;
+}
+
 int cmd_pgn(cli_ctx *c)
 {
     if (c->argc != 1) {
@@ -47,7 +79,7 @@ int cmd_pgn(cli_ctx *c)
         return 1;
     }
     size_t len;
-    char *text = read_file(c->argv[0], &len);
+    char *text = cli_read_file(c->argv[0], &len);
     if (!text)
         return 1;
     tc_pgn_reader r;
@@ -70,6 +102,13 @@ int cmd_pgn(cli_ctx *c)
             continue;
         }
         tc_pgn_replay rp;
+        char conflict[200];
+        if (cli_pgn_variant_conflict(g, c, conflict, sizeof conflict)) {
+            fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line, conflict);
+            status = 1;
+            tc_pgn_game_free(g);
+            continue;
+        }
         if (tc_pgn_replay_game(g, &c->def, &rp, &err)) {
             fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line, err.msg);
             status = 1;

@@ -2,17 +2,22 @@
  * and keeps the position consistent whatever the input. */
 #include "cli.h"
 #include "topochess_engine.h"
+#include "topochess_explain.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PLAY_LINE_MAX 1000
 
-/// The session around the position: how the board is drawn and whether
-/// the input is echoed (piped input would otherwise vanish from the log).
+/// The session around the position: how the board is drawn, whether the
+/// input is echoed (piped input would otherwise vanish from the log), the
+/// opponent, and the game's end. A finished game stays open: the result is
+/// kept until `undo` takes it back, and the record is written at the end.
 typedef struct play_state {
     tc_position *pos;
     int white_bottom;
@@ -22,6 +27,13 @@ typedef struct play_state {
     tc_engine *engine; /* the opponent, or NULL in a two-player game */
     int engine_side;   /* the colour it plays, -1 none */
     int level, movetime;
+    int compact;       /* the short drawing: board and one status line */
+    int over;          /* the game has ended */
+    int over_by_agreement; /* ended by resignation or agreement, not by the position */
+    char result[8];    /* "1-0", "0-1", "1/2-1/2" or "*" */
+    char engine_line[160]; /* the engine's last move, shown under the board */
+    const char *pgn_out;
+    const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;
@@ -68,13 +80,15 @@ static void print_help(void)
            "  engine white|black|off   choose the engine's side\n"
            "  level N    engine level 1-20 (20: full depth)\n"
            "  flip       turn the board around\n"
-           "  moves      list the legal moves\n"
+           "  moves      list the legal moves; moves CELL: that piece's moves and their paths\n"
            "  fen        print the position's FEN\n"
            "  pgn FILE   save the game so far as PGN\n"
            "  resign     resign the game\n"
-           "  draw       end the game as an agreed draw\n"
+           "  draw       offer a draw (the engine accepts only an equal or drawn position)\n"
            "  help       show this text\n"
-           "  quit       leave without a result\n");
+           "  quit       leave; the game record is printed (or saved with --pgn-out FILE)\n"
+           "After the end of a game, undo, fen, moves and pgn FILE still work.\n"
+           "Paths mark the joins they cross: ~ file join, | rank join, = twist, ^ fold.\n");
 }
 
 static void list_moves(const tc_position *p)
@@ -102,57 +116,105 @@ static void print_fen(const tc_position *p)
     printf("%s\n", fen);
 }
 
-static void save_pgn(const tc_position *p, const char *path, const char *result)
+/* The tags of the record: players, date, time control, event. */
+static void write_pgn(const play_state *s, const char *result, FILE *f)
+{
+    char date[16] = "????.??.??", engine_name[96], tc[32] = "-";
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (localtime_r(&now, &tmv))
+        strftime(date, sizeof date, "%Y.%m.%d", &tmv);
+    snprintf(engine_name, sizeof engine_name, "topochess (level %d, %d ms per move)", s->level, s->movetime);
+    if (s->engine_side >= 0 && s->movetime % 1000 == 0)
+        snprintf(tc, sizeof tc, "1/%d", s->movetime / 1000);
+    const char *tags[2 * 8];
+    int n = 0;
+#define TAG(name, value) (tags[2 * n] = (name), tags[2 * n + 1] = (value), n++)
+    const tc_pgn_game *g = s->loaded;
+    const char *event = g ? tc_pgn_tag(g, "Event") : NULL, *site = g ? tc_pgn_tag(g, "Site") : NULL;
+    const char *gdate = g ? tc_pgn_tag(g, "Date") : NULL;
+    TAG("Event", event ? event : "Casual game");
+    TAG("Site", site ? site : "topochess play");
+    TAG("Date", gdate ? gdate : date);
+    for (int colour = 0; colour < 2; colour++) {
+        const char *tag = colour ? "Black" : "White";
+        const char *given = g ? tc_pgn_tag(g, tag) : NULL;
+        TAG(tag, s->engine_side == colour ? engine_name : given && strcmp(given, "?") ? given : "Player");
+    }
+    TAG("TimeControl", tc);
+#undef TAG
+    tc_pgn_write(s->pos, tags, n, result, f);
+}
+
+/* Returns 0 when the file was written. */
+static int save_pgn(const play_state *s, const char *path, const char *result)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         printf("cannot open '%s' for writing: %s\n", path, strerror(errno));
-        return;
+        return -1;
     }
-    tc_pgn_write(p, NULL, 0, result, f);
-    if (fclose(f) != 0)
+    write_pgn(s, result, f);
+    if (fclose(f) != 0) {
         printf("error writing '%s': %s\n", path, strerror(errno));
-    else
-        printf("saved the game to %s\n", path);
-}
-
-/* Prints the final message and the game as PGN, so a finished game can
- * still be kept after the program ends. */
-static int end_game(const play_state *s, const char *message, const char *result)
-{
-    printf("%s  %s\n", message, result);
-    printf("Game record (PGN):\n");
-    tc_pgn_write(s->pos, NULL, 0, result, stdout);
+        return -1;
+    }
+    printf("saved the game to %s\n", path);
     return 0;
 }
 
-/* Ends the game if the position is over; returns 1 when it did. */
-static int check_game_over(const play_state *s)
+/* Leaving: the record goes to --pgn-out FILE, else (or when that fails, so
+ * that the game is not lost) to the terminal. Returns the exit status. */
+static int finish(const play_state *s)
+{
+    const char *result = s->over ? s->result : "*";
+    int status = 0;
+    if (s->pgn_out) {
+        if (save_pgn(s, s->pgn_out, result) == 0)
+            return 0;
+        status = 1;
+    }
+    printf("Game record (PGN):\n");
+    write_pgn(s, result, stdout);
+    return status;
+}
+
+/* Announces the end; the prompt stays for undo, fen, pgn and quit. */
+static void end_game(play_state *s, const char *message, const char *result, int agreed)
+{
+    printf("%s  %s\n", message, result);
+    printf("The game is over: 'undo' takes back the last move, 'pgn FILE' saves the game, 'quit' leaves.\n");
+    s->over = 1;
+    s->over_by_agreement = agreed;
+    snprintf(s->result, sizeof s->result, "%s", result);
+}
+
+/* Ends the game if the position is over. */
+static void check_game_over(play_state *s)
 {
     tc_status st = tc_position_status(s->pos);
     int mover = tc_side_to_move(s->pos);
     char msg[96];
     switch (st) {
     case TC_ONGOING:
-        return 0;
+        return;
     case TC_CHECKMATE:
         snprintf(msg, sizeof msg, "Checkmate: %s wins", side_name(!mover));
-        end_game(s, msg, mover == TC_WHITE ? "0-1" : "1-0");
-        return 1;
+        end_game(s, msg, mover == TC_WHITE ? "0-1" : "1-0", 0);
+        return;
     case TC_STALEMATE:
-        end_game(s, "Stalemate: draw", "1/2-1/2");
-        return 1;
+        end_game(s, "Stalemate: draw", "1/2-1/2", 0);
+        return;
     case TC_DRAW_FIFTY:
-        end_game(s, "Draw by the 50-move rule", "1/2-1/2");
-        return 1;
+        end_game(s, "Draw by the 50-move rule", "1/2-1/2", 0);
+        return;
     case TC_DRAW_REPETITION:
-        end_game(s, "Draw by threefold repetition", "1/2-1/2");
-        return 1;
+        end_game(s, "Draw by threefold repetition", "1/2-1/2", 0);
+        return;
     case TC_DRAW_DEAD:
-        end_game(s, "Draw: dead position (no checkmate is possible)", "1/2-1/2");
-        return 1;
+        end_game(s, "Draw: dead position (no checkmate is possible)", "1/2-1/2", 0);
+        return;
     }
-    return 0;
 }
 
 static void undo_one(play_state *s)
@@ -167,10 +229,16 @@ static void undo_one(play_state *s)
 
 static void undo(play_state *s)
 {
+    if (s->over && s->over_by_agreement) {
+        s->over = 0;
+        printf("taken back: the game goes on\n");
+        return;
+    }
     if (tc_ply_count(s->pos) == 0) {
         printf("nothing to undo\n");
         return;
     }
+    s->over = 0;
     undo_one(s);
     /* against the engine, give the move back to the player */
     if (s->engine && tc_side_to_move(s->pos) == s->engine_side && tc_ply_count(s->pos) > 0)
@@ -201,8 +269,9 @@ static void engine_move(play_state *s)
     int number = tc_fullmove_number(s->pos);
     int white = tc_side_to_move(s->pos) == TC_WHITE;
     tc_make_move(s->pos, r.best);
-    printf("%d.%s %s   (topochess, depth %d, %s%s)\n", number, white ? "" : "..", san, r.depth,
-           r.mate < 0 ? "mated in " : "", r.mate < 0 ? score + 8 : score);
+    /* shown under the board, so that it stays in sight on a short screen */
+    snprintf(s->engine_line, sizeof s->engine_line, "%d.%s %s   (topochess, depth %d, %s%s)", number,
+             white ? "" : "..", san, r.depth, r.mate < 0 ? "mated in " : "", r.mate < 0 ? score + 8 : score);
     s->redraw = 1;
 }
 
@@ -217,19 +286,67 @@ static int ensure_engine(play_state *s)
 
 static void try_move(play_state *s, const char *text)
 {
-    tc_move m;
-    tc_error err;
-    if (tc_move_parse(s->pos, text, &m, &err)) {
-        printf("not a legal move or a command: %s (type 'help')\n", err.msg);
+    if (s->over) {
+        printf("the game is over (%s): 'undo' takes back the last move, 'quit' leaves\n", s->result);
         return;
     }
+    tc_explanation *x = malloc(sizeof *x);
+    if (!x) {
+        printf("out of memory\n");
+        return;
+    }
+    if (tc_explain_move(s->pos, text, x)) {
+        if (x->why == TC_WHY_SYNTAX)
+            printf("not a legal move or a command: %s (type 'help')\n", x->message);
+        else if (x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER)
+            printf("%s\n", x->message);
+        else
+            printf("illegal move '%s': %s\n", text, x->message);
+        free(x);
+        return;
+    }
+    tc_move m = x->move;
+    free(x);
     char san[32];
     tc_move_to_san(s->pos, m, san);
     int number = tc_fullmove_number(s->pos);
     int white = tc_side_to_move(s->pos) == TC_WHITE;
     tc_make_move(s->pos, m);
     printf("%d.%s %s\n", number, white ? "" : "..", san);
+    s->engine_line[0] = '\0';
     s->redraw = 1;
+}
+
+/* A draw offer to the engine: accepted when the position is drawn by rule
+ * or its search finds the game near equal, as a player would. */
+static void offer_draw(play_state *s)
+{
+    const tc_position *p = s->pos;
+    if (tc_halfmove_clock(p) >= 100 || tc_repetitions(p) >= 3 || tc_is_dead_position(p)) {
+        end_game(s, "Draw by rule, accepted by topochess", "1/2-1/2", 1);
+        return;
+    }
+    if (!ensure_engine(s) || tc_engine_set_position(s->engine, p)) {
+        printf("topochess cannot judge this position: the game goes on\n");
+        return;
+    }
+    tc_limits lim;
+    tc_limits_init(&lim);
+    lim.depth = 6;
+    lim.movetime = s->movetime;
+    tc_search_result r = tc_engine_search(s->engine, &lim, NULL, NULL);
+    /* the score is the side to move's; turn it to the engine's side */
+    int mine = tc_side_to_move(p) == s->engine_side ? r.score : -r.score;
+    int mate = tc_side_to_move(p) == s->engine_side ? r.mate : -r.mate;
+    if (!mate && mine <= 30 && mine >= -30) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "topochess accepts the draw (it sees %+.2f)", mine / 100.0);
+        end_game(s, msg, "1/2-1/2", 1);
+    } else if (mate > 0 || mine > 30) {
+        printf("topochess declines the draw: it sees %s%+.2f for itself\n", mate ? "a mate, " : "", mine / 100.0);
+    } else {
+        printf("topochess declines the draw: it sees %+.2f for itself and plays on\n", mine / 100.0);
+    }
 }
 
 /* Runs one input line; returns 1 when the game is over or left. */
@@ -265,6 +382,8 @@ static int run_command(play_state *s, char *line)
     if (!strcmp(cmd, "go")) {
         if (has_arg)
             printf("'go' takes no argument (got '%s')\n", arg);
+        else if (s->over)
+            printf("the game is over (%s): 'undo' takes back the last move\n", s->result);
         else if (ensure_engine(s)) {
             s->engine_side = mover;
             engine_move(s);
@@ -275,7 +394,18 @@ static int run_command(play_state *s, char *line)
         if (!has_arg)
             printf("pgn needs a file name: pgn FILE\n");
         else
-            save_pgn(s->pos, arg, "*");
+            save_pgn(s, arg, s->over ? s->result : "*");
+        return 0;
+    }
+    if (!strcmp(cmd, "moves") && has_arg) {
+        const tc_variant *v = tc_position_variant(s->pos);
+        int cell = tc_cell_parse(v, arg);
+        if (cell < 0)
+            printf("'%s' is not a cell of this %dx%d board\n", arg, tc_variant_width(v), tc_variant_height(v));
+        else if (!tc_piece_at(s->pos, cell))
+            printf("there is no piece on %s\n", arg);
+        else
+            cli_print_piece_moves(s->pos, cell, stdout);
         return 0;
     }
     static const char *const plain[] = {"undo", "flip", "moves", "fen", "resign", "draw",
@@ -304,15 +434,54 @@ static int run_command(play_state *s, char *line)
         print_fen(s->pos);
     else if (!strcmp(cmd, "help"))
         print_help();
+    else if (s->over && (!strcmp(cmd, "resign") || !strcmp(cmd, "draw")))
+        printf("the game is over (%s)\n", s->result);
     else if (!strcmp(cmd, "resign")) {
         char msg[64];
-        snprintf(msg, sizeof msg, "%s resigns: %s wins", side_name(mover), side_name(!mover));
-        return end_game(s, msg, mover == TC_WHITE ? "0-1" : "1-0"), 1;
-    } else if (!strcmp(cmd, "draw"))
-        return end_game(s, "Draw agreed", "1/2-1/2"), 1;
-    else
+        /* against the engine the player resigns, whoever is to move */
+        int loser = s->engine_side >= 0 ? !s->engine_side : mover;
+        snprintf(msg, sizeof msg, "%s resigns: %s wins", side_name(loser), side_name(!loser));
+        end_game(s, msg, loser == TC_WHITE ? "0-1" : "1-0", 1);
+    } else if (!strcmp(cmd, "draw")) {
+        if (s->engine_side >= 0)
+            offer_draw(s);
+        else
+            end_game(s, "Draw agreed", "1/2-1/2", 1);
+    } else
         return 1; /* quit, exit */
     return 0;
+}
+
+/* The status line of the compact view. */
+static void compact_status(const play_state *s)
+{
+    const tc_position *p = s->pos;
+    tc_move last = tc_last_move(p);
+    char lastbuf[48] = "";
+    if (last) {
+        tc_position *before = tc_position_clone(p);
+        if (before) {
+            char san[32];
+            tc_unmake_move(before);
+            tc_move_to_san(before, last, san);
+            snprintf(lastbuf, sizeof lastbuf, "; last %d.%s %s", tc_fullmove_number(before),
+                     tc_side_to_move(before) == TC_WHITE ? "" : "..", san);
+            tc_position_free(before);
+        }
+    }
+    printf("%s to move%s%s\n", side_name(tc_side_to_move(p)), lastbuf, tc_in_check(p) ? "; check" : "");
+}
+
+static void draw(play_state *s)
+{
+    if (s->compact) {
+        cli_draw_board_compact(s->pos, stdout, s->white_bottom, s->unicode);
+        compact_status(s);
+    } else {
+        cli_draw_board(s->pos, stdout, s->white_bottom, s->unicode);
+    }
+    if (s->engine_line[0])
+        printf("%s\n", s->engine_line);
 }
 
 /* The game loop: draw, judge, let the engine move when it is its turn,
@@ -323,24 +492,29 @@ static int play_loop(play_state *s)
      * that fills it without a newline is too long. */
     char buf[PLAY_LINE_MAX + 2];
     for (;;) {
-        if (s->redraw) {
-            cli_draw_board(s->pos, stdout, s->white_bottom, s->unicode);
-            s->redraw = 0;
-            if (check_game_over(s))
-                return 0;
-            if (tc_in_check(s->pos))
-                printf("Check!\n");
-        }
-        if (s->engine && tc_side_to_move(s->pos) == s->engine_side) {
+        /* the engine answers before the board is drawn, so that one
+         * drawing shows both moves and the engine's line under it */
+        if (!s->over && s->engine && tc_side_to_move(s->pos) == s->engine_side &&
+            tc_position_status(s->pos) == TC_ONGOING) {
             engine_move(s);
             continue;
         }
-        printf("%s to move> ", side_name(tc_side_to_move(s->pos)));
+        if (s->redraw) {
+            draw(s);
+            s->redraw = 0;
+            cli_print_check(s->pos, stdout, !s->compact); /* the mating line too */
+            if (!s->over)
+                check_game_over(s);
+        }
+        if (s->over)
+            printf("Game over (%s)> ", s->result);
+        else
+            printf("%s to move> ", side_name(tc_side_to_move(s->pos)));
         fflush(stdout);
         line_status ls = read_line(buf, sizeof buf);
         if (ls == LINE_EOF) {
             printf("\n");
-            return 0;
+            return finish(s);
         }
         if (ls == LINE_TOO_LONG) {
             printf("\nline too long (over %d characters): ignored\n", PLAY_LINE_MAX);
@@ -352,8 +526,41 @@ static int play_loop(play_state *s)
         if (!*line)
             continue;
         if (run_command(s, line))
-            return 0;
+            return finish(s);
     }
+}
+
+/* Reads the first game of a PGN file and replays it: play goes on from its
+ * end. Returns 0, or 1 after printing the problem. */
+static int load_game(cli_ctx *c, tc_pgn_game *g, tc_pgn_replay *rp)
+{
+    size_t len;
+    char *text = cli_read_file(c->pgn_in, &len);
+    if (!text)
+        return 1;
+    tc_pgn_reader r;
+    tc_pgn_reader_init(&r, text, len);
+    tc_error err;
+    int got = tc_pgn_read_game(&r, g, &err);
+    free(text);
+    if (got <= 0) {
+        fprintf(stderr, "topochess: %s: %s\n", c->pgn_in, got < 0 ? err.msg : "no game found");
+        return 1;
+    }
+    char conflict[200];
+    if (cli_pgn_variant_conflict(g, c, conflict, sizeof conflict)) {
+        fprintf(stderr, "topochess: %s: %s\n", c->pgn_in, conflict);
+        return 1;
+    }
+    if (tc_pgn_replay_game(g, &c->def, rp, &err)) {
+        fprintf(stderr, "topochess: %s: %s\n", c->pgn_in, err.msg);
+        return 1;
+    }
+    if (!rp->ok) {
+        fprintf(stderr, "topochess: %s: %s\n", c->pgn_in, err.msg);
+        return 1;
+    }
+    return 0;
 }
 
 int cmd_play(cli_ctx *c)
@@ -362,15 +569,46 @@ int cmd_play(cli_ctx *c)
         fprintf(stderr, "topochess: play takes no arguments (got '%s')\n", c->argv[0]);
         return 1;
     }
-    play_state s = {c->pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
-                    NULL, c->engine_side, c->level, c->movetime};
+    tc_pgn_game *g = NULL;
+    tc_pgn_replay rp;
+    memset(&rp, 0, sizeof rp);
+    tc_position *pos = c->pos;
+    if (c->pgn_in) {
+        g = calloc(1, sizeof *g);
+        if (!g || load_game(c, g, &rp)) {
+            tc_pgn_replay_free(&rp);
+            if (g)
+                tc_pgn_game_free(g);
+            free(g);
+            return 1;
+        }
+        pos = rp.position;
+    }
+    play_state s = {pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
+                    NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g};
+    if (!s.compact && isatty(STDOUT_FILENO)) {
+        /* a terminal too short for the full drawing gets the compact one */
+        struct winsize ws;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+            (int)ws.ws_row < cli_board_lines(pos) + 4)
+            s.compact = 1;
+    }
+    int status = 0;
     if (s.engine_side >= 0 && !ensure_engine(&s))
-        return 1;
-    if (s.engine_side >= 0)
-        s.white_bottom = s.engine_side == TC_BLACK;
-    printf("%s: type a move or 'help'.%s\n", tc_variant_def_of(c->variant)->name,
-           s.engine_side >= 0 ? "" : " Two players; 'engine black' or 'go' brings in topochess.");
-    int status = play_loop(&s);
+        status = 1;
+    else {
+        if (s.engine_side >= 0)
+            s.white_bottom = s.engine_side == TC_BLACK;
+        printf("%s: type a move or 'help'.%s\n", tc_variant_def_of(tc_position_variant(pos))->name,
+               s.engine_side >= 0 ? "" : " Two players; 'engine black' or 'go' brings in topochess.");
+        if (c->pgn_in)
+            printf("continuing %s after %d plies\n", c->pgn_in, tc_ply_count(pos));
+        status = play_loop(&s);
+    }
     tc_engine_free(s.engine);
+    tc_pgn_replay_free(&rp);
+    if (g)
+        tc_pgn_game_free(g);
+    free(g);
     return status;
 }

@@ -241,8 +241,17 @@ static void draw_state(const tc_position *p, FILE *out)
     if (ep >= 0)
         tc_cell_name(v, ep, epname);
     const char *side = tc_side_to_move(p) == TC_WHITE ? "White" : "Black";
-    fprintf(out, "%s to move; castling: %s; en passant: %s; %s\n", side, castle, epname,
-            tc_in_check(p) ? "in check" : "not in check");
+    char state[64];
+    tc_status st = tc_position_status(p);
+    if (st == TC_CHECKMATE)
+        snprintf(state, sizeof state, "checkmate: %s wins", tc_side_to_move(p) == TC_WHITE ? "Black" : "White");
+    else if (st == TC_STALEMATE)
+        snprintf(state, sizeof state, "stalemate: draw");
+    else if (st != TC_ONGOING)
+        snprintf(state, sizeof state, "%s", tc_status_text(st));
+    else
+        snprintf(state, sizeof state, "%s", tc_in_check(p) ? "in check" : "not in check");
+    fprintf(out, "%s to move; castling: %s; en passant: %s; %s\n", side, castle, epname, state);
     tc_move last = tc_last_move(p);
     if (last) {
         /* SAN needs the position before the move. */
@@ -258,10 +267,11 @@ static void draw_state(const tc_position *p, FILE *out)
     }
 }
 
-void cli_draw_board(const tc_position *p, FILE *out, int white_bottom, int unicode)
+/* The coordinates, the edges and the ranks with the twist lines between
+ * them: the part of the drawing that both views share. */
+static void draw_grid(const tc_position *p, FILE *out, int white_bottom, const glyphs *g)
 {
     const tc_variant *v = tc_position_variant(p);
-    const glyphs *g = unicode ? &unicode_glyphs : &ascii_glyphs;
     int w = tc_variant_width(v), h = tc_variant_height(v);
     int label_w = h >= 10 ? 2 : 1;
 
@@ -281,9 +291,37 @@ void cli_draw_board(const tc_position *p, FILE *out, int white_bottom, int unico
         }
     }
     draw_end_edge(out, v, label_w, white_bottom, 0, g);
-    draw_files(out, v, label_w, white_bottom);
+}
+
+void cli_draw_board(const tc_position *p, FILE *out, int white_bottom, int unicode)
+{
+    const tc_variant *v = tc_position_variant(p);
+    const glyphs *g = unicode ? &unicode_glyphs : &ascii_glyphs;
+    draw_grid(p, out, white_bottom, g);
+    draw_files(out, v, tc_variant_height(v) >= 10 ? 2 : 1, white_bottom);
     draw_join_notes(out, v, g);
     draw_state(p, out);
+}
+
+void cli_draw_board_compact(const tc_position *p, FILE *out, int white_bottom, int unicode)
+{
+    draw_grid(p, out, white_bottom, unicode ? &unicode_glyphs : &ascii_glyphs);
+}
+
+int cli_board_lines(const tc_position *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return 40;
+    cli_draw_board(p, f, 1, 0);
+    fclose(f);
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    free(text);
+    return n;
 }
 
 int cmd_show(cli_ctx *c)
@@ -294,6 +332,7 @@ int cmd_show(cli_ctx *c)
     printf("%s (%s), %dx%d: %s\n", d->title[0] ? d->title : d->name, d->name, d->width, d->height,
            topo);
     cli_draw_board(c->pos, stdout, 1, !c->ascii && isatty(STDOUT_FILENO));
+    cli_print_check(c->pos, stdout, 1);
     char fen[800];
     tc_position_fen(c->pos, fen, sizeof fen);
     printf("FEN: %s\n", fen);

@@ -8,7 +8,7 @@ make -j2 fuzz
 # Seed corpora come from the repository's own data, in a scratch folder.
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-mkdir -p "$corpus"/{fuzz_fen,fuzz_san,fuzz_pgn,fuzz_frontmatter,fuzz_uci,fuzz_xboard,fuzz_route}
+mkdir -p "$corpus"/{fuzz_fen,fuzz_san,fuzz_explain,fuzz_pgn,fuzz_frontmatter,fuzz_uci,fuzz_xboard,fuzz_wasm,fuzz_route}
 i=0
 grep -hv '^#' tests/data/perft/*.epd | cut -d';' -f2 | while read -r fen; do
   i=$((i + 1)); printf '%s' "$fen" > "$corpus/fuzz_fen/$i"
@@ -16,7 +16,12 @@ done
 for m in e4 Nf3 exd5 O-O O-O-O e8=Q d12 exc12 Bc11 e1g1 b7b8q Nbd7 R1a3; do
   printf '%s' "$m" > "$corpus/fuzz_san/$m"
 done
+for m in e4 nf3 E4 i9 Nd5 Bc4 Kh1 O-O e1g1 b8 Ke2=Q e3e4 exd3 g1-f3 Ng1f3; do
+  printf '%s' "$m" > "$corpus/fuzz_explain/$m"
+done
 cp tests/data/pgn/*.pgn "$corpus/fuzz_pgn/" 2>/dev/null || true
+# The wasm export layer: a preset byte, then lines (FEN, moves, ...) or a page.
+cp variants/*.md tests/data/pgn/*.pgn "$corpus/fuzz_wasm/" 2>/dev/null || true
 cp variants/*.md tests/data/seeds/* "$corpus/fuzz_frontmatter/" 2>/dev/null || true
 # Protocol transcripts: the first byte picks the preset (0 chess, 1 cylinder, 3 torus, 4 mobius).
 printf '\000uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 3\nstop\nquit\n' > "$corpus/fuzz_uci/chess"

@@ -5,14 +5,14 @@
 # copy of its 0.2.5 sources in wasm/vendor/libyaml (MIT, see its License):
 # Debian ships it only for the host's architecture.
 #   make wasm       -> build/wasm/topochess.wasm
-#   make wasm-test  -> builds it, then runs the TypeScript API's unit tests
-#                      under Node (Vitest, web/)
+#   make wasm-test  -> builds it, type-checks web/src/lib, then runs the
+#                      TypeScript API's unit tests under Node (Vitest, web/)
 WASM_CC     ?= clang
 WASM_OUT    := build/wasm/topochess.wasm
 WASM_B      := build/wasm/obj
 WASM_FLAGS  := --target=wasm32-wasi -O3 -msign-ext \
                -mnontrapping-fptoint -mmutable-globals
-WASM_DEFS   := -DTC_NO_THREADS -D_POSIX_C_SOURCE=200809L -D_WASI_EMULATED_SIGNAL
+WASM_DEFS   := -DTC_NO_THREADS -D_POSIX_C_SOURCE=200809L
 YAML_DIR    := wasm/vendor/libyaml
 YAML_DEFS   := -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATCH=5 \
                -DYAML_VERSION_STRING='"0.2.5"' -DYAML_DECLARE_STATIC
@@ -42,6 +42,12 @@ $(WASM_B)/%.o: %.c $(ALL_HDR)
 # Unit tests of web/src/lib against this build (and the native CLI for the
 # perft cross-check).
 wasm-test: $(WASM_OUT) $(BIN)
+	cd web && node_modules/.bin/tsc -p src/lib
 	cd web && TC_WASM=../$(WASM_OUT) TC_BIN=../$(BIN) npm run --silent test:unit
 
 CHECKS += wasm-test
+
+# The export layer, natively under the sanitizers (fuzz/fuzz_wasm.c, run by
+# fuzz/ci.sh with the other targets).
+$(B)/fuzz/fuzz_wasm: FUZZ_EXTRA := wasm/tc_wasm.c
+$(B)/fuzz/fuzz_wasm: wasm/tc_wasm.c

@@ -16,6 +16,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,9 @@ typedef struct {
 } srv_req;
 
 typedef struct {
-    const srv_site *site;
+    _Atomic(const srv_site *) site; /* swapped whole on SIGHUP */
     int log;
+    atomic_int started; /* the daemon listens: its per-connection notes go to --log only */
 } srv_ctx;
 
 /* The request target exactly as sent (MHD's URI log callback runs before
@@ -69,7 +71,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **req)
 {
-    (void)url, (void)version, (void)upload;
+    (void)url, (void)upload;
     const srv_ctx *ctx = cls;
     srv_req *q = *req;
     if (!q)
@@ -93,8 +95,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         /* a chunked body without a length: drop the connection past the limit */
         return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
+    } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
+        srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
     } else {
-        srv_route(ctx->site, &rq, &r);
+        srv_route(atomic_load(&ctx->site), &rq, &r);
     }
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
@@ -117,6 +121,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r.cache);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    /* Cross-origin isolation: the engine worker can then be stopped through
+     * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
+     * Every resource of the hub is its own, so nothing else is blocked. */
+    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(resp, "Cross-Origin-Embedder-Policy", "require-corp");
+    MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
     if (r.page) {
         MHD_add_response_header(resp, "Content-Security-Policy", srv_csp);
         MHD_add_response_header(resp, "X-Frame-Options", "DENY");
@@ -134,11 +144,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return ok;
 }
 
+/* The daemon's notes: why it cannot start, always; afterwards (a refused
+ * connection, a client gone mid-request) only with --log, so that a flood
+ * of bad clients does not flood the terminal. */
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
-    (void)cls;
+    srv_ctx *ctx = cls;
+    if (atomic_load(&ctx->started) && !ctx->log)
+        return;
     fprintf(stderr, "topochess serve: ");
     vfprintf(stderr, fmt, ap);
+}
+
+static void report_pages(const srv_site *site)
+{
+    for (int i = 0; i < site->npages; i++)
+        if (!site->pages[i].ok)
+            fprintf(stderr, "topochess serve: %s: %s\n", site->pages[i].file, site->pages[i].error);
 }
 
 /* dir if it exists here, else the same folder beside the executable. */
@@ -196,26 +218,25 @@ int srv_serve(const srv_options *o)
         fprintf(stderr, "topochess serve: %s\n", err.msg);
         return 1;
     }
-    for (int i = 0; i < site->npages; i++)
-        if (!site->pages[i].ok)
-            fprintf(stderr, "topochess serve: %s: %s\n", site->pages[i].file, site->pages[i].error);
+    report_pages(site);
     if (!site->static_dir[0])
         fprintf(stderr, "topochess serve: no static files in %s (run make web): pages load without the board\n",
                 statics);
 
-    /* SIGINT and SIGTERM are taken by sigwait below; the daemon's threads
-     * inherit the mask, so no handler runs inside them. */
+    /* SIGINT, SIGTERM and SIGHUP are taken by sigwait below; the daemon's
+     * threads inherit the mask, so no handler runs inside them. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    srv_ctx ctx = {site, o->log};
+    srv_ctx ctx = {site, o->log, 0};
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+        flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, &ctx,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
@@ -228,15 +249,40 @@ int srv_serve(const srv_options *o)
         srv_site_free(site);
         return 1;
     }
+    atomic_store(&ctx.started, 1);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
     printf("topochess serve: http://%s%s%s:%d/ (%d variant pages from %s%s%s)\n", ipv6 ? "[" : "", host,
            ipv6 ? "]" : "", port, site->nvariants, pages, site->static_dir[0] ? ", static files from " : "",
            site->static_dir[0] ? statics : "");
     fflush(stdout);
-    int sig = 0;
-    sigwait(&stop, &sig);
+    /* SIGHUP reads the pages again. A response being sent may still point
+     * into the site it came from, so replaced sites are kept until the
+     * daemon has stopped. */
+    srv_site **old = NULL;
+    int nold = 0;
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&stop, &sig) || sig != SIGHUP)
+            break;
+        srv_site *next = srv_site_load(pages, statics, &err);
+        srv_site **grown = next ? realloc(old, (size_t)(nold + 1) * sizeof *old) : NULL;
+        if (!grown) {
+            fprintf(stderr, "topochess serve: reload: %s\n", next ? "out of memory" : err.msg);
+            srv_site_free(next);
+            continue;
+        }
+        old = grown;
+        report_pages(next);
+        fprintf(stderr, "topochess serve: reloaded %d variant pages from %s\n", next->nvariants, pages);
+        old[nold++] = site;
+        site = next;
+        atomic_store(&ctx.site, site);
+    }
     MHD_stop_daemon(d);
+    for (int i = 0; i < nold; i++)
+        srv_site_free(old[i]);
+    free(old);
     srv_site_free(site);
     return 0;
 }

@@ -396,6 +396,13 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         srv_route_error(r, 414, api, "request target longer than %d bytes", SRV_MAX_TARGET);
         return;
     }
+    /* absolute form (as proxies send it): the path after the authority */
+    if (!strncmp(t, "http://", 7) || !strncmp(t, "https://", 8)) {
+        const char *p = strchr(t + (t[4] == 's' ? 8 : 7), '/');
+        t = p ? p : "/";
+        tl = strlen(t);
+        api = !strncmp(t, "/api/", 5) || !strcmp(t, "/api");
+    }
     if (t[0] != '/') {
         srv_route_error(r, 400, api, "the request target must be a path starting with '/'");
         return;

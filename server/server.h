@@ -16,7 +16,8 @@ typedef struct srv_options {
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/
- * ..." on stdout and serves until SIGINT or SIGTERM. Returns the exit
+ * ..." on stdout and serves until SIGINT or SIGTERM; SIGHUP reads the pages
+ * again. Returns the exit
  * status (1 with a message on stderr if it cannot start). */
 int srv_serve(const srv_options *o);
 

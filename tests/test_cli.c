@@ -183,15 +183,17 @@ static void test_play(void)
 
     th_case("cli: play announces check and Fool's mate");
     r = run_cli("play", "e4\nf5\nQh5\nquit\n", 0);
-    CHECK(strstr(r.out, "Check!") != NULL, "check not announced");
+    CHECK(strstr(r.out, "check: queen h5 via g6 f7 e8\n") != NULL, "check not announced with its path");
     free(r.out);
+    char mated[800];
+    expected_fen("chess", "f3 e5 g4 Qh4", mated, sizeof mated);
     r = run_cli("play", "f3\ne5\ng4\nQh4#\nfen\n", 0);
     CHECK(r.status == 0, "exit %d", r.status);
     CHECK(strstr(r.out, "Checkmate: Black wins") != NULL, "mate not announced");
     CHECK(strstr(r.out, "1. f3 e5 2. g4 Qh4# 0-1") != NULL, "PGN record missing");
-    /* The game ended: the fen line after it is never read. */
-    CHECK(strstr(r.out, "Black to move> Qh4#") && !strstr(r.out, "White to move> fen"),
-          "the game went on after mate");
+    /* The game ended but the prompt stays: fen still answers. */
+    snprintf(want, sizeof want, "Game over (0-1)> fen\n%s\n", mated);
+    CHECK(strstr(r.out, want) != NULL, "fen after mate not answered:\n%s", r.out);
     free(r.out);
 
     th_case("cli: play announces threefold repetition and stalemate");
@@ -206,6 +208,7 @@ static void test_play(void)
     th_case("cli: play resign, draw, EOF, overlong lines and commands");
     r = run_cli("play", "e4\nresign\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "Black resigns: White wins  1-0"), "resign wrong");
+    CHECK(strstr(r.out, "1. e4 1-0") != NULL, "the record at the end of input lacks the result");
     free(r.out);
     r = run_cli("play", "draw\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "Draw agreed  1/2-1/2"), "draw wrong");
@@ -344,6 +347,269 @@ static void test_play_engine(void)
     free(r.out);
 }
 
+/* Writes text to a new temporary file; its path goes to `path`. */
+static void temp_file(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 65536);
+    if (f && text) {
+        size_t n = fread(text, 1, 65535, f);
+        text[n] = '\0';
+    }
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* Issue 8: paths of checks and moves, reasons for illegal moves, a game
+ * that stays open after its end, games loaded and saved. */
+static void test_explain_cli(void)
+{
+    th_case("cli: play announces 1... b10+ on the Klein bottle with the bishop's path and explains Nf3");
+    run_result r = run_cli("play --variant klein-bottle", "d12\nb10\nNf3\nmoves c8\nmoves e5\nquit\n", 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "check: bishop c8 via b9 a10 ~ h11 = b12 c13 d14 | e1   (~ file join, = twist, | rank join)\n"),
+          "check path missing:\n%s", r.out);
+    CHECK(strstr(r.out, "illegal move 'Nf3': the knight on g1 cannot go to f3: the white king on e1 is in check"),
+          "Nf3 not explained");
+    CHECK(strstr(r.out, "there is no piece on e5"), "moves on an empty cell");
+    /* c8 is Black's bishop and White is to move: its lines, checks aside */
+    CHECK(strstr(r.out, "the bishop on c8 is Black's and White is to move"), "moves c8 header");
+    CHECK(strstr(r.out, "  b9 a10 ~ h11 = b12 c13 d14 | e1\n"), "the bishop's line to e1 missing");
+    free(r.out);
+
+    th_case("cli: moves CELL on the command line lists paths across the joins");
+    r = run_cli("moves c8 --variant klein-bottle --play \"d12 b10 c13\"", NULL, 0);
+    CHECK(r.status == 0, "exit %d", r.status);
+    CHECK(strstr(r.out, "the bishop on c8 has 5 legal moves:"), "header:\n%s", r.out);
+    CHECK(strstr(r.out, "  Bb12     b9 a10 ~ h11 = b12\n") && strstr(r.out, "  Bxc13+   b9 a10 ~ h11 = b12 c13\n"),
+          "paths:\n%s", r.out);
+    free(r.out);
+    r = run_cli("moves e5", NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "no piece on e5"), "moves e5: exit %d %s", r.status, r.out);
+    free(r.out);
+
+    th_case("cli: show says checkmate and stalemate, and shows the check's path");
+    r = run_cli("show --play \"f3 e5 g4 Qh4\"", NULL, 0);
+    CHECK(strstr(r.out, "White to move; castling: KQkq; en passant: -; checkmate: Black wins"), "mate:\n%s", r.out);
+    CHECK(strstr(r.out, "check: queen h4 via g3 f2 e1"), "mate path:\n%s", r.out);
+    free(r.out);
+    r = run_cli("show --fen \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"", NULL, 0);
+    CHECK(strstr(r.out, "; stalemate: draw"), "stalemate:\n%s", r.out);
+    free(r.out);
+
+    th_case("cli: after mate the game stays open: moves refused, undo and fen work, quit prints the record");
+    char before[800], want[900];
+    expected_fen("chess", "f3 e5 g4", before, sizeof before);
+    r = run_cli("play", "f3\ne5\ng4\nQh4\ne4\nundo\nfen\nquit\n", 0);
+    CHECK(strstr(r.out, "Game over (0-1)> e4\nthe game is over (0-1)"), "a move after mate:\n%s", r.out);
+    CHECK(strstr(r.out, "took back Qh4#"), "undo after mate");
+    snprintf(want, sizeof want, "Black to move> fen\n%s\n", before);
+    CHECK(strstr(r.out, want), "the game did not reopen after undo:\n%s", r.out);
+    CHECK(strstr(r.out, "1. f3 e5 2. g4 *"), "the record after undo");
+    free(r.out);
+    r = run_cli("play", "e4\nresign\nundo\ne5\n", 0);
+    CHECK(strstr(r.out, "taken back: the game goes on") && strstr(r.out, "1. e4 e5 *"), "resign taken back:\n%s",
+          r.out);
+    free(r.out);
+
+    th_case("cli: the record's tags; --pgn-out saves it; play --pgn continues a saved game");
+    char out_path[] = "/tmp/tc_cli_out_XXXXXX";
+    temp_file(out_path, "");
+    char args[256];
+    snprintf(args, sizeof args, "play --variant klein-bottle --engine black --level 1 --movetime 1000 --pgn-out %s",
+             out_path);
+    r = run_cli(args, "d12\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "saved the game to"), "--pgn-out: %s", r.out);
+    CHECK(!strstr(r.out, "Game record (PGN)"), "the record went to the terminal too");
+    free(r.out);
+    char *rec = slurp(out_path);
+    CHECK(rec && strstr(rec, "[White \"Player\"]") && strstr(rec, "[Black \"topochess (level 1, 1000 ms per move)\"]"),
+          "players:\n%s", rec ? rec : "");
+    CHECK(rec && strstr(rec, "[TimeControl \"1/1\"]") && strstr(rec, "[Variant \"klein-bottle\"]"), "tags:\n%s", rec);
+    const char *date = rec ? strstr(rec, "[Date \"") : NULL;
+    CHECK(date && date[11] == '.' && date[14] == '.' && date[7] == '2', "date tag: %.24s", date ? date : "");
+    CHECK(rec && strstr(rec, "1. d12 "), "moves:\n%s", rec);
+    free(rec);
+    r = run_cli("play --pgn-out /nonexistent-dir/x.pgn", "e4\n", 0);
+    CHECK(r.status == 1 && strstr(r.out, "cannot open '/nonexistent-dir/x.pgn'") && strstr(r.out, "1. e4 *"),
+          "a failed --pgn-out must keep the record: exit %d\n%s", r.status, r.out);
+    free(r.out);
+    snprintf(args, sizeof args, "play --pgn %s", out_path);
+    r = run_cli(args, "fen\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "continuing") && strstr(r.out, "after 2 plies"), "play --pgn: %s", r.out);
+    CHECK(strstr(r.out, "White to move> fen"), "not White's turn after two plies");
+    free(r.out);
+    snprintf(args, sizeof args, "play --pgn %s --variant torus", out_path);
+    r = run_cli(args, "", 1);
+    CHECK(r.status == 1 && strstr(r.out, "[Variant \"klein-bottle\"] tag contradicts --variant torus"), "conflict: %s",
+          r.out);
+    free(r.out);
+    snprintf(args, sizeof args, "play --pgn %s --fen \"8/8/8/8/8/8/8/K6k w - - 0 1\"", out_path);
+    r = run_cli(args, "", 1);
+    CHECK(r.status == 1 && strstr(r.out, "--fen"), "--pgn with --fen: %s", r.out);
+    free(r.out);
+    unlink(out_path);
+
+    th_case("cli: PGN [Variant \"Klein Bottle\"] is read; a clash with --variant is an error");
+    char pgn_path[] = "/tmp/tc_cli_kb_XXXXXX";
+    temp_file(pgn_path, "[Event \"t\"]\n[Variant \"Klein Bottle\"]\n\n1. d12 b10 *\n");
+    char fen[800];
+    expected_fen("klein-bottle", "d12 b10", fen, sizeof fen);
+    snprintf(args, sizeof args, "pgn %s --fen", pgn_path);
+    r = run_cli(args, NULL, 0);
+    CHECK(r.status == 0 && strstr(r.out, "game 1: 1 move, result *, ok") && strstr(r.out, fen), "pgn: %s", r.out);
+    free(r.out);
+    snprintf(args, sizeof args, "pgn %s --variant klein", pgn_path);
+    r = run_cli(args, NULL, 0);
+    CHECK(r.status == 0 && strstr(r.out, "ok"), "same variant by alias: %s", r.out);
+    free(r.out);
+    snprintf(args, sizeof args, "pgn %s --variant torus", pgn_path);
+    r = run_cli(args, NULL, 1);
+    CHECK(r.status == 1 && strstr(r.out, "contradicts --variant torus"), "clash: %s", r.out);
+    free(r.out);
+    unlink(pgn_path);
+
+    th_case("cli: draw offers to the engine depend on its evaluation");
+    r = run_cli("play --engine black --level 3 --movetime 2000 --fen \"4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1\"", "draw\n", 0);
+    CHECK(strstr(r.out, "topochess accepts the draw") && strstr(r.out, "1/2-1/2"), "equal position:\n%s", r.out);
+    free(r.out);
+    r = run_cli("play --engine black --level 3 --movetime 2000 --fen \"3qk3/8/8/3p4/3P4/8/8/4K3 w - - 0 1\"", "draw\n", 0);
+    CHECK(strstr(r.out, "topochess declines the draw") && strstr(r.out, "Result \"*\""), "queen up:\n%s", r.out);
+    free(r.out);
+
+    th_case("cli: the compact view fits 80x24 on 8x14 boards with the engine's line under the board");
+    r = run_cli("play --variant klein-bottle --engine black --level 2 --movetime 50 --compact", "d12\nquit\n", 0);
+    const char *chunk = r.out ? strstr(r.out, "White to move> d12") : NULL;
+    const char *next = chunk ? strstr(chunk + 1, "White to move> ") : NULL;
+    CHECK(chunk && next, "prompts missing:\n%s", r.out ? r.out : "");
+    if (chunk && next) {
+        int lines = 0, widest = 0, col = 0;
+        for (const char *q = chunk; q <= next; q++) {
+            if (*q == '\n') {
+                lines++;
+                col = 0;
+            } else if (++col > widest)
+                widest = col;
+        }
+        /* the prompt, the move, the board, the status, the engine's line and
+         * the check: with the next prompt, 24 lines */
+        CHECK(lines <= 23 && widest <= 80, "%d lines, %d columns between prompts", lines, widest);
+        const char *eng = strstr(chunk, "(topochess, depth"), *rank1 = strstr(chunk, " 1 ~ ");
+        CHECK(eng && rank1 && eng > rank1 && eng < next, "the engine's line is not under the board");
+        CHECK(!strstr(chunk, "twist (===) between"), "compact view has the notes");
+    }
+    free(r.out);
+}
+
+/* On a terminal of 24 rows the 8x14 board is drawn compact without being
+ * asked: run under script(1), which gives the program a terminal. */
+static void test_auto_compact(void)
+{
+    th_case("cli: play chooses the compact view on a 24-row terminal");
+    if (system("command -v script >/dev/null 2>&1 && command -v stty >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "note: no script(1) or stty: the terminal-size check is skipped\n");
+        return;
+    }
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "printf 'quit\\n' | script -qc \"stty rows 24 cols 80; '%s' play --variant klein-bottle --ascii\" /dev/null",
+             cli_bin);
+    FILE *p = popen(cmd, "r");
+    size_t len = 0, cap = 1 << 16;
+    char *out = p ? malloc(cap) : NULL;
+    CHECK(p && out, "cannot run script(1)");
+    if (out) {
+        size_t got;
+        while (len + 1 < cap && (got = fread(out + len, 1, cap - 1 - len, p)) > 0)
+            len += got;
+        out[len] = '\0';
+    }
+    if (p)
+        pclose(p);
+    if (out) {
+        CHECK(strstr(out, " 1 ~ R N B Q K B N R ~ 1"), "no board:\n%s", out);
+        CHECK(!strstr(out, "twist (===) between"), "the full drawing on a 24-row terminal:\n%s", out);
+        CHECK(strstr(out, "Game record (PGN)"), "quit did not end the game:\n%s", out);
+    }
+    free(out);
+}
+
+/* Every case of the issue's "command-line strictness": it works as meant,
+ * or fails with exit 1 and a message. */
+static void test_strict(void)
+{
+    th_case("cli: stray arguments, repeated options and misplaced options are errors");
+    struct {
+        const char *args, *message;
+    } bad[] = {
+        {"show klein-bottle", "--variant klein-bottle"},
+        {"fen e4", "--play \"e4\""},
+        {"perft 3 4", "extra argument '4'"},
+        {"fen --play e4 --play e5", "--play given twice"},
+        {"fen --variant torus --variant mobius", "--variant given twice"},
+        {"fen --divide", "--divide does not apply to 'fen'"},
+        {"perft 2 --uci", "--uci does not apply"},
+        {"fen --variant kelin", "did you mean 'klein-bottle'"},
+        {"shwo", "did you mean 'show'"},
+        {"fen --varient torus", "did you mean '--variant'"},
+        {"fen --variant", "--variant needs a value"},
+        {"fen --ascii=yes", "does not apply"},
+        {"show --ascii=yes", "takes no value"},
+        {"play --engine purple", "--engine"},
+        {"perft", "needs one DEPTH"},
+        {"pgn", "needs one FILE"},
+        {"topology extra", "takes no arguments"},
+        {"show -x", "unknown option '-x'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_result r = run_cli(bad[i].args, "", 1);
+        CHECK(r.status == 1 && strstr(r.out, bad[i].message), "'%s': exit %d, '%s' (wanted '%s')", bad[i].args, r.status,
+              r.out, bad[i].message);
+        free(r.out);
+    }
+
+    th_case("cli: --variant=NAME, titles and spellings, --help after a command, play --engine off");
+    char kb[800], mob[800];
+    expected_fen("klein-bottle", "", kb, sizeof kb);
+    expected_fen("mobius", "", mob, sizeof mob);
+    struct {
+        const char *args, *want;
+    } good[] = {
+        {"fen --variant=klein-bottle", kb},
+        {"fen --variant moebius", mob},
+        {"fen --variant \"Klein Bottle\"", kb},
+        {"fen --variant=\"Moebius Strip Chess\"", mob},
+        {"fen --help", "usage: topochess fen"},
+        {"perft --help", "usage: topochess perft DEPTH"},
+        {"perft 1 --variant=torus --divide", "nodes: "},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        run_result r = run_cli(good[i].args, "", 0);
+        CHECK(r.status == 0 && strstr(r.out, good[i].want), "'%s': exit %d, '%s'", good[i].args, r.status, r.out);
+        free(r.out);
+    }
+    run_result r = run_cli("play --engine off", "e4\nquit\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "1. e4"), "play --engine off: exit %d", r.status);
+    free(r.out);
+    r = run_cli("play --engine=black --level=1 --movetime=50", "e4\nquit\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "(topochess, depth"), "play --engine=black: exit %d", r.status);
+    free(r.out);
+}
+
 void suite_cli(void)
 {
     const char *env = getenv("TC_BIN");
@@ -365,4 +631,7 @@ void suite_cli(void)
     test_play_engine();
     test_pgn_save();
     test_commands();
+    test_explain_cli();
+    test_auto_compact();
+    test_strict();
 }

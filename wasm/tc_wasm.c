@@ -27,8 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__wasm__)
 #define EXPORT(name) __attribute__((export_name(#name))) name
 #define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
+#else /* a native build (fuzz/fuzz_wasm.c) supplies the two host functions */
+#define EXPORT(name) name
+#define IMPORT(name)
+#endif
 
 IMPORT(tc_host_info) void tc_host_info(const char *json, size_t len);
 IMPORT(tc_host_poll) int tc_host_poll(void);

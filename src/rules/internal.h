@@ -169,6 +169,7 @@ typedef struct {
     int from_file, from_rank; /* -1 when not given */
     int to;                   /* destination cell */
     int promo;                /* promotion type or 0 */
+    int lettered;             /* a piece letter was written */
 } tc_san_parts;
 int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
 /* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */

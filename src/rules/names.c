@@ -29,28 +29,35 @@ static void fold(const char *s, char *out)
     out[n] = '\0';
 }
 
-/* Edit distance with transpositions (optimal string alignment). */
+/* Edit distance with transpositions (optimal string alignment), three
+ * rolling rows so that the stack stays small (the library also runs as
+ * WebAssembly). */
 static int distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
-    int d[FOLD_MAX][FOLD_MAX];
-    for (int i = 0; i <= la; i++)
-        d[i][0] = i;
+    int rows[3][FOLD_MAX + 1];
+    int *two = rows[0], *prev = rows[1], *cur = rows[2];
     for (int j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (int i = 1; i <= la; i++)
+        prev[j] = j;
+    for (int i = 1; i <= la; i++) {
+        cur[0] = i;
         for (int j = 1; j <= lb; j++) {
             int cost = a[i - 1] != b[j - 1];
-            int best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
-                best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
+            int best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (prev[j - 1] + cost < best)
+                best = prev[j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < best)
+                best = two[j - 2] + 1;
+            cur[j] = best;
         }
-    return d[la][lb];
+        int *t = two;
+        two = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb];
 }
 
 int tc_closest_name(const char *word, const char *const *names, int n)

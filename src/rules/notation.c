@@ -223,7 +223,8 @@ int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_pa
 {
     int type = TC_PAWN;
     const char *q = s;
-    if (strchr("NBRQKP", *q) && *q) {
+    out->lettered = strchr("NBRQKP", *q) && *q;
+    if (out->lettered) {
         type = *q == 'P' ? TC_PAWN : (int)(strchr(type_chars, *q) - type_chars);
         q++;
     }
@@ -336,7 +337,9 @@ int tc_move_parse(const tc_position *p, const char *text, tc_move *out, tc_error
         int f = TC_MOVE_FROM(m), k = TC_MOVE_KIND(m);
         if (k == TC_MOVE_CASTLE_K || k == TC_MOVE_CASTLE_Q)
             continue;
-        if (TC_MOVE_TO(m) != to || TC_TYPE(p->board[f]) != type || TC_MOVE_PROMO(m) != promo)
+        /* a full source cell without a piece letter ("g1-f3") names any piece */
+        bool any_type = !sp.lettered && from_file >= 0 && from_rank >= 0;
+        if (TC_MOVE_TO(m) != to || (!any_type && TC_TYPE(p->board[f]) != type) || TC_MOVE_PROMO(m) != promo)
             continue;
         if ((from_file >= 0 && f % v->W != from_file) || (from_rank >= 0 && f / v->W != from_rank))
             continue;

@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  rm -rf "$tmp"
+  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
 }
 trap cleanup EXIT
 
@@ -116,6 +116,8 @@ csp_ok() {
 check "hub" 200 "$U/"
 is "hub type" "$(header content-type)" "text/html; charset=utf-8"
 csp_ok "hub"
+is "hub COOP" "$(header cross-origin-opener-policy)" "same-origin"
+is "hub COEP" "$(header cross-origin-embedder-policy)" "require-corp"
 has "hub" "$tmp/body" '<body data-page="hub">'
 has "hub" "$tmp/body" '<script type="module" src="/assets/app.js"></script>'
 has "hub" "$tmp/body" '<link rel="stylesheet" href="/assets/app.css">'
@@ -181,6 +183,8 @@ check "app.js" 200 "$U/assets/app.js"
 is "app.js type" "$(header content-type)" "text/javascript; charset=utf-8"
 is "app.js cache" "$(header cache-control)" "no-cache"
 is "app.js nosniff" "$(header x-content-type-options)" "nosniff"
+is "app.js COEP" "$(header cross-origin-embedder-policy)" "require-corp"
+is "app.js CORP" "$(header cross-origin-resource-policy)" "same-origin"
 etag=$(header etag)
 [ -n "$etag" ] && ok || bad "app.js has no ETag"
 check "app.js revalidated" 304 "$U/assets/app.js" -H "If-None-Match: $etag"
@@ -240,6 +244,23 @@ check "own chess is not there" 404 "$V/v/chess"
 check "own broken is not a page" 404 "$V/v/broken"
 check "own play custom" 200 "$V/play?variant=raw-html&fen=rnbkqr/pppppp/6/6/PPPPPP/RNBKQR+w+-+-+0+1"
 
+# ---- SIGHUP reads the pages again
+check "before reload" 404 "$V/v/new-page"
+sed 's/^slug: .*/slug: new-page/; s/^title: .*/title: New Page/' variants/cylinder.md > "$pg/new-page.md"
+rm "$pg/broken.md"
+kill -HUP "${pids[1]}"
+got=404
+for _ in $(seq 1 50); do   # the reload runs beside the requests
+  got=$("${CURL[@]}" -o /dev/null -w '%{http_code}' "$V/v/new-page")
+  [ "$got" = 200 ] && break
+  sleep 0.1
+done
+is "new page after SIGHUP" "$got" 200
+check "hub after reload" 200 "$V/"
+has "hub after reload" "$tmp/body" 'data-slug="new-page"'
+lacks "hub after reload" "$tmp/body" 'broken.md'
+has "reload noted" "$tmp/own.err" "reloaded 5 variant pages"
+
 # ---- bad requests: each gets its 4xx, the server keeps serving
 alive() { check "still serving after $1" 200 "$U/api/variants"; }
 check "unknown slug" 404 "$U/v/no-such-variant"
@@ -280,6 +301,12 @@ case $raw in "HTTP/1.1 400"*) ok ;; *) bad "raw traversal: ${raw%%$'\r'*}" ;; es
 case $raw in *root:*) bad "raw traversal leaked /etc/passwd" ;; *) ok ;; esac
 raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET relative HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
 case $raw in "HTTP/1.1 4"*) ok ;; *) bad "relative target: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET /api/variants HTTP/1.1\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 400"*) ok ;; *) bad "HTTP/1.1 without Host: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET /api/variants HTTP/1.0\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 200"*) ok ;; *) bad "HTTP/1.0 without Host: ${raw%%$'\r'*}" ;; esac
+raw=$(exec 3<>/dev/tcp/127.0.0.1/"$port"; printf 'GET http://localhost/v/torus HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' >&3; timeout 10 cat <&3)
+case $raw in "HTTP/1.1 200"*'data-page="variant"'*) ok ;; *) bad "absolute-form target: ${raw%%$'\r'*}" ;; esac
 check "long URL" 414 "$U/v/$(head -c 5000 /dev/zero | tr '\0' a)"
 check "huge URL" 414 "$U/?q=$(head -c 40000 /dev/zero | tr '\0' a)"
 check "huge header" 431 "$U/" -H "X-Big: $(head -c 40000 /dev/zero | tr '\0' a)"

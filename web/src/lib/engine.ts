@@ -31,11 +31,11 @@ export interface EngineOptions {
   bytes?: ArrayBuffer;
   variant: VariantSpec;
   /** Hash table size, MiB (default 16). */
-  hashMb?: number;
+  hashMb?: number | undefined;
   /** Default: a module Web Worker running engine-worker.ts. */
-  createWorker?: () => WorkerLike;
+  createWorker?: (() => WorkerLike) | undefined;
   /** Default: 'shared-flag' when SharedArrayBuffer can be shared. */
-  stopMode?: StopMode;
+  stopMode?: StopMode | undefined;
 }
 
 export interface SearchRequest extends SearchLimits {
@@ -43,7 +43,7 @@ export interface SearchRequest extends SearchLimits {
   fen?: string;
   /** Moves played from fen (coordinate form or SAN), so repetitions count. */
   moves?: string[];
-  onInfo?: (info: SearchInfo) => void;
+  onInfo?: ((info: SearchInfo) => void) | undefined;
 }
 
 function defaultWorker(): WorkerLike {
@@ -60,7 +60,7 @@ interface Running {
   id: number;
   resolve: (r: SearchResult) => void;
   reject: (e: Error) => void;
-  onInfo?: (info: SearchInfo) => void;
+  onInfo: ((info: SearchInfo) => void) | undefined;
   last: SearchInfo | null;
 }
 

@@ -7,15 +7,9 @@
 // Objects hold wasm memory: call free() when done (a FinalizationRegistry
 // frees forgotten ones eventually). See README.md beside this file.
 
-import { instantiate, TcModule, type WasmSource } from './wasm';
+import { instantiate, TcModule, TopochessError, type WasmSource } from './wasm';
 
-/** A failure the library reported; message is the library's own text. */
-export class TopochessError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TopochessError';
-  }
-}
+export { TopochessError };
 
 export type FileRule = 'open' | 'wrap';
 export type RankRule = 'open' | 'wrap' | 'twist' | 'fold';

@@ -60,6 +60,14 @@ export interface HostHooks {
 /** Anything the module can be loaded from. */
 export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module | Response;
 
+/** A failure the library reported; message is the library's own text. */
+export class TopochessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TopochessError';
+  }
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -88,6 +96,7 @@ export class TcModule {
 
   /** Copies a string into a fresh NUL-terminated buffer; free it with free(). */
   str(s: string): { ptr: number; len: number } {
+    if (s.includes('\0')) throw new TopochessError('text contains a NUL character');
     const b = encoder.encode(s);
     const ptr = this.x.tcw_malloc(b.length + 1);
     if (!ptr) throw new Error('topochess: out of wasm memory');
@@ -139,8 +148,9 @@ export class TcModule {
 
   /** Runs fn with strings copied in, freeing them afterwards. */
   withStrs<T>(strs: string[], fn: (...ptrs: { ptr: number; len: number }[]) => T): T {
-    const bufs = strs.map((s) => this.str(s));
+    const bufs: { ptr: number; len: number }[] = [];
     try {
+      for (const s of strs) bufs.push(this.str(s));
       return fn(...bufs);
     } finally {
       for (const b of bufs) this.x.tcw_free(b.ptr);

@@ -351,7 +351,7 @@ describe('PGN', () => {
       const h = v.game();
       const info = h.loadPgn(pgn);
       expect(info).toMatchObject({ plies: 4, result: '*' });
-      expect(info.tags.White).toBe('Ann');
+      expect(info.tags['White']).toBe('Ann');
       expect(h.fen()).toBe(g.fen());
       expect(h.history().map((m) => m.san)).toEqual(g.history().map((m) => m.san));
     });

@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { loadTopochess, type Topochess } from '../../src/lib/topochess';
 
 export const ROOT = resolve(__dirname, '../../..');
-export const WASM = resolve(process.env.TC_WASM ?? resolve(ROOT, 'build/wasm/topochess.wasm'));
-export const BIN = resolve(process.env.TC_BIN ?? resolve(ROOT, 'topochess'));
+export const WASM = resolve(process.env['TC_WASM'] ?? resolve(ROOT, 'build/wasm/topochess.wasm'));
+export const BIN = resolve(process.env['TC_BIN'] ?? resolve(ROOT, 'topochess'));
 
 let cached: Promise<Topochess> | null = null;
 export function tc(): Promise<Topochess> {
