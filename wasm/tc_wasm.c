@@ -309,16 +309,15 @@ int32_t *EXPORT(tcw_variant_steps)(const tc_variant *v)
 
 /* ---------------------------------------------------------------- lines */
 
-/// Walks lines of movement with the step function. `p` may be NULL (empty
-/// board); with a position, a line stops at the first occupied cell, which
-/// ends it (marked "capture" when it holds an enemy).
+/* Lines of movement on an empty board, for the topology explorer (a
+ * position's lines come from the library: tc_piece_lines, below). Walked
+ * with the step function as RULES.md section 4 moves the pieces; the unit
+ * tests hold them against tc_piece_lines and the report's reach counts. */
 typedef struct {
     const tc_variant *v;
-    const tc_position *p;
     int colour;
     sb *s;
     int nlines;
-    int target; /* >= 0: emit only lines that end there (and not pushes) */
 } line_walk;
 
 static void cell_str(sb *s, const tc_variant *v, int c)
@@ -328,11 +327,9 @@ static void cell_str(sb *s, const tc_variant *v, int c)
     sb_str(s, name);
 }
 
-/* Emits {"kind":..,"cells":[from,...],"joins":[bits per hop],"capture":bool}. */
-static void emit_line(line_walk *w, const char *kind, const int *cells, const int *joins, int n, int capture)
+/* Emits {"kind":..,"cells":[from,...],"joins":[bits per hop],"capture":false}. */
+static void emit_line(line_walk *w, const char *kind, const int *cells, const int *joins, int n)
 {
-    if (w->target >= 0 && (cells[n - 1] != w->target || !strcmp(kind, "push")))
-        return;
     sb *s = w->s;
     sb_puts(s, w->nlines++ ? ",{\"kind\":" : "{\"kind\":");
     sb_str(s, kind);
@@ -344,14 +341,12 @@ static void emit_line(line_walk *w, const char *kind, const int *cells, const in
     sb_puts(s, "],\"joins\":[");
     for (int i = 1; i < n; i++)
         sb_printf(s, i > 1 ? ",%d" : "%d", joins[i]);
-    sb_printf(s, "],\"capture\":%s}", capture ? "true" : "false");
+    sb_puts(s, "],\"capture\":false}");
 }
 
-static int occupant(const line_walk *w, int c) { return w->p ? tc_piece_at(w->p, c) : 0; }
-
-/* A ray: repeated steps carrying the direction; ends off the board, on a
- * piece, or back on the start cell. The path may pass a cell twice (in
- * another direction): it is listed each time, as it would be drawn. */
+/* A ray: repeated steps carrying the direction; ends off the board or back
+ * on the start cell. The path may pass a cell twice (in another direction):
+ * it is listed each time, as it would be drawn. */
 static void walk_ray(line_walk *w, int from, int dx, int dy)
 {
     enum { MAX_PATH = 8 * TC_MAX_CELLS + 1 };
@@ -362,7 +357,7 @@ static void walk_ray(line_walk *w, int from, int dx, int dy)
         free(cells), free(joins), free(seen);
         return;
     }
-    int n = 1, capture = 0, c = from;
+    int n = 1, c = from;
     cells[0] = from;
     joins[0] = 0;
     for (;;) {
@@ -375,23 +370,18 @@ static void walk_ray(line_walk *w, int from, int dx, int dy)
             break;
         joins[n] = step_joins(w->v, c, dx, dy);
         cells[n++] = r.cell;
-        int q = occupant(w, r.cell);
-        if (q) {
-            capture = TC_COLOUR(q) != w->colour;
-            break;
-        }
         c = r.cell;
         dx = r.dx;
         dy = r.dy;
     }
     if (n > 1)
-        emit_line(w, "ray", cells, joins, n, capture);
+        emit_line(w, "ray", cells, joins, n);
     free(cells), free(joins), free(seen);
 }
 
-/* One step, or (mid-cell given) an orthogonal step then a diagonal one. */
-static void walk_leap(line_walk *w, const char *kind, int from, int dx, int dy, int dx2, int dy2,
-                      int need_empty, int need_enemy)
+/* One step, or with (dx2, dy2) an orthogonal step then a diagonal one in
+ * the frame the first step reached (a knight's leap). */
+static void walk_leap(line_walk *w, const char *kind, int from, int dx, int dy, int dx2, int dy2)
 {
     int cells[3] = {from, -1, -1}, joins[3] = {0, 0, 0}, n = 1;
     tc_step_result r = tc_step(w->v, from, dx, dy);
@@ -400,24 +390,15 @@ static void walk_leap(line_walk *w, const char *kind, int from, int dx, int dy, 
     joins[1] = step_joins(w->v, from, dx, dy);
     cells[n++] = r.cell;
     if (dx2 || dy2) {
-        int ex = r.sx * dx2, ey = r.sy * dy2; /* in the frame reached */
+        int ex = r.sx * dx2, ey = r.sy * dy2;
         tc_step_result r2 = tc_step(w->v, r.cell, ex, ey);
         if (r2.cell < 0)
             return;
         joins[2] = step_joins(w->v, r.cell, ex, ey);
         cells[n++] = r2.cell;
     }
-    int to = cells[n - 1];
-    if (to == from)
-        return;
-    int q = occupant(w, to);
-    if (q && TC_COLOUR(q) == w->colour)
-        return;
-    if (need_empty && q)
-        return;
-    if (need_enemy && w->p && !q && to != tc_ep_cell(w->p))
-        return;
-    emit_line(w, kind, cells, joins, n, q != 0 || (need_enemy && w->p && to == tc_ep_cell(w->p)));
+    if (cells[n - 1] != from)
+        emit_line(w, kind, cells, joins, n);
 }
 
 /* The forward direction of a pawn: the vertical step whose ray reaches the
@@ -466,8 +447,8 @@ static void piece_lines(line_walk *w, int from, int type)
         break;
     case TC_KING:
         for (int i = 0; i < 4; i++) {
-            walk_leap(w, "step", from, odx[i], ody[i], 0, 0, 0, 0);
-            walk_leap(w, "step", from, gdx[i], gdy[i], 0, 0, 0, 0);
+            walk_leap(w, "step", from, odx[i], ody[i], 0, 0);
+            walk_leap(w, "step", from, gdx[i], gdy[i], 0, 0);
         }
         break;
     case TC_KNIGHT:
@@ -475,14 +456,14 @@ static void piece_lines(line_walk *w, int from, int type)
             for (int side = -1; side <= 1; side += 2) {
                 int dx2 = odx[i] + (odx[i] == 0 ? side : 0);
                 int dy2 = ody[i] + (ody[i] == 0 ? side : 0);
-                walk_leap(w, "leap", from, odx[i], ody[i], dx2, dy2, 0, 0);
+                walk_leap(w, "leap", from, odx[i], ody[i], dx2, dy2);
             }
         break;
     case TC_PAWN: {
         int f = pawn_forward(w->v, from, w->colour);
-        walk_leap(w, "push", from, 0, f, 0, 0, 1, 0);
-        walk_leap(w, "capture", from, 1, f, 0, 0, 0, 1);
-        walk_leap(w, "capture", from, -1, f, 0, 0, 0, 1);
+        walk_leap(w, "push", from, 0, f, 0, 0);
+        walk_leap(w, "capture", from, 1, f, 0, 0);
+        walk_leap(w, "capture", from, -1, f, 0, 0);
         break;
     }
     default:
@@ -510,7 +491,7 @@ char *EXPORT(tcw_variant_lines)(const tc_variant *v, int cell, int letter)
     if (cell < 0 || cell >= tc_variant_cells(v) || !piece_type_of((char)letter))
         return NULL;
     sb s = {0};
-    line_walk w = {v, NULL, (letter >= 'a' && letter <= 'z') ? TC_BLACK : TC_WHITE, &s, 0, -1};
+    line_walk w = {v, (letter >= 'a' && letter <= 'z') ? TC_BLACK : TC_WHITE, &s, 0};
     sb_puts(&s, "[");
     piece_lines(&w, cell, piece_type_of((char)letter));
     sb_puts(&s, "]");
