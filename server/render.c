@@ -220,7 +220,8 @@ char *srv_render_document(const srv_doc *d, size_t *len)
     srv_buf_str(&b, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
     srv_buf_html(&b, d->title);
-    srv_buf_str(&b, "</title>\n<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
+    /* an empty icon: the browser asks for no /favicon.ico */
+    srv_buf_str(&b, "</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
                     "<script type=\"module\" src=\"/assets/app.js\"></script>\n</head>\n<body data-page=\"");
     srv_buf_html(&b, d->data_page);
     srv_buf_str(&b, "\">\n<header class=\"tc-header\"><a class=\"tc-home\" href=\"/\">topochess</a>");
