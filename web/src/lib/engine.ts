@@ -87,7 +87,12 @@ export class EngineClient {
   static async create(opts: EngineOptions): Promise<EngineClient> {
     const c = new EngineClient(opts);
     c.spawn();
-    await c.ready;
+    try {
+      await c.ready;
+    } catch (e) {
+      c.terminate();
+      throw e;
+    }
     return c;
   }
 
