@@ -68,8 +68,9 @@ char *cli_read_file(const char *path, size_t *len);
 /* 1 (and a message) when a game's [Variant] tag names another variant
  * than the one given with --variant or --variant-file. */
 int cli_pgn_variant_conflict(const tc_pgn_game *g, const cli_ctx *c, char *msg, size_t n);
-/* moves CELL: that piece's moves, each with its path. */
-void cli_print_piece_moves(const tc_position *p, int cell, FILE *out);
+/* moves CELL: that piece's moves (SAN, or coordinates with uci), each
+ * with its path. */
+void cli_print_piece_moves(const tc_position *p, int cell, int uci, FILE *out);
 /* Writes "check: bishop c8 via ..." lines for the side to move's king,
  * with a legend of the join marks on the last one if legend_wanted. */
 void cli_print_check(const tc_position *p, FILE *out, int legend_wanted);

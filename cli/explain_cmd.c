@@ -29,7 +29,7 @@ void cli_print_check(const tc_position *p, FILE *out, int legend_wanted)
     free(set);
 }
 
-void cli_print_piece_moves(const tc_position *p, int cell, FILE *out)
+void cli_print_piece_moves(const tc_position *p, int cell, int uci, FILE *out)
 {
     const tc_variant *v = tc_position_variant(p);
     int piece = tc_piece_at(p, cell), us = tc_side_to_move(p), joins = 0;
@@ -65,7 +65,10 @@ void cli_print_piece_moves(const tc_position *p, int cell, FILE *out)
             if (TC_MOVE_FROM(m) != cell)
                 continue;
             char san[32];
-            tc_move_to_san(p, m, san);
+            if (uci)
+                tc_move_to_uci(p, m, san);
+            else
+                tc_move_to_san(p, m, san);
             if (tc_move_path(p, m, &pa) == 0) {
                 tc_path_text(v, &pa, path, sizeof path);
                 joins |= pa.joins_all;

@@ -80,7 +80,7 @@ static int cmd_moves(cli_ctx *c)
             fprintf(stderr, "topochess: moves: there is no piece on %s\n", c->argv[0]);
             return 1;
         }
-        cli_print_piece_moves(c->pos, cell, stdout);
+        cli_print_piece_moves(c->pos, cell, c->uci, stdout);
         return 0;
     }
     tc_movelist *list = malloc(sizeof *list);

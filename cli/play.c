@@ -405,7 +405,7 @@ static int run_command(play_state *s, char *line)
         else if (!tc_piece_at(s->pos, cell))
             printf("there is no piece on %s\n", arg);
         else
-            cli_print_piece_moves(s->pos, cell, stdout);
+            cli_print_piece_moves(s->pos, cell, 0, stdout);
         return 0;
     }
     static const char *const plain[] = {"undo", "flip", "moves", "fen", "resign", "draw",

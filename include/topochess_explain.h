@@ -124,8 +124,9 @@ enum { TC_LINES_MOVES = 0, TC_LINES_ATTACKS = 1 };
 int tc_piece_lines(const tc_position *p, int cell, int mode, tc_path_set *out);
 
 /* The path a move of the side to move takes, ending at its destination
- * (castling: the king's cells). Returns 0, or -1 when no line of the piece
- * reaches the destination (the move is not a move of that piece). */
+ * (castling: the king's cells). When several lines lead there, the
+ * shortest, then the one crossing fewest joins. Returns 0, or -1 when no
+ * line of the piece reaches the destination (not a move of that piece). */
 int tc_move_path(const tc_position *p, tc_move m, tc_path *out);
 
 /* Writes a path's cells with the joins marked between them:

@@ -407,6 +407,20 @@ static void worked_positions(void)
         CHECK(mp.kind == TC_LINE_LEAP && mp.len == 2 && mp.cells[1] == th_cell(v, "f3"), "Nf3 leap");
         tc_position_free(p);
     }
+    p = at("folding", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL);
+    if (p) {
+        /* e1 reaches d1 by a step W and by a step S across the fold: the
+         * plain one is the move's path; c1 only across the fold */
+        const tc_variant *v = tc_position_variant(p);
+        tc_move m;
+        tc_error err;
+        tc_path mp;
+        CHECK(tc_move_parse(p, "Kd1", &m, &err) == 0 && tc_move_path(p, m, &mp) == 0, "Kd1 path");
+        CHECK(mp.len == 1 && mp.joins_all == 0 && mp.dir == 6, "Kd1 by dir %d, joins %d", mp.dir, mp.joins_all);
+        CHECK(tc_move_parse(p, "Kc1", &m, &err) == 0 && tc_move_path(p, m, &mp) == 0, "Kc1 path");
+        CHECK(mp.cells[0] == th_cell(v, "c1") && mp.joins_all == TC_JOIN_FOLD, "Kc1 joins %d", mp.joins_all);
+        tc_position_free(p);
+    }
     p = at("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL);
     if (p) {
         const tc_variant *v = tc_position_variant(p);

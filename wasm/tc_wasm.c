@@ -906,10 +906,18 @@ char *EXPORT(tcw_game_explain)(const tc_position *p, const char *text)
     else
         sb_puts(&s, "null");
     sb_puts(&s, ",\"attackers\":");
-    if (x->why == TC_WHY_KING_ATTACKED || x->why == TC_WHY_CANNOT_CASTLE)
+    if (x->why == TC_WHY_KING_ATTACKED && x->move) {
+        /* the lines attack the king in the position after the move */
+        tc_position *after = tc_position_clone(p);
+        if (after)
+            tc_make_move(after, x->move);
+        path_set_json(&s, after ? after : p, &x->attackers);
+        tc_position_free(after);
+    } else if (x->why == TC_WHY_KING_ATTACKED || x->why == TC_WHY_CANNOT_CASTLE) {
         path_set_json(&s, p, &x->attackers);
-    else
+    } else {
         sb_puts(&s, "[]");
+    }
     sb_puts(&s, "}");
     free(x);
     return sb_done(&s, NULL);

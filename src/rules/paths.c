@@ -135,6 +135,21 @@ static int same_cells(const tc_path *a, const tc_path *b)
     return 1;
 }
 
+static int join_count(const tc_path *pa)
+{
+    int n = 0;
+    for (int i = 0; i < pa->len; i++)
+        n += __builtin_popcount(pa->joins[i]);
+    return n;
+}
+
+/* Of two lines to one cell, the shorter, then the one with fewer joins
+ * (on folding, e1 reaches d1 by a plain step W and across the fold). */
+static int plainer(const tc_path *a, const tc_path *b)
+{
+    return a->len != b->len ? a->len < b->len : join_count(a) < join_count(b);
+}
+
 void tc_sink_add(tc_sink *s, const tc_path *pa)
 {
     if (s->set) {
@@ -145,7 +160,7 @@ void tc_sink_add(tc_sink *s, const tc_path *pa)
             s->set->paths[s->set->count++] = *pa;
         s->set->total++;
     }
-    if (s->first && !s->found)
+    if (s->first && (!s->found || plainer(pa, s->first)))
         *s->first = *pa;
     s->found++;
 }

@@ -15,7 +15,8 @@ typedef struct {
     int target; /* -1: whole lines */
 } tc_line_query;
 
-/// Where generated lines go: a set (may be NULL) and/or the first one.
+/// Where generated lines go: a set (may be NULL) and/or the plainest one
+/// (shortest, then fewest joins).
 typedef struct {
     tc_path_set *set;
     tc_path *first;

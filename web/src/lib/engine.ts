@@ -87,7 +87,12 @@ export class EngineClient {
   static async create(opts: EngineOptions): Promise<EngineClient> {
     const c = new EngineClient(opts);
     c.spawn();
-    await c.ready;
+    try {
+      await c.ready;
+    } catch (e) {
+      c.terminate();
+      throw e;
+    }
     return c;
   }
 
@@ -100,6 +105,7 @@ export class EngineClient {
       readyOk = res;
       readyFail = rej;
     });
+    this.ready.catch(() => undefined); // a respawn nobody awaits yet must not go unhandled
     w.onmessage = (ev) => {
       const m = ev.data;
       if (m.type === 'ready') readyOk();
@@ -151,6 +157,7 @@ export class EngineClient {
     if (this.closed) throw new Error('engine closed');
     if (this.current !== null) this.stop();
     await this.ready;
+    if (this.closed || !this.worker) throw new Error('engine closed');
     const id = this.nextId++;
     const fen = req.fen ?? ''; // '': the variant's start position
     return new Promise<SearchResult>((resolve, reject) => {
@@ -161,7 +168,7 @@ export class EngineClient {
       if (req.movetime) limits.movetime = req.movetime;
       if (req.nodes) limits.nodes = req.nodes;
       if (req.level) limits.level = req.level;
-      this.worker!.postMessage({ type: 'search', id, fen, moves: req.moves ?? [], limits });
+      this.worker?.postMessage({ type: 'search', id, fen, moves: req.moves ?? [], limits });
     });
   }
 

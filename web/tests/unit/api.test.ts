@@ -428,6 +428,10 @@ describe('explain (the library\'s attack paths and reasons)', () => {
       const x = pinned.explain('Bd3');
       expect(x).toMatchObject({ legal: false, why: 'king-attacked', king: 'e1' });
       expect(x.attackers.map((l) => l.cells)).toContainEqual(['e7', 'e6', 'e5', 'e4', 'e3', 'e2', 'e1']);
+      expect(x.attackers.every((l) => l.capture && l.end === 'target')).toBe(true);
+      const walk = v.game('4k3/8/8/8/8/8/3r4/4K3 w - - 0 1').explain('Ke2');
+      expect(walk).toMatchObject({ why: 'king-attacked', king: 'e2' });
+      expect(walk.attackers.map((l) => [l.cells[0], l.cells.at(-1), l.capture])).toContainEqual(['d2', 'e2', true]);
 
       const two = v.game('4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1').explain('Nd2');
       expect(two.why).toBe('ambiguous');

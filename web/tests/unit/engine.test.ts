@@ -138,6 +138,14 @@ describe('engine worker', () => {
     e.terminate();
   });
 
+  it('a bad variant fails create, a closed engine refuses searches', async () => {
+    await expect(EngineClient.create({ module: T.module, variant: { preset: 'nowhere' }, createWorker: nodeWorker }))
+      .rejects.toThrow(/nowhere/);
+    const e = await engine('chess');
+    e.terminate();
+    await expect(e.search({ depth: 1 })).rejects.toThrow(/closed/);
+  });
+
   // The searches below can only end by stop(), which a timer on this thread
   // calls: that the promise settles shows this thread ran while it thought.
   it.each(['shared-flag', 'respawn'] as const)('stops a search that would not end (%s)', async (mode) => {
