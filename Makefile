@@ -114,6 +114,7 @@ bench: $(BIN)
 	./$(BIN) bench
 
 clean:
-	rm -rf build topochess
+	# build/debsrc holds the Debian sources that tools/install-deps unpacked
+	find build -mindepth 1 -maxdepth 1 ! -name debsrc -exec rm -rf {} + 2>/dev/null; rm -f topochess
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -90,6 +90,11 @@ static int apply(const option *o, const char *value, cli_ctx *c)
 int cli_parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
 {
     unsigned seen = 0;
+    if (cmd->options & OPT_OWN) {
+        for (int i = 0; i < argc; i++)
+            c->argv[c->argc++] = argv[i];
+        return 0;
+    }
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -54,7 +54,8 @@ enum {
     OPT_OUT = 1u << 14,
     OPT_THREADS = 1u << 15,
     OPT_ENDGAMES = 1u << 16,
-    OPT_XBOARD = 1u << 17
+    OPT_XBOARD = 1u << 17,
+    OPT_OWN = 1u << 18 /* the command reads every argument itself (serve) */
 };
 
 /// One command: what it runs, which options and how many arguments it takes.
@@ -103,6 +104,8 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);
 int cmd_match(cli_ctx *c);
+/* serve.c: the web hub (server/). */
+int cmd_serve(cli_ctx *c);
 
 /* Draws the board with its joins; `white_bottom` chooses the orientation,
  * `unicode` allows box-drawing characters and piece glyphs. */

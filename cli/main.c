@@ -28,6 +28,8 @@ static int usage(FILE *out)
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
+            "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
+            "                      the hub of variant pages in the browser (topochess serve --help)\n"
             "Options take their value as the next word or after '=' (--variant=torus).\n");
     return out == stderr ? 1 : 0;
 }
@@ -157,6 +159,7 @@ static const cli_command commands[] = {
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
+    {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -128,6 +128,14 @@ void tc_engine_stop(tc_engine *e);
  * none. At a root the tables hold, the engine plays their best move. */
 int tc_engine_set_endgame_path(tc_engine *e, const char *dir);
 
+/* A callback the searching thread calls every thousand nodes or so; a
+ * nonzero answer stops the search like tc_engine_stop. For builds where no
+ * other thread can call tc_engine_stop while the search runs (TC_NO_THREADS,
+ * the wasm module: the host answers from a shared stop flag). NULL, the
+ * default, asks nothing. */
+typedef int (*tc_poll_fn)(void *ctx);
+void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx);
+
 /* Styles for measuring what the engine's parts are worth: a material-only
  * evaluation, and/or a search without pruning or reductions (plain
  * alpha-beta with the hash table and quiescence). */

@@ -62,7 +62,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(cecp)          \
     X(endgame)       \
     X(games)         \
-    X(search)
+    X(search)         \
+    X(server)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

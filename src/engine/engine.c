@@ -55,6 +55,9 @@ int tc_engine_set_threads(tc_engine *e, int n)
 {
     if (n < 1)
         n = 1;
+#ifdef TC_NO_THREADS
+    n = 1; /* the search runs in the calling thread only */
+#endif
     if (n > TC_ENGINE_MAX_THREADS)
         n = TC_ENGINE_MAX_THREADS;
     int have = 0;
@@ -142,15 +145,23 @@ int tc_engine_set_hash(tc_engine *e, size_t mb)
 
 void tc_engine_stop(tc_engine *e) { atomic_store(&e->stop, true); }
 
+void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx)
+{
+    e->poll = fn;
+    e->poll_ctx = ctx;
+}
+
 int tc_engine_evaluate(tc_engine *e) { return eval_position(e->et, e->root); }
 
 /* ---------------------------------------------------------------- driver */
 
+#ifndef TC_NO_THREADS
 static void *helper_main(void *arg)
 {
     search_iterate(arg);
     return NULL;
 }
+#endif
 
 /* Soft and hard time limits from the clock, the increment and the moves
  * left; the hard limit leaves a margin for the answer to reach the GUI. */
@@ -265,6 +276,7 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
             return res;
         }
         int started = 1;
+#ifndef TC_NO_THREADS
         for (int i = 1; i < e->nthreads; i++) {
             if (pthread_create(&e->threads[i]->handle, NULL, helper_main, e->threads[i]))
                 break;
@@ -279,6 +291,12 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
         atomic_store(&e->stop, true);
         for (int i = 1; i < started; i++)
             pthread_join(e->threads[i]->handle, NULL);
+#else
+        /* no thread can stop an infinite search here: it ends at the depth
+         * cap or when the poll callback says so */
+        search_iterate(e->threads[0]);
+        (void)started;
+#endif
         search_thread *m = e->threads[0];
         res.best = search_level_choice(e, &res.score);
         res.depth = m->completed;

@@ -33,7 +33,8 @@ static inline void count_node(search_thread *t)
         atomic_store(&e->stop, true);
     if ((t->nodes & POLL_MASK) == 0) {
         atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
-        if (t->id == 0 && e->hard_ms && search_now_ms() - e->start_ms >= e->hard_ms)
+        if (t->id == 0 && ((e->hard_ms && search_now_ms() - e->start_ms >= e->hard_ms) ||
+                           (e->poll && e->poll(e->poll_ctx))))
             atomic_store(&e->stop, true);
     }
 }

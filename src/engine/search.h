@@ -9,7 +9,9 @@
 #include "eval.h"
 #include "tt.h"
 
+#ifndef TC_NO_THREADS /* single-threaded builds (the wasm module) have no pthreads */
 #include <pthread.h>
+#endif
 #include <stdatomic.h>
 #include <time.h>
 
@@ -74,7 +76,9 @@ typedef struct search_thread {
     int best_score;
     tc_move root_pv[MAX_PLY];
     int root_pv_len;
+#ifndef TC_NO_THREADS
     pthread_t handle;
+#endif
 } search_thread;
 
 /// The engine: variant tables, hash table, threads and the position to
@@ -90,6 +94,8 @@ struct tc_engine {
     int8_t lmr[64][64];
     int style; /* TC_STYLE_* flags */
     struct egtb_cache *egtb; /* solved endings (egtb_probe.c) */
+    tc_poll_fn poll; /* asked every POLL_MASK+1 nodes whether to stop */
+    void *poll_ctx;
 
     /* the search in progress */
     tc_limits limits;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Requests per second of `topochess serve` on loopback, measured with wrk:
+# a variant page, /api/variants, a /play page (one FEN check each) and the
+# 53 KB app.js when web/dist is built. The server and wrk share the machine;
+# each run is bounded (DURATION seconds, CONNS connections, 127.0.0.1 only).
+#   bench/server.sh [BIN]   (DURATION=5 CONNS=32 THREADS=2 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-./topochess}
+DURATION=${DURATION:-5} CONNS=${CONNS:-32} THREADS=${THREADS:-2}
+command -v wrk >/dev/null || { echo "bench/server.sh: wrk is missing (apt-get install wrk)"; exit 1; }
+out=$(mktemp)
+"$BIN" serve --port 0 > "$out" 2>/dev/null &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$out"' EXIT
+for _ in $(seq 1 100); do grep -q http:// "$out" && break; sleep 0.1; done
+port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$out")
+U=http://127.0.0.1:$port
+echo "topochess serve on $U, wrk -t$THREADS -c$CONNS -d${DURATION}s, $(nproc) cores shared"
+printf '%-44s %12s %10s %10s\n' path requests/s "avg ms" "p99 ms"
+paths=(/v/klein-bottle /api/variants "/play?variant=klein-bottle&fen=PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR+w+KQkq+-+0+1" /)
+[ -f web/dist/assets/app.js ] && paths+=(/assets/app.js)
+for p in "${paths[@]}"; do
+  r=$(wrk --latency -t"$THREADS" -c"$CONNS" -d"${DURATION}s" "$U$p")
+  rps=$(echo "$r" | awk '/Requests\/sec/ {print $2}')
+  avg=$(echo "$r" | awk '/Latency/ && !/Distribution/ {print $2; exit}')
+  p99=$(echo "$r" | awk '$1 == "99%" {print $2}')
+  non2xx=$(echo "$r" | awk '/Non-2xx/ {print $NF}')
+  printf '%-44s %12s %10s %10s %s\n' "${p:0:44}" "$rps" "$avg" "$p99" "${non2xx:+($non2xx non-2xx)}"
+done

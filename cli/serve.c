@@ -1,0 +1,78 @@
+/* topochess serve: the hub of variant pages over HTTP (server/). */
+#include "cli.h"
+#include "server.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int number(const char *opt, const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long n = s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || *end || n < lo || n > hi) {
+        fprintf(stderr, "topochess serve: %s takes a number from %d to %d, not '%s'\n", opt, lo, hi, s ? s : "");
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+static int usage(int help, const char *bad)
+{
+    if (bad)
+        fprintf(stderr, "topochess serve: unknown or incomplete option '%s'\n", bad);
+    fprintf(help ? stdout : stderr,
+            "usage: topochess serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
+            "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n");
+    return !help;
+}
+
+int cmd_serve(cli_ctx *c)
+{
+    srv_options o;
+    memset(&o, 0, sizeof o);
+    o.port = 8080;
+    for (int i = 0; i < c->argc; i++) {
+        const char *arg = c->argv[i], *v = NULL;
+        char a[32];
+        const char *eq = strchr(arg, '=');
+        if (eq && (size_t)(eq - arg) < sizeof a) { /* --port=8080, as the other commands take it */
+            snprintf(a, sizeof a, "%.*s", (int)(eq - arg), arg);
+            v = eq + 1;
+        } else {
+            snprintf(a, sizeof a, "%.31s", arg);
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return usage(1, NULL);
+        if (!strcmp(a, "--log") && !v) {
+            o.log = 1;
+            continue;
+        }
+        if (!v && i + 1 < c->argc)
+            v = c->argv[++i];
+        int bad = 0;
+        if (!v)
+            return usage(0, arg);
+        if (!strcmp(a, "--port"))
+            bad = number(a, v, 0, 65535, &o.port);
+        else if (!strcmp(a, "--threads"))
+            bad = number(a, v, 1, 64, &o.threads);
+        else if (!strcmp(a, "--timeout"))
+            bad = number(a, v, 1, 3600, &o.timeout);
+        else if (!strcmp(a, "--max-connections"))
+            bad = number(a, v, 1, 100000, &o.max_connections);
+        else if (!strcmp(a, "--max-per-ip"))
+            bad = number(a, v, 1, 100000, &o.max_per_ip);
+        else if (!strcmp(a, "--host"))
+            o.host = v;
+        else if (!strcmp(a, "--pages"))
+            o.pages_dir = v;
+        else if (!strcmp(a, "--static"))
+            o.static_dir = v;
+        else
+            return usage(0, arg);
+        if (bad)
+            return 1;
+    }
+    return srv_serve(&o);
+}

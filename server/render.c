@@ -1,0 +1,327 @@
+/* JSON, HTML and SVG that the server writes (render.h). */
+#include "render.h"
+
+#include <cmark.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- JSON */
+
+char *srv_json_text(json_t *v, size_t *len)
+{
+    if (!v)
+        return NULL;
+    char *raw = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(v);
+    if (!raw)
+        return NULL;
+    srv_buf b = {0};
+    const char *run = raw, *s = raw;
+    for (; *s; s++) {
+        const char *rep = *s == '<' ? "\\u003c" : *s == '>' ? "\\u003e" : *s == '&' ? "\\u0026" : NULL;
+        if (!rep)
+            continue;
+        srv_buf_put(&b, run, (size_t)(s - run));
+        srv_buf_str(&b, rep);
+        run = s + 1;
+    }
+    srv_buf_put(&b, run, (size_t)(s - run));
+    free(raw);
+    return srv_buf_take(&b, len);
+}
+
+static const char *files_name(tc_file_rule f) { return f == TC_FILES_WRAP ? "wrap" : "open"; }
+
+static const char *ranks_name(tc_rank_rule r)
+{
+    switch (r) {
+    case TC_RANKS_WRAP: return "wrap";
+    case TC_RANKS_TWIST: return "twist";
+    case TC_RANKS_FOLD: return "fold";
+    default: return "open";
+    }
+}
+
+/* A string member from text the loader has already made valid UTF-8. */
+static void set_str(json_t *o, const char *key, const char *value)
+{
+    json_t *s = json_string(value);
+    json_object_set_new(o, key, s ? s : json_string("\xEF\xBF\xBD"));
+}
+
+json_t *srv_json_summary(const srv_page *p)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    const tc_variant_def *d = &p->def;
+    set_str(o, "slug", p->slug);
+    set_str(o, "title", p->title);
+    json_object_set_new(o, "rows", json_integer(d->height));
+    json_object_set_new(o, "cols", json_integer(d->width));
+    set_str(o, "files", files_name(d->files));
+    set_str(o, "ranks", ranks_name(d->ranks));
+    json_object_set_new(o, "seam", d->ranks == TC_RANKS_TWIST ? json_integer(d->seam) : json_null());
+    set_str(o, "start_fen", p->start_fen);
+    set_str(o, "topology", p->topology);
+    char *desc = srv_utf8_clean(d->description, strlen(d->description));
+    set_str(o, "description", desc ? desc : "");
+    free(desc);
+    return o;
+}
+
+json_t *srv_json_detail(const srv_page *p)
+{
+    json_t *o = srv_json_summary(p);
+    if (!o)
+        return NULL;
+    set_str(o, "frontmatter", p->frontmatter.p ? p->frontmatter.p : "");
+    const tc_topology_figures *f = &p->fig;
+    json_t *r = json_object(), *classes = json_array();
+    json_object_set_new(r, "orientable", json_boolean(f->orientable));
+    json_object_set_new(r, "euler", json_integer(f->euler));
+    json_object_set_new(r, "boundaries", json_integer(f->boundaries));
+    set_str(r, "surface", f->surface);
+    json_object_set_new(r, "colour_bound", json_boolean(f->colour_bound));
+    for (int x = 0; x < p->def.width; x++) {
+        if (f->file_class[x] != x)
+            continue;
+        json_t *cls = json_array();
+        for (int y = x; y < p->def.width; y++)
+            if (f->file_class[y] == x) {
+                char name[2] = {(char)('a' + y), 0};
+                json_array_append_new(cls, json_string(name));
+            }
+        json_array_append_new(classes, cls);
+    }
+    json_object_set_new(r, "file_classes", classes);
+    json_object_set_new(o, "report", r);
+    return o;
+}
+
+char *srv_json_error(const char *message, size_t *len)
+{
+    json_t *o = json_object();
+    char *clean = srv_utf8_clean(message, strlen(message));
+    if (o)
+        set_str(o, "error", clean ? clean : "error");
+    free(clean);
+    return srv_json_text(o, len);
+}
+
+/* ---------------------------------------------------------------- SVG */
+
+static const char *glyph(int piece)
+{
+    /* The solid set for both sides (white ones filled white), each with
+     * VS15 so that no font draws the pawn as an emoji. */
+    static const char *const solid[7] = {"", "\u265F\uFE0E", "\u265E\uFE0E", "\u265D\uFE0E",
+                                         "\u265C\uFE0E", "\u265B\uFE0E", "\u265A\uFE0E"};
+    int t = TC_TYPE(piece);
+    return t >= 1 && t <= 6 ? solid[t] : "";
+}
+
+/* How a step across a cell side glues: 0 as on a flat board, -1 off the
+ * board, else 1 a plain join, 2 a mirror (twist), 3 a half-turn (fold). */
+static int side_kind(const tc_variant *v, int x, int y, int dx, int dy)
+{
+    int W = tc_variant_width(v), H = tc_variant_height(v);
+    tc_step_result r = tc_step(v, tc_cell(v, x, y), dx, dy);
+    int nx = x + dx, ny = y + dy;
+    int inside = nx >= 0 && nx < W && ny >= 0 && ny < H;
+    if (r.cell < 0)
+        return inside ? 1 : -1; /* an inner side that is cut: mark it */
+    if (r.sx < 0 && r.sy < 0)
+        return 3;
+    if (r.sx < 0 || r.sy < 0)
+        return 2;
+    if (inside && r.cell == tc_cell(v, nx, ny))
+        return 0;
+    return 1;
+}
+
+static void svg_side(srv_buf *b, int kind, int x1, int y1, int x2, int y2)
+{
+    static const char *const cls[4] = {"", "tc-join", "tc-twist", "tc-fold"};
+    static const char *const colour[4] = {"", "#2a6fdb", "#d62728", "#2ca02c"};
+    if (kind <= 0)
+        return;
+    srv_buf_printf(b, "<path class=\"%s\" d=\"M%d %dL%d %d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", cls[kind], x1,
+                   y1, x2, y2, colour[kind], kind == 1 ? " stroke-dasharray=\"3 2\"" : "");
+}
+
+char *srv_render_svg(const srv_page *p, int c)
+{
+    const tc_variant *v = p->variant;
+    int W = tc_variant_width(v), H = tc_variant_height(v), m = 3;
+    tc_position *pos = tc_position_new(v);
+    if (!pos)
+        return NULL;
+    srv_buf b = {0};
+    srv_buf_printf(&b,
+                   "<svg class=\"tc-thumb\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                   "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+                   W * c + 2 * m, H * c + 2 * m, W * c + 2 * m, H * c + 2 * m);
+    srv_buf_html(&b, p->title);
+    srv_buf_printf(&b, ": start position, %dx%d, %s\"><g transform=\"translate(%d %d)\">", W, H, p->topology, m, m);
+    /* light board, dark cells (a1 dark) on it, then each side's pieces */
+    srv_buf_printf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#f0d9b5\"/><g fill=\"#b58863\">", W * c, H * c);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (!((x + y) & 1))
+                srv_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", x * c,
+                               (H - 1 - y) * c, c, c);
+    srv_buf_str(&b, "</g>");
+    for (int side = 0; side < 2; side++) {
+        srv_buf_printf(&b, "<g font-size=\"%d\" text-anchor=\"middle\" stroke-width=\"0.5\" fill=\"%s\" stroke=\"%s\">",
+                       c - c / 8, side ? "#000" : "#fff", side ? "#000" : "#222");
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int piece = tc_piece_at(pos, tc_cell(v, x, y));
+                if (piece && TC_COLOUR(piece) == side)
+                    srv_buf_printf(&b, "<text x=\"%d\" y=\"%d\">%s</text>", x * c + c / 2,
+                                   (H - 1 - y) * c + c - c / 6, glyph(piece));
+            }
+        srv_buf_str(&b, "</g>");
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int px = x * c, py = (H - 1 - y) * c;
+            svg_side(&b, side_kind(v, x, y, 1, 0), px + c, py, px + c, py + c); /* east */
+            svg_side(&b, side_kind(v, x, y, 0, 1), px, py, px + c, py);         /* north */
+            if (x == 0)
+                svg_side(&b, side_kind(v, x, y, -1, 0), px, py, px, py + c);
+            if (y == 0)
+                svg_side(&b, side_kind(v, x, y, 0, -1), px, py + c, px + c, py + c);
+        }
+    srv_buf_str(&b, "</g></svg>");
+    tc_position_free(pos);
+    return srv_buf_take(&b, NULL);
+}
+
+/* ---------------------------------------------------------------- Markdown */
+
+char *srv_render_markdown(const char *text, size_t len, size_t *out_len)
+{
+    /* CMARK_OPT_DEFAULT is safe since cmark 0.29: raw HTML becomes a
+     * comment and javascript:/vbscript:/file:/data: links are dropped;
+     * CMARK_OPT_UNSAFE is deliberately not given. */
+    char *html = cmark_markdown_to_html(text, len, CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8);
+    if (html && out_len)
+        *out_len = strlen(html);
+    return html;
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+char *srv_render_document(const srv_doc *d, size_t *len)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    srv_buf_html(&b, d->title);
+    /* an empty icon: the browser asks for no /favicon.ico */
+    srv_buf_str(&b, "</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
+                    "<script type=\"module\" src=\"/assets/app.js\"></script>\n</head>\n<body data-page=\"");
+    srv_buf_html(&b, d->data_page);
+    srv_buf_str(&b, "\">\n<header class=\"tc-header\"><a class=\"tc-home\" href=\"/\">topochess</a>");
+    if (d->variant) {
+        srv_buf_str(&b, "<nav class=\"tc-nav\"><a href=\"/v/");
+        srv_buf_html(&b, d->variant);
+        srv_buf_str(&b, "\">rules</a> <a href=\"/play?variant=");
+        srv_buf_html(&b, d->variant);
+        srv_buf_str(&b, "\">play</a> <a href=\"/analysis?variant=");
+        srv_buf_html(&b, d->variant);
+        srv_buf_str(&b, "\">analysis</a></nav>");
+    }
+    srv_buf_str(&b, "</header>\n<main>\n");
+    srv_buf_str(&b, d->main_html);
+    srv_buf_str(&b, "\n</main>\n");
+    if (d->data_json) {
+        srv_buf_str(&b, "<script type=\"application/json\" id=\"tc-data\">");
+        srv_buf_str(&b, d->data_json);
+        srv_buf_str(&b, "</script>\n");
+    }
+    srv_buf_str(&b, "</body>\n</html>\n");
+    return srv_buf_take(&b, len);
+}
+
+static const char *status_text(int status)
+{
+    switch (status) {
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    default: return "Error";
+    }
+}
+
+char *srv_render_error_page(int status, const char *message, size_t *len)
+{
+    srv_buf m = {0};
+    char title[64];
+    snprintf(title, sizeof title, "%d %s", status, status_text(status));
+    srv_buf_str(&m, "<section class=\"tc-error\"><h1>");
+    srv_buf_html(&m, title);
+    srv_buf_str(&m, "</h1>\n<p>");
+    char *clean = srv_utf8_clean(message, strlen(message));
+    srv_buf_html(&m, clean ? clean : "");
+    free(clean);
+    srv_buf_str(&m, "</p>\n<p><a href=\"/\">All variants</a></p></section>");
+    char *main_html = srv_buf_take(&m, NULL);
+    if (!main_html)
+        return NULL;
+    srv_doc d = {"error", title, main_html, NULL, NULL};
+    char *doc = srv_render_document(&d, len);
+    free(main_html);
+    return doc;
+}
+
+char *srv_render_hub_main(const srv_site *s)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<h1>Chess on topological boards</h1>\n<ul class=\"tc-hub\">\n");
+    for (int i = 0; i < s->npages; i++) {
+        const srv_page *p = &s->pages[i];
+        if (!p->ok) {
+            srv_buf_str(&b, "<li class=\"tc-entry tc-entry-error\"><span class=\"tc-entry-file\">");
+            srv_buf_html(&b, p->file);
+            srv_buf_str(&b, "</span>: <span class=\"tc-entry-message\">");
+            srv_buf_html(&b, p->error);
+            srv_buf_str(&b, "</span></li>\n");
+            continue;
+        }
+        srv_buf_str(&b, "<li class=\"tc-entry\" data-slug=\"");
+        srv_buf_html(&b, p->slug);
+        srv_buf_str(&b, "\"><a class=\"tc-entry-link\" href=\"/v/");
+        srv_buf_html(&b, p->slug);
+        srv_buf_str(&b, "\">");
+        srv_buf_str(&b, p->svg.p ? p->svg.p : "");
+        srv_buf_str(&b, "<span class=\"tc-entry-title\">");
+        srv_buf_html(&b, p->title);
+        srv_buf_printf(&b, "</span></a> <span class=\"tc-entry-size\">%dx%d</span> "
+                           "<span class=\"tc-entry-topology\">",
+                       p->def.width, p->def.height);
+        srv_buf_html(&b, p->topology);
+        srv_buf_str(&b, "</span> <a class=\"tc-entry-play\" href=\"/play?variant=");
+        srv_buf_html(&b, p->slug);
+        srv_buf_str(&b, "\">play</a> <a class=\"tc-entry-analysis\" href=\"/analysis?variant=");
+        srv_buf_html(&b, p->slug);
+        srv_buf_str(&b, "\">analysis</a></li>\n");
+    }
+    srv_buf_str(&b, "</ul>");
+    return srv_buf_take(&b, NULL);
+}
+
+char *srv_render_variant_main(const srv_page *p)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<article class=\"tc-page\">\n");
+    srv_buf_str(&b, p->body_html.p ? p->body_html.p : "");
+    srv_buf_str(&b, "</article>\n<div id=\"tc-app\"></div>");
+    return srv_buf_take(&b, NULL);
+}

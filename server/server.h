@@ -1,0 +1,24 @@
+/* topochess serve: the hub's HTTP server (libmicrohttpd). */
+#ifndef SRV_SERVER_H
+#define SRV_SERVER_H
+
+/// How to serve; zero or NULL fields take the defaults below.
+typedef struct srv_options {
+    const char *host;       /* address to listen on (default 127.0.0.1) */
+    int port;               /* default 8080; 0 picks a free port */
+    const char *pages_dir;  /* variant pages (default variants/) */
+    const char *static_dir; /* built front end (default web/dist/) */
+    int threads;            /* HTTP threads (default: the number of cores, at most 8) */
+    int timeout;            /* seconds a connection may stay idle (default 10) */
+    int max_connections;    /* open connections at once (default 1000) */
+    int max_per_ip;         /* open connections from one address (default 128) */
+    int log;                /* one line per request on stderr */
+} srv_options;
+
+/* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/
+ * ..." on stdout and serves until SIGINT or SIGTERM; SIGHUP reads the pages
+ * again. Returns the exit
+ * status (1 with a message on stderr if it cannot start). */
+int srv_serve(const srv_options *o);
+
+#endif

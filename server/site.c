@@ -1,0 +1,438 @@
+/* Loading the pages folder and rendering everything ahead (site.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "site.h"
+
+#include "buf.h"
+#include "render.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---------------------------------------------------------------- splitting */
+
+static size_t line_end(const char *s, size_t len, size_t at)
+{
+    while (at < len && s[at] != '\n')
+        at++;
+    return at;
+}
+
+static int only_marker(const char *s, size_t n, const char *marker)
+{
+    if (n < 3 || memcmp(s, marker, 3) != 0)
+        return 0;
+    for (size_t i = 3; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+int srv_split_page(const char *text, size_t len, size_t *fm_len)
+{
+    size_t pos = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    for (;;) { /* blank lines before the front matter */
+        size_t e = line_end(text, len, pos), i = pos;
+        while (i < e && is_blank(text[i]))
+            i++;
+        if (i < e || e >= len)
+            break;
+        pos = e + 1;
+    }
+    if (len - pos < 3 || memcmp(text + pos, "---", 3) != 0)
+        return -1;
+    size_t e = line_end(text, len, pos);
+    if (only_marker(text + pos, e - pos, "---")) {
+        /* block form: up to a line holding only --- or ... */
+        for (size_t at = e + 1; at < len;) {
+            size_t le = line_end(text, len, at);
+            if (only_marker(text + at, le - at, "---") || only_marker(text + at, le - at, "...")) {
+                *fm_len = le < len ? le + 1 : le;
+                return 0;
+            }
+            at = le + 1;
+        }
+        return -1;
+    }
+    /* one-line form: up to the next bare --- word outside quotes */
+    char quote = 0;
+    for (size_t i = pos + 3; i < len; i++) {
+        char c = text[i];
+        if (quote) {
+            if (c == '\\' && quote == '"')
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            if (is_blank(text[i - 1]))
+                quote = c;
+        } else if (c == '-' && is_blank(text[i - 1]) && len - i >= 3 && !memcmp(text + i, "---", 3) &&
+                   (len - i == 3 || is_blank(text[i + 3]))) {
+            size_t end = i + 3;
+            size_t le = line_end(text, len, end);
+            int rest_blank = 1;
+            for (size_t k = end; k < le; k++)
+                rest_blank &= is_blank(text[k]);
+            *fm_len = rest_blank ? (le < len ? le + 1 : le) : end;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int set_text(srv_text *t, char *p, size_t len)
+{
+    t->p = p;
+    t->len = p ? len : 0;
+    return p ? 0 : -1;
+}
+
+static char *read_file(const char *path, size_t *len, char *why, size_t why_n)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(why, why_n, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc((size_t)SRV_MAX_PAGE_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, (size_t)SRV_MAX_PAGE_BYTES + 1, fp) : 0;
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf || bad || n > (size_t)SRV_MAX_PAGE_BYTES) {
+        snprintf(why, why_n, "%s", !buf ? "out of memory" : bad ? "cannot read" : "larger than 1 MB");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The front matter text handed to the browser: the page's own, when the
+ * library reads it alone as it read the whole page; else the definition
+ * written back as a page. */
+static char *frontmatter_text(const char *text, size_t fm_len, const tc_variant_def *def,
+                              size_t *out_len)
+{
+    tc_variant_def again;
+    tc_error err;
+    if (fm_len > 0 && tc_frontmatter_parse(text, fm_len, &again, &err) == 0 && !memcmp(&again, def, sizeof again)) {
+        char *clean = srv_utf8_clean(text, fm_len);
+        if (clean && strlen(clean) == fm_len) {
+            *out_len = fm_len;
+            return clean;
+        }
+        free(clean);
+    }
+    char *p = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&p, &n);
+    if (!mem)
+        return NULL;
+    tc_variant_def_write_page(def, mem);
+    fclose(mem);
+    *out_len = n;
+    return p;
+}
+
+static int preset_order(const char *slug)
+{
+    for (int i = 0; i < tc_preset_count(); i++)
+        if (!strcmp(tc_preset(i)->name, slug))
+            return i;
+    return tc_preset_count();
+}
+
+static int valid_slug(const char *s)
+{
+    if (!*s || strlen(s) > 63)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+/* Fills a page from its text; on a problem of the page, ok = 0 and error
+ * says what; returns -1 only when memory runs out. */
+static int load_page(srv_page *p, const char *text, size_t len)
+{
+    tc_error err;
+    if (tc_frontmatter_parse(text, len, &p->def, &err)) {
+        snprintf(p->error, sizeof p->error, "%s", err.msg);
+        return 0;
+    }
+    p->slug = p->def.name;
+    if (!valid_slug(p->slug)) {
+        snprintf(p->error, sizeof p->error, "slug '%.64s' is not usable in a link (letters a-z, digits, '-')",
+                 p->slug);
+        return 0;
+    }
+    p->variant = tc_variant_new(&p->def, &err);
+    if (!p->variant) {
+        snprintf(p->error, sizeof p->error, "%s", err.msg);
+        return 0;
+    }
+    tc_position *pos = tc_position_new(p->variant);
+    if (!pos)
+        return -1;
+    tc_position_fen(pos, p->start_fen, sizeof p->start_fen);
+    tc_position_free(pos);
+    tc_variant_topology_text(p->variant, p->topology, sizeof p->topology);
+    if (tc_topology_figures_compute(p->variant, &p->fig, &err))
+        return -1;
+    char *title = srv_utf8_clean(p->def.title, strlen(p->def.title));
+    if (!title)
+        return -1;
+    snprintf(p->title, sizeof p->title, "%s", *title ? title : p->slug);
+    free(title);
+    p->order = preset_order(p->slug);
+
+    size_t fm_len = 0, n = 0;
+    if (srv_split_page(text, len, &fm_len))
+        fm_len = 0; /* the library read it another way: render no body */
+    char *fm = frontmatter_text(text, fm_len, &p->def, &n);
+    if (set_text(&p->frontmatter, fm, n))
+        return -1;
+    const char *body = fm_len ? text + fm_len : "";
+    char *html = srv_render_markdown(body, fm_len ? len - fm_len : 0, &n);
+    if (set_text(&p->body_html, html, n))
+        return -1;
+    int W = p->def.width, H = p->def.height, big = W > H ? W : H;
+    int cell = big <= 8 ? 14 : big <= 14 ? 11 : 9;
+    char *svg = srv_render_svg(p, cell);
+    if (set_text(&p->svg, svg, svg ? strlen(svg) : 0))
+        return -1;
+    char *js = srv_json_text(srv_json_summary(p), &n);
+    if (set_text(&p->summary_json, js, n))
+        return -1;
+    js = srv_json_text(srv_json_detail(p), &n);
+    if (set_text(&p->detail_json, js, n))
+        return -1;
+    char *main_html = srv_render_variant_main(p);
+    if (!main_html)
+        return -1;
+    srv_buf data = {0};
+    srv_buf_str(&data, "{\"variant\":");
+    srv_buf_str(&data, p->detail_json.p);
+    srv_buf_str(&data, "}");
+    char *data_json = srv_buf_take(&data, NULL);
+    srv_doc d = {"variant", p->title, main_html, data_json, p->slug};
+    char *doc = data_json ? srv_render_document(&d, &n) : NULL;
+    free(main_html);
+    free(data_json);
+    if (set_text(&p->html, doc, n))
+        return -1;
+    p->ok = 1;
+    return 0;
+}
+
+static void page_free(srv_page *p);
+
+/* Two pages with one slug: the one named <slug>.md keeps it, else the
+ * first by name; the other becomes an error entry. */
+static void drop_duplicate(srv_page *a, srv_page *b)
+{
+    char own[80];
+    snprintf(own, sizeof own, "%s.md", b->slug);
+    srv_page *loser = !strcmp(b->file, own) && strcmp(a->file, own) ? a : b;
+    const srv_page *winner = loser == a ? b : a;
+    char file[256], msg[320];
+    snprintf(file, sizeof file, "%s", loser->file);
+    snprintf(msg, sizeof msg, "slug '%.63s' is already used by %.200s", loser->slug, winner->file);
+    page_free(loser);
+    memset(loser, 0, sizeof *loser);
+    snprintf(loser->file, sizeof loser->file, "%s", file);
+    snprintf(loser->error, sizeof loser->error, "%s", msg);
+}
+
+static void page_free(srv_page *p)
+{
+    tc_variant_free(p->variant);
+    free(p->frontmatter.p);
+    free(p->body_html.p);
+    free(p->svg.p);
+    free(p->summary_json.p);
+    free(p->detail_json.p);
+    free(p->html.p);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int hub_order(const void *a, const void *b)
+{
+    const srv_page *x = a, *y = b;
+    if (x->ok != y->ok)
+        return y->ok - x->ok;
+    if (x->ok && x->order != y->order)
+        return x->order - y->order;
+    return strcmp(x->file, y->file);
+}
+
+static int is_page_name(const char *n)
+{
+    size_t l = strlen(n);
+    return n[0] != '.' && l > 3 && l < 256 && !strcmp(n + l - 3, ".md");
+}
+
+/* Every *.md name of the folder, sorted (heap array of heap strings). */
+static char **list_pages(const char *dir, int *count, int *too_many, tc_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err->msg, sizeof err->msg, "pages folder '%.200s': %s", dir, strerror(errno));
+        return NULL;
+    }
+    char **names = calloc(SRV_MAX_PAGES, sizeof *names);
+    if (!names) {
+        closedir(d);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    int n = 0;
+    *too_many = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!is_page_name(e->d_name))
+            continue;
+        if (n == SRV_MAX_PAGES) {
+            *too_many = 1;
+            break;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    *count = n;
+    return names;
+}
+
+static int build_site_texts(srv_site *s)
+{
+    json_t *list = json_array(), *hub = json_object(), *hub_list = json_array(), *errors = json_array();
+    if (!list || !hub || !hub_list || !errors) {
+        json_decref(list), json_decref(hub), json_decref(hub_list), json_decref(errors);
+        return -1;
+    }
+    for (int i = 0; i < s->npages; i++) {
+        const srv_page *p = &s->pages[i];
+        if (p->ok) {
+            json_array_append_new(list, srv_json_summary(p));
+            json_array_append_new(hub_list, srv_json_summary(p));
+        } else {
+            json_t *e = json_object();
+            char *file = srv_utf8_clean(p->file, strlen(p->file)), *msg = srv_utf8_clean(p->error, strlen(p->error));
+            json_object_set_new(e, "file", json_string(file ? file : "?"));
+            json_object_set_new(e, "error", json_string(msg ? msg : "?"));
+            free(file);
+            free(msg);
+            json_array_append_new(errors, e);
+        }
+    }
+    json_object_set_new(hub, "variants", hub_list);
+    json_object_set_new(hub, "errors", errors);
+    size_t n = 0;
+    char *js = srv_json_text(list, &n);
+    if (set_text(&s->variants_json, js, n))
+        return json_decref(hub), -1;
+    char *data = srv_json_text(hub, &n);
+    char *main_html = srv_render_hub_main(s);
+    srv_doc d = {"hub", "topochess: variants", main_html, data, NULL};
+    char *doc = data && main_html ? srv_render_document(&d, &n) : NULL;
+    free(data);
+    free(main_html);
+    return set_text(&s->hub_html, doc, n);
+}
+
+srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error *err)
+{
+    srv_site *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    snprintf(s->pages_dir, sizeof s->pages_dir, "%s", pages_dir);
+    if (!static_dir || !realpath(static_dir, s->static_dir))
+        s->static_dir[0] = '\0';
+    int n = 0, too_many = 0;
+    char **names = list_pages(pages_dir, &n, &too_many, err);
+    if (!names) {
+        free(s);
+        return NULL;
+    }
+    s->pages = calloc((size_t)n + 1, sizeof *s->pages);
+    int failed = !s->pages;
+    for (int i = 0; i < n && !failed; i++) {
+        srv_page *p = &s->pages[s->npages++];
+        snprintf(p->file, sizeof p->file, "%s", names[i]);
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", pages_dir, names[i]);
+        struct stat st;
+        size_t len = 0;
+        char *text = NULL;
+        if (stat(path, &st) || !S_ISREG(st.st_mode))
+            snprintf(p->error, sizeof p->error, "not a regular file");
+        else
+            text = read_file(path, &len, p->error, sizeof p->error);
+        if (text && load_page(p, text, len))
+            failed = 1;
+        free(text);
+    }
+    for (int i = 0; i < s->npages && !failed; i++)
+        for (int j = 0; j < i && s->pages[i].ok; j++)
+            if (s->pages[j].ok && !strcmp(s->pages[j].slug, s->pages[i].slug))
+                drop_duplicate(&s->pages[j], &s->pages[i]);
+    if (too_many && !failed) {
+        srv_page *p = &s->pages[s->npages++];
+        snprintf(p->file, sizeof p->file, "%s", pages_dir);
+        snprintf(p->error, sizeof p->error, "more than %d pages: the rest are not shown", SRV_MAX_PAGES);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (!failed) {
+        qsort(s->pages, (size_t)s->npages, sizeof *s->pages, hub_order);
+        for (int i = 0; i < s->npages; i++) {
+            s->pages[i].slug = s->pages[i].def.name; /* the array moved */
+            s->nvariants += s->pages[i].ok;
+        }
+        failed = build_site_texts(s);
+    }
+    if (failed) {
+        srv_site_free(s);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    return s;
+}
+
+void srv_site_free(srv_site *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->npages; i++)
+        page_free(&s->pages[i]);
+    free(s->pages);
+    free(s->hub_html.p);
+    free(s->variants_json.p);
+    free(s);
+}
+
+const srv_page *srv_site_find(const srv_site *s, const char *slug)
+{
+    for (int i = 0; i < s->nvariants; i++)
+        if (!strcmp(s->pages[i].slug, slug))
+            return &s->pages[i];
+    return NULL;
+}

@@ -1,0 +1,243 @@
+// The board as the pages use it: the board component fed from a game
+// controller, a toolbar (flip, roll, 3-D view), a caption naming the joins,
+// a move list with data-ply hooks and arrow-key stepping.
+import { createBoard, type Board } from '../board/api';
+import type { BoardConfig, BoardMove } from '../board/config';
+import type { Picture } from '../board/picture';
+import { splitName } from '../board/render';
+import type { GameController } from './game';
+import type { GameRules, Rules } from './types';
+import { el } from './dom';
+
+export interface BoardViewOptions {
+  /** may the user move now? (the engine's turn, a finished game, a past ply) */
+  movable(): BoardConfig['movable'];
+  onUserMove(move: BoardMove): void;
+  /** extra configuration (explorer, editor) */
+  extra?: Partial<BoardConfig>;
+}
+
+export interface BoardView {
+  board: Board;
+  element: HTMLElement;
+  sync(): void;
+  open3d(): Promise<void>;
+}
+
+/** Games at positions other than the current one (past plies), by FEN. */
+class PositionCache {
+  private cache = new Map<string, GameRules>();
+  constructor(private rules: Rules) {}
+  get(fen: string): GameRules {
+    let g = this.cache.get(fen);
+    if (!g) {
+      if (this.cache.size > 32) {
+        for (const old of this.cache.values()) old.free();
+        this.cache.clear();
+      }
+      g = this.rules.game(fen);
+      this.cache.set(fen, g);
+    }
+    return g;
+  }
+}
+
+export function describeEdges(rules: Rules, pic: Picture): string {
+  const t = rules.topology;
+  const parts: string[] = [];
+  const name = (p: { cell: number } | null) => (p ? t.cellName(p.cell) : '');
+  const side = (label: string, e: Picture['top'], rowOrCol: 'row' | 'column') => {
+    if (!e.kind) return;
+    const cells = e.ghosts.filter(Boolean);
+    if (cells.length === 0) return;
+    const first = name(cells[0]);
+    const lastCell = name(cells[cells.length - 1]);
+    const what = rowOrCol === 'row' ? `rank ${splitName(first).rank}` : `file ${splitName(first).file}`;
+    const uniform = cells.every((c) =>
+      rowOrCol === 'row' ? splitName(name(c)).rank === splitName(first).rank : splitName(name(c)).file === splitName(first).file,
+    );
+    parts.push(
+      `${label}: ${e.kind}${uniform ? ` to ${what}` : ''} (${first}…${lastCell}${cells.some((c) => c!.sx < 0) ? ', mirrored' : ''})`,
+    );
+  };
+  side('top', pic.top, 'row');
+  side('bottom', pic.bottom, 'row');
+  side('left', pic.left, 'column');
+  side('right', pic.right, 'column');
+  const twist = pic.seams.filter((s) => s.kind === 'twist' && !s.vertical);
+  if (twist.length) {
+    const pairs = twist
+      .slice(0, 3)
+      .map((s) => `${t.cellName(pic.grid[s.r][s.c].cell)}–${s.across === null ? '?' : t.cellName(s.across)}`);
+    parts.push(`twist line inside the picture: ${pairs.join(', ')}…`);
+  }
+  return parts.length ? `Joins — ${parts.join('; ')}.` : 'No joins: every edge is open.';
+}
+
+export function createBoardView(
+  container: HTMLElement,
+  rules: Rules,
+  ctl: GameController,
+  opts: BoardViewOptions,
+): BoardView {
+  const positions = new PositionCache(rules);
+  const boardEl = el('div', { class: 'tc-board-holder' });
+  const caption = el('p', { class: 'tc-joins' });
+  const why = el('p', { class: 'tc-why', 'data-why': '', 'aria-live': 'polite' });
+  const view3d = el('div', { class: 'tc-3d', hidden: '' });
+  const toolbar = el('div', { class: 'tc-toolbar', role: 'toolbar' });
+  const button = (label: string, action: string, title: string) => {
+    const b = el('button', { type: 'button', 'data-action': action, title }, label);
+    toolbar.append(b);
+    return b;
+  };
+  const layout = el('div', { class: 'tc-boardview' });
+  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, why, caption);
+  layout.append(flat, view3d);
+  container.append(layout);
+
+  const current = (): GameRules => (ctl.atEnd() ? ctl.game : positions.get(ctl.shownFen()));
+  let movesCache: { fen: string; moves: BoardMove[] } | null = null;
+  const movesOf = (g: GameRules): BoardMove[] => {
+    const fen = g.fen();
+    if (!movesCache || movesCache.fen !== fen) movesCache = { fen, moves: g.moves() };
+    return movesCache.moves;
+  };
+
+  const board = createBoard(boardEl, rules.topology, {
+    fen: ctl.shownFen(),
+    onMove: (m) => opts.onUserMove(m),
+    dests: (cell) => movesOf(current()).filter((m) => m.from === cell),
+    lines: (cell) => current().lines(cell),
+    onView: () => {
+      caption.textContent = describeEdges(rules, board.state.picture);
+    },
+    onIllegal: (from, to) => {
+      if (board.state.config.movable === 'none') return;
+      try {
+        why.textContent = current().explain(from, to);
+      } catch (e) {
+        why.textContent = (e as Error).message;
+      }
+    },
+    ...opts.extra,
+  });
+
+  button('⇅', 'flip', 'Flip the board');
+  const roll = board.canRoll();
+  if (roll.files) {
+    button('◀', 'roll-left', 'Roll the files left');
+    button('▶', 'roll-right', 'Roll the files right');
+  }
+  if (roll.ranks) {
+    button('▲', 'roll-up', 'Roll the ranks up');
+    button('▼', 'roll-down', 'Roll the ranks down');
+  }
+  if (roll.files || roll.ranks) button('⌂', 'roll-reset', 'Back to the page layout');
+  const b3d = button('3-D', 'view3d', 'Show the surface in 3-D');
+
+  let three: { update(): void; dispose(): void } | null = null;
+  const open3d = async () => {
+    if (three) return;
+    b3d.disabled = true;
+    view3d.hidden = false;
+    view3d.textContent = 'Loading the 3-D view…';
+    const mod = await import('../view3d/index');
+    view3d.textContent = '';
+    three = mod.mount3d(view3d, rules.topology, () => board.state.placement, () => board.state.config.lastMove);
+    board.onChange(() => three?.update());
+    b3d.disabled = false;
+    b3d.setAttribute('aria-pressed', 'true');
+  };
+  toolbar.addEventListener('click', (e) => {
+    const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+    switch (action) {
+      case 'flip': board.flip(); break;
+      case 'roll-left': board.roll(1, 0); break;
+      case 'roll-right': board.roll(-1, 0); break;
+      case 'roll-up': board.roll(0, -1); break;
+      case 'roll-down': board.roll(0, 1); break;
+      case 'roll-reset': board.resetRoll(); break;
+      case 'view3d':
+        if (three) {
+          three.dispose();
+          three = null;
+          view3d.hidden = true;
+          view3d.replaceChildren();
+          b3d.setAttribute('aria-pressed', 'false');
+        } else {
+          void open3d();
+        }
+        break;
+    }
+  });
+
+  const sync = () => {
+    why.textContent = '';
+    const g = current();
+    const st = g.status();
+    const king = st.check && st.king !== null ? st.king : null;
+    let lastPath: number[] | null = null;
+    if (ctl.cursor > 0) {
+      const before = ctl.cursor === 1 ? ctl.startFen : ctl.plies[ctl.cursor - 2].fenAfter;
+      try {
+        lastPath = positions.get(before).movePath(ctl.plies[ctl.cursor - 1].move.uci);
+      } catch {
+        lastPath = null;
+      }
+    }
+    board.set({
+      fen: ctl.shownFen(),
+      lastMove: ctl.lastMove(),
+      lastPath,
+      check: king,
+      checkLines: st.check ? st.checkLines : [],
+      movable: opts.movable(),
+    });
+    caption.textContent = describeEdges(rules, board.state.picture);
+  };
+  sync();
+  return { board, element: layout, sync, open3d };
+}
+
+/** The move list: one element per ply with data-ply and the SAN as text. */
+export function createMoveList(container: HTMLElement, ctl: GameController): () => void {
+  const list = el('ol', { class: 'tc-moves', 'aria-label': 'moves' });
+  container.append(list);
+  list.addEventListener('click', (e) => {
+    const ply = (e.target as Element).closest('[data-ply]')?.getAttribute('data-ply');
+    if (ply) ctl.goto(Number(ply));
+  });
+  return () => {
+    list.replaceChildren();
+    const blackFirst = ctl.startFen.split(' ')[1] === 'b';
+    const fullmove = Number(ctl.startFen.split(' ')[5] ?? '1') || 1;
+    let li: HTMLElement | null = null;
+    ctl.plies.forEach((p, i) => {
+      const whiteMove = blackFirst ? i % 2 === 1 : i % 2 === 0;
+      if (whiteMove || !li) {
+        const n = fullmove + Math.floor((i + (blackFirst ? 1 : 0)) / 2);
+        li = el('li', { value: String(n) });
+        list.append(li);
+        if (!whiteMove) li.append(el('span', { class: 'tc-ply-gap' }, '…'));
+      }
+      const span = el('span', { 'data-ply': String(i + 1), class: i + 1 === ctl.cursor ? 'tc-ply current' : 'tc-ply' }, p.move.san);
+      li.append(span);
+    });
+    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+  };
+}
+
+/** Left/Right step through the game's moves, Up/Home to the start, Down/End to the end. */
+export function bindArrowKeys(ctl: GameController): void {
+  document.addEventListener('keydown', (e) => {
+    const target = e.target as HTMLElement;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
+    if (e.key === 'ArrowLeft') ctl.goto(ctl.cursor - 1);
+    else if (e.key === 'ArrowRight') ctl.goto(ctl.cursor + 1);
+    else if (e.key === 'ArrowUp' || e.key === 'Home') ctl.goto(0);
+    else if (e.key === 'ArrowDown' || e.key === 'End') ctl.goto(ctl.plies.length);
+    else return;
+    e.preventDefault();
+  });
+}

@@ -1,0 +1,47 @@
+// The one entry (assets/app.js): reads the page kind from <body data-page>
+// and its data from #tc-data, then builds that page in #tc-app.
+import './styles/app.css';
+import { pageData } from './app/dom';
+import { hubPage, type HubData } from './pages/hub';
+import { variantPage, type VariantData } from './pages/variant';
+import { playPage, type PlayData } from './pages/play';
+import { analysisPage, type AnalysisData } from './pages/analysis';
+
+function fail(app: HTMLElement | null, e: unknown): void {
+  const msg = e instanceof Error ? e.message : String(e);
+  console.error(`topochess: ${msg}`);
+  if (app) {
+    const p = document.createElement('p');
+    p.className = 'tc-error';
+    p.textContent = `This page could not start: ${msg}`;
+    app.replaceChildren(p);
+  }
+}
+
+async function start(): Promise<void> {
+  const page = document.body.dataset.page ?? '';
+  const app = document.getElementById('tc-app');
+  try {
+    switch (page) {
+      case 'hub':
+        await hubPage(pageData<HubData>());
+        break;
+      case 'variant':
+        if (app) await variantPage(app, pageData<VariantData>());
+        break;
+      case 'play':
+        if (app) await playPage(app, pageData<PlayData>());
+        break;
+      case 'analysis':
+        if (app) await analysisPage(app, pageData<AnalysisData>());
+        break;
+      default:
+        return;
+    }
+    document.body.setAttribute('data-ready', 'true');
+  } catch (e) {
+    fail(app, e);
+  }
+}
+
+void start();

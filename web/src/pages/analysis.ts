@@ -1,0 +1,235 @@
+// /analysis: play out any line; the engine's evaluation and best line are
+// shown live (the worker searches each position shown); a board editor sets
+// up a position (the wasm module checks it).
+import { createBoard } from '../board/api';
+import { readFen } from '../board/state';
+import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
+import { el } from '../app/dom';
+import { createEngine } from '../app/engine';
+import { GameController } from '../app/game';
+import { loadRules } from '../app/rules';
+import type { EngineInfo, Rules, VariantDetail } from '../app/types';
+
+export interface AnalysisData {
+  variant: VariantDetail;
+  fen: string | null;
+}
+
+export function placementFen(rules: Rules, placement: string[], turn: 'w' | 'b'): string {
+  const t = rules.topology;
+  const ranks: string[] = [];
+  for (let y = t.height - 1; y >= 0; y--) {
+    let out = '';
+    let run = 0;
+    for (let x = 0; x < t.width; x++) {
+      const p = placement[y * t.width + x];
+      if (p) {
+        if (run) out += String(run);
+        run = 0;
+        out += p;
+      } else run++;
+    }
+    if (run) out += String(run);
+    ranks.push(out);
+  }
+  return `${ranks.join('/')} ${turn} KQkq - 0 1`;
+}
+
+export function formatScore(info: EngineInfo, whiteToMove: boolean): string {
+  const sign = whiteToMove ? 1 : -1;
+  if (info.score.mate !== undefined) {
+    const m = info.score.mate * sign;
+    return m > 0 ? `#${m}` : `#-${-m}`;
+  }
+  const cp = (info.score.cp ?? 0) * sign;
+  return `${cp >= 0 ? '+' : ''}${(cp / 100).toFixed(2)}`;
+}
+
+export async function analysisPage(app: HTMLElement, data: AnalysisData): Promise<void> {
+  const rules = await loadRules(data.variant);
+  const ctl = new GameController(rules, data.fen ?? undefined);
+  const engine = createEngine(data.variant);
+
+  const title = el('h1', {}, `${data.variant.title}: analysis`);
+  const status = el('p', { class: 'tc-status', 'data-status': '' });
+  const main = el('div', { class: 'tc-play' });
+  const boardCol = el('div', { class: 'tc-play-board' });
+  const side = el('aside', { class: 'tc-side' });
+  main.append(boardCol, side);
+  const editorBox = el('section', { class: 'tc-editor', hidden: '', 'data-editor': '' });
+  app.replaceChildren(title, status, main, editorBox);
+
+  const view = createBoardView(boardCol, rules, ctl, {
+    movable: () => 'both',
+    onUserMove: (m) => ctl.play(m.uci),
+  });
+
+  const evalBox = el('div', { class: 'tc-eval' });
+  const evalScore = el('strong', { 'data-eval': '' }, '…');
+  const evalDepth = el('span', { 'data-depth': '' });
+  const pvLine = el('p', { class: 'tc-pv', 'data-pv': '' });
+  const playPv = el('button', { type: 'button', 'data-action': 'play-pv' }, 'Play the best line');
+  const analyse = el('input', { type: 'checkbox', checked: '', 'data-analyse': '' });
+  evalBox.append(
+    el('label', {}, analyse, ' engine '),
+    evalScore,
+    ' ',
+    evalDepth,
+    pvLine,
+    playPv,
+  );
+  side.append(evalBox);
+  const movesBox = el('div', { class: 'tc-movelist' });
+  side.append(movesBox);
+  const drawMoves = createMoveList(movesBox, ctl);
+  const btn = (label: string, action: string) => el('button', { type: 'button', 'data-action': action }, label);
+  const controls = el('div', { class: 'tc-controls' }, btn('Back', 'back'), btn('Forward', 'forward'), btn('Undo', 'undo'), btn('Edit position', 'edit'));
+  const fenOut = el('input', { type: 'text', readonly: '', class: 'tc-fen', 'data-fen-out': '', 'aria-label': 'FEN' });
+  side.append(controls, fenOut);
+
+  let lastPv: string[] = [];
+  let searchToken = 0;
+  const startSearch = () => {
+    engine.stop();
+    const token = ++searchToken;
+    evalScore.textContent = '…';
+    evalDepth.textContent = '';
+    pvLine.textContent = '';
+    lastPv = [];
+    if (!analyse.checked) return;
+    const over = ctl.status().status !== 'ongoing';
+    if (over) {
+      evalScore.textContent = ctl.status().text;
+      return;
+    }
+    const shown = ctl.shownFen();
+    const whiteToMove = shown.split(' ')[1] !== 'b';
+    const moves = ctl.plies.slice(0, ctl.cursor).map((p) => p.move.uci);
+    void engine
+      .search(ctl.startFen, moves, { movetime: 8000, depth: 64 }, (info) => {
+        if (token !== searchToken) return;
+        evalScore.textContent = formatScore(info, whiteToMove);
+        evalDepth.textContent = `depth ${info.depth}, ${Math.round(info.nps / 1000)} kn/s`;
+        pvLine.textContent = info.pv.join(' ');
+        lastPv = info.pvUci;
+      })
+      .catch((e: Error) => {
+        if (token === searchToken) evalScore.textContent = `engine: ${e.message}`;
+      });
+  };
+
+  const refresh = () => {
+    view.sync();
+    drawMoves();
+    const st = ctl.atEnd() ? ctl.status() : null;
+    const fen = ctl.shownFen();
+    fenOut.value = fen;
+    status.textContent = st && st.status !== 'ongoing' ? st.text : `${fen.split(' ')[1] === 'b' ? 'Black' : 'White'} to move`;
+  };
+  ctl.onChange(() => {
+    refresh();
+    startSearch();
+  });
+  controls.addEventListener('click', (e) => {
+    const a = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+    if (a === 'back') ctl.goto(ctl.cursor - 1);
+    else if (a === 'forward') ctl.goto(ctl.cursor + 1);
+    else if (a === 'undo') ctl.undo();
+    else if (a === 'edit') openEditor();
+  });
+  playPv.addEventListener('click', () => {
+    const line = lastPv.slice();
+    engine.stop();
+    try {
+      for (const m of line.slice(0, 8)) ctl.play(m);
+    } catch (err) {
+      status.textContent = (err as Error).message;
+    }
+  });
+  analyse.addEventListener('change', () => (analyse.checked ? startSearch() : engine.stop()));
+
+  // The board editor.
+  const openEditor = () => {
+    engine.stop();
+    editorBox.hidden = false;
+    main.hidden = true;
+    editorBox.replaceChildren();
+    const start = readFen(rules.topology, ctl.shownFen());
+    const placement = start.placement.slice();
+    let turn: 'w' | 'b' = start.turn === 'black' ? 'b' : 'w';
+    let brush = 'P';
+    const palette = el('div', { class: 'tc-palette', role: 'radiogroup' });
+    for (const p of ['K', 'Q', 'R', 'B', 'N', 'P', 'k', 'q', 'r', 'b', 'n', 'p', '']) {
+      const b = el('button', { type: 'button', 'data-brush': p, 'aria-pressed': p === brush ? 'true' : 'false' }, p || 'erase');
+      palette.append(b);
+    }
+    const holder = el('div', { class: 'tc-board-holder' });
+    const msg = el('p', { class: 'tc-io-msg', 'data-editor-msg': '' });
+    const turnSel = el('select', { 'data-editor-turn': '' }, el('option', { value: 'w' }, 'White to move'), el('option', { value: 'b' }, 'Black to move'));
+    turnSel.value = turn;
+    const fenText = el('input', { type: 'text', class: 'tc-fen', 'data-editor-fen': '', 'aria-label': 'FEN' });
+    const actions = el('div', { class: 'tc-controls' }, btn('Use this position', 'editor-apply'), btn('Clear board', 'editor-clear'), btn('Start position', 'editor-start'), btn('Cancel', 'editor-cancel'));
+    editorBox.append(el('h2', {}, 'Board editor'), palette, el('div', { class: 'tc-play-board' }, holder), turnSel, fenText, actions, msg);
+    const ed = createBoard(holder, rules.topology, {
+      fen: placementFen(rules, placement, turn),
+      movable: 'none',
+      onCellClick: (cell) => {
+        placement[cell] = placement[cell] === brush ? '' : brush;
+        redraw();
+      },
+    });
+    const redraw = () => {
+      const fen = placementFen(rules, placement, turn);
+      ed.set({ fen });
+      fenText.value = fen;
+    };
+    redraw();
+    palette.addEventListener('click', (e) => {
+      const b = (e.target as Element).closest('[data-brush]');
+      if (!b) return;
+      brush = b.getAttribute('data-brush')!;
+      palette.querySelectorAll('[data-brush]').forEach((x) => x.setAttribute('aria-pressed', x === b ? 'true' : 'false'));
+    });
+    turnSel.addEventListener('change', () => {
+      turn = turnSel.value === 'b' ? 'b' : 'w';
+      redraw();
+    });
+    fenText.addEventListener('change', () => {
+      const r = readFen(rules.topology, fenText.value);
+      placement.splice(0, placement.length, ...r.placement);
+      turn = r.turn === 'black' ? 'b' : 'w';
+      turnSel.value = turn;
+      redraw();
+    });
+    actions.addEventListener('click', (e) => {
+      const a = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+      if (a === 'editor-apply') {
+        try {
+          rules.game(fenText.value).free();
+          ctl.reset(fenText.value);
+          editorBox.hidden = true;
+          main.hidden = false;
+          ed.destroy();
+        } catch (err) {
+          msg.textContent = (err as Error).message;
+        }
+      } else if (a === 'editor-clear') {
+        placement.fill('');
+        redraw();
+      } else if (a === 'editor-start') {
+        const r = readFen(rules.topology, rules.startFen);
+        placement.splice(0, placement.length, ...r.placement);
+        redraw();
+      } else if (a === 'editor-cancel') {
+        editorBox.hidden = true;
+        main.hidden = false;
+        ed.destroy();
+        startSearch();
+      }
+    });
+  };
+
+  bindArrowKeys(ctl);
+  refresh();
+  startSearch();
+}
