@@ -42,5 +42,5 @@ static void rewrite(fz_buf *out, const char *line, size_t len, size_t visible, c
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fz_run(data, size, "memory 1\nsd 2\n", rewrite, xboard_loop);
+    return fz_run(data, size, "sd 2\n", rewrite, xboard_loop_opts);
 }
