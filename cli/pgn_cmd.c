@@ -58,6 +58,8 @@ int cmd_pgn(cli_ctx *c)
         return 1;
     }
     int status = 0, number = 0;
+    tc_pgn_replay rp; /* carried from game to game: one variant build per run of games */
+    memset(&rp, 0, sizeof rp);
     for (;;) {
         tc_error err;
         int got = tc_pgn_read_game(&r, g, &err);
@@ -69,8 +71,7 @@ int cmd_pgn(cli_ctx *c)
             status = 1;
             continue;
         }
-        tc_pgn_replay rp;
-        if (tc_pgn_replay_game(g, &c->def, &rp, &err)) {
+        if (tc_pgn_replay_next(g, &c->def, &rp, &err)) {
             fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line, err.msg);
             status = 1;
         } else {
@@ -90,9 +91,9 @@ int cmd_pgn(cli_ctx *c)
                 printf("%s\n", fen);
             }
         }
-        tc_pgn_replay_free(&rp);
         tc_pgn_game_free(g);
     }
+    tc_pgn_replay_free(&rp);
     if (number == 0)
         fprintf(stderr, "topochess: %s: no games found\n", c->argv[0]);
     free(g);

@@ -1,6 +1,8 @@
 /* libFuzzer target for the PGN reader: every input must read game by game
  * to the end without crashing or looping, every game must replay (or fail
- * cleanly), and a game that replays must survive a write/read round trip. */
+ * cleanly, keeping the variant from game to game as `topochess pgn` does),
+ * and a game that replays must survive a write/read round trip (replayed
+ * alone, from scratch). */
 #include "topochess.h"
 
 #include <stdlib.h>
@@ -43,6 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     size_t last = 0;
     int first = 1;
+    tc_pgn_replay rp; /* carried from game to game, as `topochess pgn` does */
+    memset(&rp, 0, sizeof rp);
     for (;;) {
         tc_error err;
         int got = tc_pgn_read_game(&r, g, &err);
@@ -58,12 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             continue;
         }
-        tc_pgn_replay rp;
-        if (tc_pgn_replay_game(g, NULL, &rp, &err) == 0 && rp.ok)
+        if (tc_pgn_replay_next(g, NULL, &rp, &err) == 0 && rp.ok)
             round_trip(rp.position);
-        tc_pgn_replay_free(&rp);
         tc_pgn_game_free(g);
     }
+    tc_pgn_replay_free(&rp);
     free(g);
     return 0;
 }

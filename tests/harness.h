@@ -56,7 +56,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(report)        \
     X(cli)           \
     X(match)         \
-    X(engine)
+    X(engine)        \
+    X(protocol)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE
