@@ -28,6 +28,7 @@ void proto_cache_free(proto_cache *c);
 typedef struct proto_opts {
     size_t hash_mb; /* hash table at startup and the Hash default; 0: 64 MB */
     proto_cache *cache; /* NULL: every variant and engine built afresh */
+    int threads;        /* search threads at startup; 0: one */
 } proto_opts;
 
 /* Each reads commands from `in` until `quit` or end of input and writes

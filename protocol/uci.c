@@ -552,7 +552,7 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
     u->hash_default = opts && opts->hash_mb ? opts->hash_mb : PROTO_DEFAULT_HASH_MB;
     u->hash_mb = u->hash_default;
     u->cache = opts ? opts->cache : NULL;
-    u->threads = 1;
+    u->threads = opts && opts->threads > 0 ? opts->threads : 1;
     u->skill = 20;
     tc_error err;
     tc_variant_def start = *def;

@@ -491,7 +491,7 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
     pthread_mutex_init(&x->lock, NULL);
     x->hash_mb = opts && opts->hash_mb ? opts->hash_mb : PROTO_DEFAULT_HASH_MB;
     x->cache = opts ? opts->cache : NULL;
-    x->threads = 1;
+    x->threads = opts && opts->threads > 0 ? opts->threads : 1;
     x->engine_side = TC_BLACK;
     x->time_ms = x->otim_ms = -1;
     x->start_def = *def;

@@ -140,6 +140,12 @@ void th_proto_script(th_loop_fn loop, const char *variant, const proto_opts *opt
         j->opts = *opts;
         j->has_opts = 1;
     }
+    /* `make tsan` runs the loops with several search threads */
+    const char *threads = getenv("TC_TEST_THREADS");
+    if (threads && atoi(threads) > 0 && (!opts || !opts->threads)) {
+        j->opts.threads = atoi(threads);
+        j->has_opts = 1;
+    }
     j->in = fdopen(in_pipe[0], "r");
     j->out = fdopen(out_pipe[1], "w");
     pthread_t th;

@@ -23,7 +23,8 @@ typedef struct th_proto_run {
 } th_proto_run;
 
 /* Runs `loop` on preset `variant` (opts may be NULL) with `script`; the
- * input is closed after the last line. Free run->out with free(). A loop
+ * input is closed after the last line. $TC_TEST_THREADS, when set, is the
+ * loop's number of search threads (unless opts names one). Free run->out with free(). A loop
  * that does not end is left running (its test has failed). */
 void th_proto_script(th_loop_fn loop, const char *variant, const proto_opts *opts, const char *script,
                      th_proto_run *run);
