@@ -588,7 +588,12 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
         } else if (!strcmp(cmd, "usermove")) {
             if (!arg)
                 error_line(x, "missing move", line);
-            else
+            else if (strlen(arg) > PROTO_ECHO_MAX) { /* no move is that long */
+                char clip[PROTO_ECHO_MAX + 40];
+                pthread_mutex_lock(&x->lock);
+                emit(x, "Illegal move: %s", proto_clip(arg, clip, sizeof clip));
+                pthread_mutex_unlock(&x->lock);
+            } else
                 cmd_usermove(x, arg);
         } else if (!strcmp(cmd, "setboard")) {
             if (!rest)

@@ -296,6 +296,12 @@ static void test_xboard_long_lines(void)
     CHECK(strlen(out) < 300, "output is %zu bytes", strlen(out));
     CHECK(strstr(out, "(1000000 bytes)") != NULL, "the cut is not said:\n%.300s", out);
     free(out);
+    /* an overlong move is refused quoted cut */
+    memcpy(script, "usermove ", 9);
+    strcpy(script + n, "\nping 2\n#wait pong 2\n");
+    out = run(xboard_loop_opts, "chess", script);
+    CHECK(strstr(out, "Illegal move: yyyy") != NULL && strlen(out) < 300, "overlong usermove:\n%.300s", out);
+    free(out);
     /* a command after 5000 blanks is a command, not cut away */
     memset(script, ' ', 5000);
     strcpy(script + 5000, "ping 7\n#wait pong 7\n");
