@@ -87,14 +87,16 @@ static void on_info(const tc_search_info *in, void *ctx)
         (long long)in->time_ms, pv);
 }
 
-static void run_perft(uci_state *u);
+static void run_perft(uci_state *u, char *last, size_t size);
 
 static void *search_main(void *arg)
 {
     uci_state *u = arg;
     if (u->perft_depth > 0) {
-        run_perft(u);
-        atomic_store(&u->running, false);
+        char last[160];
+        run_perft(u, last, sizeof last);
+        atomic_store(&u->running, false); /* before the last line, as for bestmove */
+        say(u, "%s", last);
         return NULL;
     }
     tc_search_result r = tc_engine_search(u->eng, &u->limits, on_info, u);
@@ -199,16 +201,17 @@ static uint64_t perft_node(perft_walk *w, tc_position *p, int depth, int ply)
     return total;
 }
 
-/* Runs in the search thread: one line per root move, then the total; a
- * `stop` (or the end of input) ends it with a line that says so. */
-static void run_perft(uci_state *u)
+/* Runs in the search thread: one line per root move; `last` receives the
+ * closing line, the total, or after a `stop` (or the end of input) a line
+ * that says so. */
+static void run_perft(uci_state *u, char *last, size_t size)
 {
     int depth = u->perft_depth;
     tc_position *p = u->search_pos;
     perft_walk w = {u, calloc((size_t)depth + 1, sizeof *w.lists), false};
     tc_movelist *root = w.lists;
     if (!w.lists) {
-        ERR(u, "go perft: out of memory");
+        snprintf(last, size, "info string error: go perft: out of memory");
         return;
     }
     int n = tc_generate_legal(p, root);
@@ -226,10 +229,10 @@ static void run_perft(uci_state *u)
         say(u, "%s: %llu", m, (unsigned long long)c);
     }
     if (w.stopped)
-        say(u, "info string go perft %d stopped after %d of %d root moves (%llu nodes)", depth, done, n,
-            (unsigned long long)total);
+        snprintf(last, size, "info string go perft %d stopped after %d of %d root moves (%llu nodes)", depth, done,
+                 n, (unsigned long long)total);
     else
-        say(u, "\nNodes searched: %llu", (unsigned long long)total);
+        snprintf(last, size, "\nNodes searched: %llu", (unsigned long long)total);
     free(w.lists);
 }
 

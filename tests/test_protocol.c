@@ -189,6 +189,14 @@ static void test_uci_perft_stoppable(void)
     CHECK(strstr(out, "stopped after") != NULL, "end of input: no stop line:\n%.1000s", out);
     free(out);
 
+    th_case("protocol: uci a go right after an answer is taken");
+    out = run(uci_loop_opts, "chess",
+              "position startpos\ngo perft 1\n#wait Nodes searched\ngo perft 1\n#wait Nodes searched\n"
+              "go depth 1\n#wait bestmove\ngo depth 1\n#wait bestmove\n");
+    CHECK(count(out, "Nodes searched: 20\n") == 2 && count(out, "bestmove") == 2, "two answers each:\n%.2000s", out);
+    CHECK(strstr(out, "already running") == NULL, "a go after the answer was refused:\n%.2000s", out);
+    free(out);
+
     th_case("protocol: uci go perft 5 walks the tree and counts right");
     out = run(uci_loop_opts, "chess", "position startpos\ngo perft 5\n#wait Nodes searched\n");
     CHECK(strstr(out, "\nNodes searched: 4865609\n") != NULL, "perft 5 total:\n%.1000s", out);
