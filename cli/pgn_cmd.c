@@ -165,6 +165,8 @@ int cmd_pgn(cli_ctx *c)
         return 1;
     }
     int status = 0, number = 0;
+    tc_pgn_replay rp; /* carried from game to game: one variant build per run of games */
+    memset(&rp, 0, sizeof rp);
     for (;;) {
         tc_error err;
         int got = tc_pgn_read_game(&r, g, &err);
@@ -176,7 +178,6 @@ int cmd_pgn(cli_ctx *c)
             status = 1;
             continue;
         }
-        tc_pgn_replay rp;
         char conflict[200];
         if (cli_pgn_variant_conflict(g, c, conflict, sizeof conflict)) {
             fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line, conflict);
@@ -184,7 +185,7 @@ int cmd_pgn(cli_ctx *c)
             tc_pgn_game_free(g);
             continue;
         }
-        if (tc_pgn_replay_game(g, &c->def, &rp, &err)) {
+        if (tc_pgn_replay_next(g, &c->def, &rp, &err)) {
             fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line, err.msg);
             status = 1;
         } else if (c->xboard) {
@@ -210,9 +211,9 @@ int cmd_pgn(cli_ctx *c)
                 printf("%s\n", fen);
             }
         }
-        tc_pgn_replay_free(&rp);
         tc_pgn_game_free(g);
     }
+    tc_pgn_replay_free(&rp);
     if (number == 0)
         fprintf(stderr, "topochess: %s: no games found\n", c->argv[0]);
     free(g);

@@ -83,7 +83,12 @@ static inline int fz_above(const char *s, long long max)
  * loop shall see instead, usually the line itself. */
 typedef void (*fz_rewrite_fn)(fz_buf *out, const char *line, size_t len, size_t visible, char *copy,
                               char **tok);
-typedef int (*fz_loop_fn)(FILE *in, FILE *out, const tc_variant_def *def);
+typedef int (*fz_loop_fn)(FILE *in, FILE *out, const tc_variant_def *def, const proto_opts *opts);
+
+/* The loops start with a 1 MB table (a fresh 64 MB one per run would cost
+ * more than everything else the run does) and take their variants and
+ * engines from a cache that lives as long as the fuzzer. */
+#define FZ_HASH_MB 1
 
 /* Copies a raw line, ending it with '\n' when it is the last and has none,
  * so that more lines can follow. */
@@ -102,11 +107,13 @@ static inline int fz_run(const uint8_t *data, size_t size, const char *prefix, f
     static FILE *sink;
     static char *copy;
     static char **tok;
+    static proto_cache *cache; /* variants and engines reused run after run */
     if (!sink) {
         sink = fopen("/dev/null", "w");
+        cache = proto_cache_new();
         copy = malloc(FZ_MAX_INPUT + 1);
         tok = malloc(sizeof *tok * (FZ_MAX_TOKENS + 1)); /* room for one more */
-        if (!sink || !copy || !tok)
+        if (!sink || !copy || !tok || !cache)
             abort();
     }
     if (size < 1 || size > FZ_MAX_INPUT)
@@ -128,7 +135,8 @@ static inline int fz_run(const uint8_t *data, size_t size, const char *prefix, f
         FILE *in = fmemopen(b.s, b.len, "r");
         if (!in)
             abort();
-        loop(in, sink, def);
+        proto_opts opts = {FZ_HASH_MB, cache, 1};
+        loop(in, sink, def, &opts);
         fclose(in);
     }
     free(b.s);

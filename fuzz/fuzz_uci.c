@@ -1,14 +1,15 @@
 /* libFuzzer target: the UCI loop. The first byte picks the preset, the
- * rest is the command stream. Every search must end fast, so each line is
- * rewritten before the loop reads it (the protocol code is not touched):
- *   - `go ...` keeps its arguments and gets `depth 2 depth 2` appended:
- *     the last `depth` wins, and the first one may be eaten as the value
- *     of a dangling key (`go wtime`). `infinite` stays: the loop stops an
- *     endless search at `stop`, `setoption`, `ucinewgame` or end of input.
+ * rest is the command stream. The loop starts with a 1 MB table and reuses
+ * variants and engines from run to run (fuzz_proto.h). Every search must
+ * end fast, so each line is rewritten before the loop reads it (the
+ * protocol code is not touched):
+ *   - `go ...` keeps its arguments and gets `nodes 300 nodes 300 depth 2
+ *     depth 2` appended: the last of each wins, and the first may be eaten
+ *     as the value of a dangling key (`go wtime`). `infinite` stays: the
+ *     loop stops an endless search at `stop`, `setoption`, `ucinewgame` or
+ *     end of input.
  *   - `go perft N` with N above 2 becomes `go perft 2`.
- *   - `setoption name Hash value 1` comes first, and later Hash values are
- *     capped at 4 MB and Threads at 4: clearing the default 64 MB table
- *     at every `ucinewgame` would make the fuzzer crawl.
+ *   - Hash values are capped at 4 MB and Threads at 2.
  * Other lines are passed through byte for byte. */
 #include "fuzz_proto.h"
 
@@ -34,7 +35,7 @@ static void rewrite(fz_buf *out, const char *line, size_t len, size_t visible, c
             fz_put_tokens(out, tok, n);
             return;
         }
-        tok[n++] = "depth 2 depth 2";
+        tok[n++] = "nodes 300 nodes 300 depth 2 depth 2";
         fz_put_tokens(out, tok, n);
         return;
     }
@@ -42,8 +43,8 @@ static void rewrite(fz_buf *out, const char *line, size_t len, size_t visible, c
     if (n == 5 && !strcmp(tok[0], "setoption") && !strcmp(tok[1], "name") && !strcmp(tok[3], "value")) {
         if (ieq(tok[2], "Hash") && fz_above(tok[4], 4))
             tok[4] = "4";
-        else if (ieq(tok[2], "Threads") && fz_above(tok[4], 4))
-            tok[4] = "4";
+        else if (ieq(tok[2], "Threads") && fz_above(tok[4], 2))
+            tok[4] = "2";
     }
     if (n == 5 && !strcmp(tok[0], "setoption"))
         fz_put_tokens(out, tok, n);
@@ -53,5 +54,5 @@ static void rewrite(fz_buf *out, const char *line, size_t len, size_t visible, c
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fz_run(data, size, "setoption name Hash value 1\n", rewrite, uci_loop);
+    return fz_run(data, size, "", rewrite, uci_loop_opts);
 }

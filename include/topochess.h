@@ -230,14 +230,12 @@ int tc_play_moves(tc_position *p, const char *moves, tc_error *err);
 
 /* ---------------------------------------------------------------- PGN */
 
-#define TC_PGN_MAX_TAGS 32
-
 /// One game read from PGN: its tags and its main-line move texts (as
-/// written), without comments, NAGs or variations.
+/// written), without comments, NAGs or variations. Tags are as many as the
+/// game has (heap, freed by tc_pgn_game_free).
 typedef struct tc_pgn_game {
-    int ntags;
-    char tag_name[TC_PGN_MAX_TAGS][32];
-    char tag_value[TC_PGN_MAX_TAGS][720]; /* room for a 16x16 FEN */
+    int ntags, cap_tags;
+    char **tag_name, **tag_value; /* ntags each */
     int nmoves, cap_moves;
     char **moves; /* move texts, heap */
     char result[8];
@@ -277,6 +275,13 @@ typedef struct tc_pgn_replay {
  * FEN cannot be used (nothing is left to free); an illegal move gives 0
  * with replay->ok == 0 and err like "move 12 (black) 'Nxe5': illegal ...". */
 int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback,
+                       tc_pgn_replay *replay, tc_error *err);
+/* The same for game after game: `replay` holds the previous game's replay
+ * (or is zeroed before the first), whose variant is kept when this game has
+ * the same one and whose position is reused, so that a file of games of
+ * one variant builds its tables once. Free with tc_pgn_replay_free after
+ * the last game (or after a -1). */
+int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 void tc_pgn_replay_free(tc_pgn_replay *replay);
 

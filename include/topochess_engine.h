@@ -111,6 +111,8 @@ void tc_engine_new_game(tc_engine *e);
 /* Resizes (and clears) the hash table; -1 if the memory cannot be had, in
  * which case the old table stays. */
 int tc_engine_set_hash(tc_engine *e, size_t hash_mb);
+/* The hash table's size as last asked for (after clamping), in MiB. */
+size_t tc_engine_hash_mb(const tc_engine *e);
 int tc_engine_set_threads(tc_engine *e, int threads);
 
 /* Searches the position set last. `info` may be NULL. */

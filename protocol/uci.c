@@ -1,12 +1,16 @@
-/* UCI front end: a thin adapter over the engine object. Searches run in a
- * second thread so that `stop`, `isready` and `quit` are answered at once.
- * Cells are written as in the rules text (d14); bad input gets a line
- * `info string error: ...` and the loop goes on. */
+/* UCI front end: a thin adapter over the engine object. Searches and
+ * `go perft` run in a second thread so that `stop`, `isready` and `quit` are
+ * answered at once; at the end of input a running search is stopped, its
+ * bestmove printed, and the loop returns. Cells are written as in the rules
+ * text (d14); bad input gets a line `info string error: ...` (echoing at
+ * most PROTO_ECHO_MAX bytes of it) and the loop goes on. Lines and move
+ * lists have no length limit beyond memory. */
 #include "protocols.h"
 #include "topochess_engine.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -15,9 +19,11 @@
 #include <string.h>
 
 #define DEFAULT_HASH_MB 64
-#define MAX_HASH_MB 16384
 #define MAX_THREADS 64
-#define MAX_TOKENS 4096
+/* Below this many plies left, `go perft` counts with the library's bulk
+ * perft; above, it walks the tree itself and checks for `stop` at every
+ * node (a perft 3 is a few milliseconds even on 16x16 boards). */
+#define PERFT_LEAF_DEPTH 3
 
 /// The protocol's state: the variant and position that `position` built,
 /// the engine, and the search thread when one runs.
@@ -29,12 +35,16 @@ typedef struct uci_state {
     tc_position *pos;
     tc_engine *eng;
     size_t hash_mb;
+    proto_cache *cache; /* from the options, may be NULL */
     int threads;
+    size_t hash_default; /* the Hash option's default, in MB */
     pthread_t thread;
     bool thread_live;     /* started and not yet joined */
-    atomic_bool running;  /* the search has not answered yet */
+    atomic_bool running;  /* the search (or perft) has not answered yet */
     tc_position *search_pos; /* the searched position, owned by the thread */
-    tc_limits limits;
+    tc_limits limits;     /* written only while no thread runs */
+    int perft_depth;      /* > 0: the thread runs `go perft` instead */
+    atomic_bool perft_stop;
     int skill;  /* Skill Level 0..20; 20 is full strength */
     bool limit_strength; /* UCI_LimitStrength */
     int elo;             /* UCI_Elo */
@@ -81,9 +91,18 @@ static void on_info(const tc_search_info *in, void *ctx)
         (long long)in->time_ms, pv);
 }
 
+static void run_perft(uci_state *u, char *last, size_t size);
+
 static void *search_main(void *arg)
 {
     uci_state *u = arg;
+    if (u->perft_depth > 0) {
+        char last[160];
+        run_perft(u, last, sizeof last);
+        atomic_store(&u->running, false); /* before the last line, as for bestmove */
+        say(u, "%s", last);
+        return NULL;
+    }
     tc_search_result r = tc_engine_search(u->eng, &u->limits, on_info, u);
     char best[32] = "0000", ponder[32] = "";
     if (r.best) {
@@ -113,28 +132,36 @@ static void finish_search(uci_state *u, bool stop)
 {
     if (!u->thread_live)
         return;
-    if (stop)
+    if (stop) {
         tc_engine_stop(u->eng);
+        atomic_store(&u->perft_stop, true);
+    }
     pthread_join(u->thread, NULL);
     u->thread_live = false;
     tc_position_free(u->search_pos);
     u->search_pos = NULL;
 }
 
-static void start_search(uci_state *u)
+/* Starts `go` with limits l, or `go perft` when perft_depth > 0. Nothing
+ * the running thread reads is written before it is known to have ended. */
+static void start_search(uci_state *u, const tc_limits *l, int perft_depth)
 {
     if (u->thread_live && !atomic_load(&u->running))
         finish_search(u, false);
     if (u->thread_live) {
-        ERR(u, "go: a search is already running (send stop first)");
+        ERR(u, "go: a search is already running (send stop first); this go is ignored");
         return;
     }
+    u->limits = *l;
+    u->perft_depth = perft_depth;
+    atomic_store(&u->perft_stop, false);
     u->search_pos = tc_position_clone(u->pos);
     if (!u->search_pos || tc_engine_set_position(u->eng, u->pos)) {
         ERR(u, "go: out of memory");
         tc_position_free(u->search_pos);
         u->search_pos = NULL;
-        say(u, "bestmove 0000");
+        if (!perft_depth)
+            say(u, "bestmove 0000");
         return;
     }
     atomic_store(&u->running, true);
@@ -143,10 +170,74 @@ static void start_search(uci_state *u)
         ERR(u, "go: cannot start the search thread");
         tc_position_free(u->search_pos);
         u->search_pos = NULL;
-        say(u, "bestmove 0000");
+        if (!perft_depth)
+            say(u, "bestmove 0000");
         return;
     }
     u->thread_live = true;
+}
+
+/* ---------------------------------------------------------------- perft */
+
+/// The tree walk of `go perft`: one move list per ply above the leaves.
+typedef struct perft_walk {
+    uci_state *u;
+    tc_movelist *lists;
+    bool stopped;
+} perft_walk;
+
+static uint64_t perft_node(perft_walk *w, tc_position *p, int depth, int ply)
+{
+    if (depth <= PERFT_LEAF_DEPTH)
+        return tc_perft(p, depth);
+    if (atomic_load_explicit(&w->u->perft_stop, memory_order_relaxed)) {
+        w->stopped = true;
+        return 0;
+    }
+    tc_movelist *list = &w->lists[ply];
+    int n = tc_generate_legal(p, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n && !w->stopped; i++) {
+        tc_make_move(p, list->moves[i]);
+        total += perft_node(w, p, depth - 1, ply + 1);
+        tc_unmake_move(p);
+    }
+    return total;
+}
+
+/* Runs in the search thread: one line per root move; `last` receives the
+ * closing line, the total, or after a `stop` (or the end of input) a line
+ * that says so. */
+static void run_perft(uci_state *u, char *last, size_t size)
+{
+    int depth = u->perft_depth;
+    tc_position *p = u->search_pos;
+    perft_walk w = {u, calloc((size_t)depth + 1, sizeof *w.lists), false};
+    tc_movelist *root = w.lists;
+    if (!w.lists) {
+        snprintf(last, size, "info string error: go perft: out of memory");
+        return;
+    }
+    int n = tc_generate_legal(p, root);
+    uint64_t total = 0;
+    int done = 0;
+    for (; done < n; done++) {
+        char m[32];
+        tc_move_to_uci(p, root->moves[done], m);
+        tc_make_move(p, root->moves[done]);
+        uint64_t c = perft_node(&w, p, depth - 1, 1);
+        tc_unmake_move(p);
+        if (w.stopped)
+            break;
+        total += c;
+        say(u, "%s: %llu", m, (unsigned long long)c);
+    }
+    if (w.stopped)
+        snprintf(last, size, "info string go perft %d stopped after %d of %d root moves (%llu nodes)", depth, done,
+                 n, (unsigned long long)total);
+    else
+        snprintf(last, size, "\nNodes searched: %llu", (unsigned long long)total);
+    free(w.lists);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -155,7 +246,7 @@ static void start_search(uci_state *u)
  * failure everything stays as it was. */
 static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
 {
-    if (proto_switch_variant(def, u->hash_mb, u->threads, &u->v, &u->pos, &u->eng, err))
+    if (proto_switch_variant(u->cache, def, u->hash_mb, u->threads, &u->v, &u->pos, &u->eng, err))
         return -1;
     tc_engine_set_style(u->eng, u->style);
     tc_engine_set_endgame_path(u->eng, u->egtb_path);
@@ -199,7 +290,7 @@ static void cmd_uci_hello(uci_state *u)
         snprintf(vars + len, sizeof vars - len, " var %s", u->def.name);
     say(u, "id name topochess");
     say(u, "id author the topochess authors");
-    say(u, "option name Hash type spin default %d min 1 max %d", DEFAULT_HASH_MB, MAX_HASH_MB);
+    say(u, "option name Hash type spin default %zu min 1 max %d", u->hash_default, PROTO_MAX_HASH_MB);
     say(u, "option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
     say(u, "option name Clear Hash type button");
     say(u, "option name Skill Level type spin default 20 min 0 max 20");
@@ -213,49 +304,60 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "uciok");
 }
 
+/* Joins tok[from..to) with single spaces into buf; -1 if it does not fit. */
+static int join_words(char **tok, int from, int to, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = from; i < to; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", len ? " " : "", tok[i]);
+        if (w < 0 || (size_t)w >= size - len)
+            return -1;
+        len += (size_t)w;
+    }
+    return 0;
+}
+
 /* setoption name NAME [value VALUE]; NAME and VALUE may hold spaces. */
 static void cmd_setoption(uci_state *u, char **tok, int n)
 {
-    char name[256] = "", value[256] = "";
-    int i = 1;
-    if (i < n && !strcmp(tok[i], "name"))
-        i++;
-    else {
+    char name[256], value[256], clip[PROTO_ECHO_MAX + 40];
+    if (n < 2 || strcmp(tok[1], "name")) {
         ERR(u, "setoption: expected 'name'");
         return;
     }
-    char *dst = name;
-    for (; i < n; i++) {
-        if (!strcmp(tok[i], "value") && dst == name) {
-            dst = value;
-            continue;
-        }
-        size_t cur = strlen(dst);
-        snprintf(dst + cur, 256 - cur, "%s%s", cur ? " " : "", tok[i]);
+    int v = 2;
+    while (v < n && strcmp(tok[v], "value"))
+        v++;
+    if (join_words(tok, 2, v, name, sizeof name) ||
+        join_words(tok, v + 1 < n ? v + 1 : n, n, value, sizeof value)) {
+        ERR(u, "setoption: option name or value longer than %zu bytes", sizeof name - 1);
+        return;
     }
     if (!name[0]) {
         ERR(u, "setoption: missing option name");
         return;
     }
+    proto_clip(value, clip, sizeof clip);
     finish_search(u, true);
     long long x;
     if (ieq(name, "Hash")) {
-        if (parse_int(value, 1, MAX_HASH_MB, &x))
-            ERR(u, "setoption: Hash needs a number from 1 to %d, got '%s'", MAX_HASH_MB, value);
+        if (parse_int(value, 1, PROTO_MAX_HASH_MB, &x))
+            ERR(u, "setoption: Hash needs a number from 1 to %d, got '%s'", PROTO_MAX_HASH_MB, clip);
         else if (tc_engine_set_hash(u->eng, (size_t)x))
-            ERR(u, "setoption: cannot allocate %lld MB of hash", x);
+            ERR(u, "setoption: cannot allocate %lld MB of hash, keeping %zu MB", x, u->hash_mb);
         else
             u->hash_mb = (size_t)x;
     } else if (ieq(name, "Threads")) {
         if (parse_int(value, 1, MAX_THREADS, &x))
-            ERR(u, "setoption: Threads needs a number from 1 to %d, got '%s'", MAX_THREADS, value);
+            ERR(u, "setoption: Threads needs a number from 1 to %d, got '%s'", MAX_THREADS, clip);
         else if (tc_engine_set_threads(u->eng, (int)x))
             ERR(u, "setoption: cannot start %lld threads", x);
         else
             u->threads = (int)x;
     } else if (ieq(name, "Skill Level")) {
         if (parse_int(value, 0, 20, &x))
-            ERR(u, "setoption: Skill Level needs a number from 0 to 20, got '%s'", value);
+            ERR(u, "setoption: Skill Level needs a number from 0 to 20, got '%s'", clip);
         else
             u->skill = (int)x;
     } else if (ieq(name, "MultiPV")) {
@@ -282,7 +384,8 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
         else if (ieq(value, off))
             u->style &= ~flag;
         else {
-            ERR(u, "setoption: %s takes '%s' or '%s', got '%s'", name, off, on, value);
+            ERR(u, "setoption: %s takes '%s' or '%s', got '%s'", eval ? "Evaluation" : "Pruning", off, on,
+                clip);
             return;
         }
         tc_engine_set_style(u->eng, u->style);
@@ -297,9 +400,9 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
         if (!strcmp(value, u->def.name))
             return;
         if (tc_preset_find(value, &def, &err) || use_variant(u, &def, &err))
-            ERR(u, "setoption: UCI_Variant: %s", err.msg);
+            ERR(u, "setoption: UCI_Variant: %s", proto_clip(err.msg, clip, sizeof clip));
     } else {
-        ERR(u, "setoption: unknown option '%s'", name);
+        ERR(u, "setoption: unknown option '%s'", proto_clip(name, clip, sizeof clip));
     }
 }
 
@@ -309,6 +412,7 @@ static void cmd_position(uci_state *u, char **tok, int n)
 {
     tc_position *p = tc_position_clone(u->pos);
     tc_error err;
+    char clip[PROTO_ECHO_MAX + 40];
     if (!p) {
         ERR(u, "position: out of memory");
         return;
@@ -318,22 +422,21 @@ static void cmd_position(uci_state *u, char **tok, int n)
         tc_position_reset(p);
         i++;
     } else if (i < n && !strcmp(tok[i], "fen")) {
-        char fen[1024] = "";
-        size_t len = 0;
-        for (i++; i < n && strcmp(tok[i], "moves"); i++) {
-            int w = snprintf(fen + len, sizeof fen - len, "%s%s", len ? " " : "", tok[i]);
-            if (w < 0 || (size_t)w >= sizeof fen - len) {
-                ERR(u, "position: FEN too long");
-                goto fail;
-            }
-            len += (size_t)w;
+        char fen[1024];
+        int end = ++i;
+        while (end < n && strcmp(tok[end], "moves"))
+            end++;
+        if (join_words(tok, i, end, fen, sizeof fen)) {
+            ERR(u, "position: FEN longer than %zu bytes", sizeof fen - 1);
+            goto fail;
         }
-        if (!len) {
+        i = end;
+        if (!fen[0]) {
             ERR(u, "position: fen needs a FEN");
             goto fail;
         }
         if (tc_position_set_fen(p, fen, &err)) {
-            ERR(u, "position: bad FEN '%s': %s", fen, err.msg);
+            ERR(u, "position: bad FEN '%s': %s", proto_clip(fen, clip, sizeof clip), err.msg);
             goto fail;
         }
     } else {
@@ -342,13 +445,14 @@ static void cmd_position(uci_state *u, char **tok, int n)
     }
     if (i < n) {
         if (strcmp(tok[i], "moves")) {
-            ERR(u, "position: expected 'moves', got '%s'", tok[i]);
+            ERR(u, "position: expected 'moves', got '%s'", proto_clip(tok[i], clip, sizeof clip));
             goto fail;
         }
-        for (i++; i < n; i++) {
+        for (int first = ++i; i < n; i++) {
             tc_move m;
             if (tc_move_from_uci(p, tok[i], &m, &err)) {
-                ERR(u, "position: move %s: %s", tok[i], err.msg);
+                ERR(u, "position: move %d (%s): %s; position unchanged", i - first + 1,
+                    proto_clip(tok[i], clip, sizeof clip), err.msg);
                 goto fail;
             }
             tc_make_move(p, m);
@@ -361,34 +465,24 @@ fail:
     tc_position_free(p);
 }
 
-static void say_divide(const char *move, uint64_t nodes, void *ctx)
-{
-    say(ctx, "%s: %llu", move, (unsigned long long)nodes);
-}
-
-static void cmd_perft(uci_state *u, const char *arg)
-{
-    long long depth;
-    if (parse_int(arg, 0, 12, &depth)) {
-        ERR(u, "go perft: needs a depth from 0 to 12, got '%s'", arg ? arg : "");
-        return;
-    }
-    uint64_t total = depth == 0 ? 1 : tc_perft_divide(u->pos, (int)depth, say_divide, u);
-    say(u, "\nNodes searched: %llu", (unsigned long long)total);
-}
-
 static void cmd_go(uci_state *u, char **tok, int n)
 {
-    if (n > 1 && !strcmp(tok[1], "perft")) {
-        if (u->thread_live && atomic_load(&u->running)) {
-            ERR(u, "go perft: a search is running (send stop first)");
-            return;
-        }
-        cmd_perft(u, n > 2 ? tok[2] : NULL);
-        return;
-    }
+    char clip[PROTO_ECHO_MAX + 40];
     tc_limits l;
     tc_limits_init(&l);
+    if (n > 1 && !strcmp(tok[1], "perft")) {
+        long long depth;
+        if (parse_int(n > 2 ? tok[2] : NULL, 0, 12, &depth)) {
+            ERR(u, "go perft: needs a depth from 0 to 12, got '%s'", n > 2 ? proto_clip(tok[2], clip, sizeof clip) : "");
+            return;
+        }
+        if (depth == 0) {
+            say(u, "\nNodes searched: 1");
+            return;
+        }
+        start_search(u, &l, (int)depth);
+        return;
+    }
     l.multipv = u->multipv;
     /* UCI_LimitStrength picks the Elo; else Skill Level s < 20 stands for
      * Elo 800 + 80 s */
@@ -422,13 +516,14 @@ static void cmd_go(uci_state *u, char **tok, int n)
             if (!strcmp(k, keys[j]))
                 which = j;
         if (which < 0) {
-            ERR(u, "go: unknown parameter '%s'", k);
+            ERR(u, "go: unknown parameter '%s' ignored", proto_clip(k, clip, sizeof clip));
             continue;
         }
         /* clocks may run negative in some GUIs: treat as almost no time */
         long long lo = which <= 1 ? -1000000000LL : 0;
         if (i + 1 >= n || parse_int(tok[i + 1], lo, 1000000000000LL, &x)) {
-            ERR(u, "go: %s needs a number, got '%s'", k, i + 1 < n ? tok[i + 1] : "");
+            ERR(u, "go: %s needs a number from %lld, got '%s'; %s ignored", k, lo,
+                i + 1 < n ? proto_clip(tok[i + 1], clip, sizeof clip) : "", k);
             if (i + 1 < n)
                 i++;
             continue;
@@ -447,8 +542,7 @@ static void cmd_go(uci_state *u, char **tok, int n)
         case 9: l.depth = (int)(2 * x < TC_ENGINE_MAX_PLY ? 2 * x : TC_ENGINE_MAX_PLY); break;
         }
     }
-    u->limits = l;
-    start_search(u);
+    start_search(u, &l, 0);
 }
 
 static void cmd_d(uci_state *u)
@@ -463,21 +557,41 @@ static void cmd_d(uci_state *u)
 
 /* ---------------------------------------------------------------- loop */
 
-int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
+/* Splits line at blanks into *tok (grown as needed); -1 if memory runs out. */
+static int split_line(char *line, char ***tok, size_t *cap)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+        if ((size_t)n == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 64;
+            char **bigger = realloc(*tok, sizeof *bigger * ncap);
+            if (!bigger || ncap > (size_t)INT_MAX)
+                return -1;
+            *tok = bigger;
+            *cap = ncap;
+        }
+        (*tok)[n++] = t;
+    }
+    return n;
+}
+
+int uci_loop(FILE *in, FILE *out, const tc_variant_def *def) { return uci_loop_opts(in, out, def, NULL); }
+
+int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_opts *opts)
 {
     uci_state *u = calloc(1, sizeof *u);
-    char **tok = malloc(sizeof *tok * MAX_TOKENS);
-    if (!u || !tok) {
-        free(u);
-        free(tok);
+    if (!u)
         return 1;
-    }
     u->in = in;
     u->out = out;
     pthread_mutex_init(&u->out_lock, NULL);
     atomic_init(&u->running, false);
-    u->hash_mb = DEFAULT_HASH_MB;
-    u->threads = 1;
+    atomic_init(&u->perft_stop, false);
+    u->hash_default = opts && opts->hash_mb ? opts->hash_mb : PROTO_DEFAULT_HASH_MB;
+    u->hash_mb = u->hash_default;
+    u->cache = opts ? opts->cache : NULL;
+    u->threads = opts && opts->threads > 0 ? opts->threads : 1;
     u->skill = 20;
     u->elo = TC_ELO_MAX;
     u->multipv = 1;
@@ -487,21 +601,22 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
         fprintf(out, "info string error: variant %s: %s\n", def->name, err.msg);
         tc_variant_def chess;
         if (tc_preset_find("chess", &chess, &err) || use_variant(u, &chess, &err)) {
+            pthread_mutex_destroy(&u->out_lock);
             free(u);
-            free(tok);
             return 1;
         }
     }
 
-    char *line = NULL;
-    size_t cap = 0;
+    char *line = NULL, **tok = NULL;
+    size_t cap = 0, tok_cap = 0;
+    char clip[PROTO_ECHO_MAX + 40];
     bool quit = false;
     while (!quit && getline(&line, &cap, in) >= 0) {
-        int n = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < MAX_TOKENS;
-             t = strtok_r(NULL, " \t\r\n", &save))
-            tok[n++] = t;
+        int n = split_line(line, &tok, &tok_cap);
+        if (n < 0) {
+            ERR(u, "out of memory reading a line; the line is ignored");
+            continue;
+        }
         if (n == 0)
             continue;
         const char *cmd = tok[0];
@@ -538,13 +653,13 @@ int uci_loop(FILE *in, FILE *out, const tc_variant_def *def)
         } else if (!strcmp(cmd, "debug") || !strcmp(cmd, "register"))
             ;
         else
-            ERR(u, "unknown command '%s'", cmd);
+            ERR(u, "unknown command '%s'", proto_clip(cmd, clip, sizeof clip));
     }
-    /* at the end of input a timed search may finish; an endless one stops */
-    finish_search(u, quit || u->limits.infinite);
+    /* at `quit` or the end of input every search stops: it still answers */
+    finish_search(u, true);
     free(line);
     free(tok);
-    proto_free_game(&u->v, &u->pos, &u->eng);
+    proto_free_game(u->cache, &u->v, &u->pos, &u->eng);
     pthread_mutex_destroy(&u->out_lock);
     free(u);
     return 0;

@@ -5,7 +5,11 @@
  * `variant X` we send `setup (PNBRQKpnbrqk) WxH+0_fairy FEN`, and we answer
  * `lift SQ` with a `highlight` colour board of the legal targets, which the
  * GUI then uses as its legality test. Searches run in a second thread so
- * that `?`, `force` and `quit` are heard while thinking. */
+ * that `?`, `force` and `quit` are heard while thinking; a `ping` while
+ * thinking is answered after the move, without holding up the loop, so the
+ * end of input is always seen: it stops the search (the move is still
+ * written) and the loop returns. Error lines quote at most PROTO_ECHO_MAX
+ * bytes of the command. */
 #include "protocols.h"
 #include "topochess_engine.h"
 
@@ -18,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_HASH_MB 64
 /* Times beyond this (about 31 years, as UCI's limit) are clamped to it, so
  * that no clock arithmetic here or in the engine can overflow. */
 #define MAX_MS 1000000000000LL
@@ -35,6 +38,7 @@ typedef struct xb_state {
     tc_position *pos;
     tc_engine *eng;
     size_t hash_mb;
+    proto_cache *cache; /* from the options, may be NULL */
     int threads;
     char egtb_path[256]; /* egtpath topochess PATH */
     bool force;
@@ -52,6 +56,9 @@ typedef struct xb_state {
     bool done;    /* the thinking thread has finished (guarded by lock) */
     tc_position *search_pos;
     tc_limits limits;
+    /* pings that came while thinking, answered after the move (lock) */
+    char **pongs;
+    int npongs, cap_pongs;
 } xb_state;
 
 static void emit(xb_state *x, const char *fmt, ...)
@@ -96,6 +103,16 @@ static int announce_result(xb_state *x)
 
 /* ---------------------------------------------------------------- thinking */
 
+/* Writes the pongs owed; the caller holds x->lock. */
+static void flush_pongs(xb_state *x)
+{
+    for (int i = 0; i < x->npongs; i++) {
+        emit(x, "pong %s", x->pongs[i]);
+        free(x->pongs[i]);
+    }
+    x->npongs = 0;
+}
+
 static void on_info(const tc_search_info *in, void *ctx)
 {
     xb_state *x = ctx;
@@ -126,23 +143,28 @@ static void *think_main(void *arg)
         emit(x, "move %s", buf);
         announce_result(x);
     }
+    flush_pongs(x);
     x->done = true;
     pthread_mutex_unlock(&x->lock);
     return NULL;
 }
 
-/* Waits for the thinking thread. With `discard` its move is dropped and
- * the search is stopped at once; without, it plays out its time. */
-static void finish_thinking(xb_state *x, bool discard)
+enum { XB_WAIT, XB_STOP, XB_DISCARD };
+
+/* Waits for the thinking thread. XB_DISCARD stops the search at once and
+ * drops its move; XB_STOP stops it and plays the move found so far;
+ * XB_WAIT lets it play out its time. */
+static void finish_thinking(xb_state *x, int how)
 {
     if (!x->thread_live)
         return;
-    if (discard) {
+    if (how == XB_DISCARD) {
         pthread_mutex_lock(&x->lock);
         x->discard = true;
         pthread_mutex_unlock(&x->lock);
-        tc_engine_stop(x->eng);
     }
+    if (how != XB_WAIT)
+        tc_engine_stop(x->eng);
     pthread_join(x->thread, NULL);
     x->thread_live = false;
     tc_position_free(x->search_pos);
@@ -202,7 +224,7 @@ static void maybe_think(xb_state *x)
 
 static int use_variant(xb_state *x, const tc_variant_def *def, tc_error *err)
 {
-    if (proto_switch_variant(def, x->hash_mb, x->threads, &x->v, &x->pos, &x->eng, err))
+    if (proto_switch_variant(x->cache, def, x->hash_mb, x->threads, &x->v, &x->pos, &x->eng, err))
         return -1;
     tc_engine_set_endgame_path(x->eng, x->egtb_path);
     x->def = *def;
@@ -276,6 +298,16 @@ static bool parse_base(const char *s, int64_t *ms)
 
 /* ---------------------------------------------------------------- commands */
 
+/* "Error (why): command", the command cut to PROTO_ECHO_MAX bytes. */
+static void error_line(xb_state *x, const char *why, const char *line)
+{
+    char clip[PROTO_ECHO_MAX + 40];
+    pthread_mutex_lock(&x->lock);
+    emit(x, "Error (%s): %s", why, proto_clip(line, clip, sizeof clip));
+    pthread_mutex_unlock(&x->lock);
+}
+
+
 static void cmd_variant(xb_state *x, const char *name, const char *line)
 {
     /* strip a board-size prefix such as 8x14+0_ */
@@ -287,9 +319,7 @@ static void cmd_variant(xb_state *x, const char *name, const char *line)
     tc_variant_def def;
     tc_error err;
     if (tc_preset_find(name, &def, &err) || use_variant(x, &def, &err)) {
-        pthread_mutex_lock(&x->lock);
-        emit(x, "Error (unknown variant): %s", line);
-        pthread_mutex_unlock(&x->lock);
+        error_line(x, "unknown variant", line);
         return;
     }
     pthread_mutex_lock(&x->lock);
@@ -356,8 +386,8 @@ static void cmd_lift(xb_state *x, const char *sq, const char *line)
     pthread_mutex_lock(&x->lock);
     int from = tc_cell_parse(x->v, sq);
     if (from < 0) {
-        emit(x, "Error (bad square): %s", line);
         pthread_mutex_unlock(&x->lock);
+        error_line(x, "bad square", line);
         return;
     }
     int W = tc_variant_width(x->v), H = tc_variant_height(x->v);
@@ -438,8 +468,9 @@ static void cmd_setboard(xb_state *x, const char *fen, const char *line)
         for (char *c = why; *c; c++)
             if (*c == '(' || *c == ')')
                 *c = *c == '(' ? '[' : ']';
+        char clip[PROTO_ECHO_MAX + 40];
         emit(x, "tellusererror Illegal position: %s", why);
-        emit(x, "Error (illegal position: %s): %s", why, line);
+        emit(x, "Error (illegal position: %s): %s", why, proto_clip(line, clip, sizeof clip));
         tc_position_free(p);
     } else {
         tc_position_free(x->pos);
@@ -451,19 +482,12 @@ static void cmd_setboard(xb_state *x, const char *fen, const char *line)
 static void cmd_undo(xb_state *x, int plies, const char *line)
 {
     pthread_mutex_lock(&x->lock);
-    if (tc_ply_count(x->pos) < plies)
-        emit(x, "Error (command not legal now): %s", line);
-    else
-        for (int i = 0; i < plies; i++)
-            tc_unmake_move(x->pos);
+    bool ok = tc_ply_count(x->pos) >= plies;
+    for (int i = 0; ok && i < plies; i++)
+        tc_unmake_move(x->pos);
     pthread_mutex_unlock(&x->lock);
-}
-
-static void error_line(xb_state *x, const char *why, const char *line)
-{
-    pthread_mutex_lock(&x->lock);
-    emit(x, "Error (%s): %s", why, line);
-    pthread_mutex_unlock(&x->lock);
+    if (!ok)
+        error_line(x, "command not legal now", line);
 }
 
 /* Commands that only change the game while the engine is not thinking:
@@ -479,7 +503,40 @@ static bool changes_game(const char *cmd)
     return false;
 }
 
-int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
+/* `ping N`: answered now, or after the move when the engine is thinking. */
+static void cmd_ping(xb_state *x, const char *arg)
+{
+    char clip[PROTO_ECHO_MAX + 40];
+    proto_clip(arg ? arg : "", clip, sizeof clip);
+    pthread_mutex_lock(&x->lock);
+    if (x->thread_live && !x->done) {
+        if (x->npongs == x->cap_pongs) {
+            int cap = x->cap_pongs ? x->cap_pongs * 2 : 4;
+            char **bigger = realloc(x->pongs, sizeof *bigger * (size_t)cap);
+            if (bigger) {
+                x->pongs = bigger;
+                x->cap_pongs = cap;
+            }
+        }
+        char *copy = x->npongs < x->cap_pongs ? malloc(strlen(clip) + 1) : NULL;
+        if (copy) {
+            strcpy(copy, clip);
+            x->pongs[x->npongs++] = copy;
+            pthread_mutex_unlock(&x->lock);
+            return;
+        }
+        /* out of memory: wait for the move, as a pong must follow it */
+        pthread_mutex_unlock(&x->lock);
+        finish_thinking(x, XB_WAIT);
+        pthread_mutex_lock(&x->lock);
+    }
+    emit(x, "pong %s", clip);
+    pthread_mutex_unlock(&x->lock);
+}
+
+int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def) { return xboard_loop_opts(in, out, def, NULL); }
+
+int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_opts *opts)
 {
     xb_state *x = calloc(1, sizeof *x);
     if (!x)
@@ -487,8 +544,9 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
     x->in = in;
     x->out = out;
     pthread_mutex_init(&x->lock, NULL);
-    x->hash_mb = DEFAULT_HASH_MB;
-    x->threads = 1;
+    x->hash_mb = opts && opts->hash_mb ? opts->hash_mb : PROTO_DEFAULT_HASH_MB;
+    x->cache = opts ? opts->cache : NULL;
+    x->threads = opts && opts->threads > 0 ? opts->threads : 1;
     x->engine_side = TC_BLACK;
     x->time_ms = x->otim_ms = -1;
     x->start_def = *def;
@@ -500,13 +558,24 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
         return 1;
     }
 
-    char *line = NULL;
-    size_t cap = 0;
+    char *line = NULL, *copy = NULL;
+    size_t cap = 0, copy_cap = 0;
     bool quit = false;
     while (!quit && getline(&line, &cap, in) >= 0) {
         line[strcspn(line, "\r\n")] = '\0';
-        char copy[4096];
-        snprintf(copy, sizeof copy, "%s", line);
+        /* tokens come from a copy as long as the line: `rest` points into
+         * the line itself */
+        size_t len = strlen(line);
+        if (len + 1 > copy_cap) {
+            char *bigger = realloc(copy, len + 1);
+            if (!bigger) {
+                error_line(x, "out of memory, command ignored", line);
+                continue;
+            }
+            copy = bigger;
+            copy_cap = len + 1;
+        }
+        memcpy(copy, line, len + 1);
         char *save = NULL;
         char *cmd = strtok_r(copy, " \t", &save);
         if (!cmd)
@@ -519,7 +588,7 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
         bool reap = x->thread_live && x->done;
         pthread_mutex_unlock(&x->lock);
         if (reap)
-            finish_thinking(x, false);
+            finish_thinking(x, XB_WAIT);
 
         if (!strcmp(cmd, "?")) {
             if (x->thread_live)
@@ -527,16 +596,12 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
             continue;
         }
         if (!strcmp(cmd, "ping")) {
-            /* pong only once the move in progress is out */
-            finish_thinking(x, false);
-            pthread_mutex_lock(&x->lock);
-            emit(x, "pong %s", arg ? arg : "");
-            pthread_mutex_unlock(&x->lock);
+            cmd_ping(x, arg);
             continue;
         }
         /* other commands are answered while thinking */
         if (changes_game(cmd))
-            finish_thinking(x, true);
+            finish_thinking(x, XB_DISCARD);
 
         long long n;
         if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
@@ -578,7 +643,12 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
         } else if (!strcmp(cmd, "usermove")) {
             if (!arg)
                 error_line(x, "missing move", line);
-            else
+            else if (strlen(arg) > PROTO_ECHO_MAX) { /* no move is that long */
+                char clip[PROTO_ECHO_MAX + 40];
+                pthread_mutex_lock(&x->lock);
+                emit(x, "Illegal move: %s", proto_clip(arg, clip, sizeof clip));
+                pthread_mutex_unlock(&x->lock);
+            } else
                 cmd_usermove(x, arg);
         } else if (!strcmp(cmd, "setboard")) {
             if (!rest)
@@ -633,10 +703,14 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
                     x->otim_ms = ms;
             }
         } else if (!strcmp(cmd, "memory")) {
+            char why[96];
+            snprintf(why, sizeof why, "memory above %d MB refused", PROTO_MAX_HASH_MB);
             if (!parse_ll(arg, &n) || n < 1)
                 error_line(x, "bad memory size", line);
+            else if (n > PROTO_MAX_HASH_MB)
+                error_line(x, why, line);
             else if (tc_engine_set_hash(x->eng, (size_t)n))
-                error_line(x, "cannot allocate that much", line);
+                error_line(x, "cannot allocate that much, table unchanged", line);
             else
                 x->hash_mb = (size_t)n;
         } else if (!strcmp(cmd, "cores")) {
@@ -646,6 +720,8 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
                 int t = (int)(n < TC_ENGINE_MAX_THREADS ? n : TC_ENGINE_MAX_THREADS);
                 if (tc_engine_set_threads(x->eng, t) == 0)
                     x->threads = t;
+                else
+                    error_line(x, "cannot start that many threads", line);
             }
         } else if (!strcmp(cmd, "egtpath")) {
             /* egtpath topochess PATH: files of `topochess endgame --out PATH` */
@@ -676,10 +752,16 @@ int xboard_loop(FILE *in, FILE *out, const tc_variant_def *def)
                 error_line(x, "unknown command", line);
         }
     }
-    /* end of input: a move in progress may still be played */
-    finish_thinking(x, quit);
+    /* quit drops a move in progress; the end of input stops the search and
+     * still writes its move (and the pongs owed) */
+    finish_thinking(x, quit ? XB_DISCARD : XB_STOP);
+    pthread_mutex_lock(&x->lock);
+    flush_pongs(x);
+    pthread_mutex_unlock(&x->lock);
+    free(x->pongs);
+    free(copy);
     free(line);
-    proto_free_game(&x->v, &x->pos, &x->eng);
+    proto_free_game(x->cache, &x->v, &x->pos, &x->eng);
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;

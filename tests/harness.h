@@ -63,7 +63,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(endgame)       \
     X(games)         \
     X(search)         \
-    X(server)
+    X(server)         \
+    X(protocol)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

@@ -3,39 +3,32 @@
  * by brute force with the rules library). */
 #include "harness.h"
 #include "protocols.h"
+#include "proto_driver.h"
 #include "topochess_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Runs a protocol loop on `input`; returns its output (heap, NUL-ended). */
-static char *run_loop(int (*loop)(FILE *, FILE *, const tc_variant_def *), const char *variant,
-                      const char *input, double *seconds)
+/* Runs a protocol loop on `input` as a GUI would (tests/proto_driver.h:
+ * "#wait TEXT" lines hold the input until the output shows TEXT); returns
+ * its output (heap, NUL-ended), NULL if a wait or the end timed out. */
+static char *run_loop(th_loop_fn loop, const char *variant, const char *input, double *seconds)
 {
-    tc_variant_def def;
-    tc_error err;
-    if (tc_preset_find(variant, &def, &err))
-        return NULL;
-    FILE *in = fmemopen((void *)input, strlen(input), "r");
-    FILE *out = tmpfile();
-    if (!in || !out) {
-        if (in)
-            fclose(in);
-        if (out)
-            fclose(out);
-        return NULL;
-    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    loop(in, out, &def);
+    th_proto_run run;
+    th_proto_script(loop, variant, NULL, input, &run);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (seconds)
         *seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-    char *buf = th_read_stream(out);
-    fclose(in);
-    fclose(out);
-    return buf;
+    CHECK(run.waits_ok && run.ended, "loop %s: wait for '%s' timed out:\n%s",
+          run.ended ? "ended" : "did not end", run.missed, run.out ? run.out : "");
+    if (!run.waits_ok || !run.ended) {
+        free(run.out);
+        return NULL;
+    }
+    return run.out;
 }
 
 /* The word after the last occurrence of `key` (e.g. "bestmove "). */
@@ -153,7 +146,7 @@ static void check_mate(const char *variant, const char *fen, int n, const char *
 static void test_uci_handshake(void)
 {
     th_case("engine: uci handshake");
-    char *out = run_loop(uci_loop, "chess", "uci\nisready\nquit\n", NULL);
+    char *out = run_loop(uci_loop_opts, "chess", "uci\nisready\nquit\n", NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -174,7 +167,7 @@ static void test_uci_handshake(void)
 static void test_uci_multipv(void)
 {
     th_case("engine: uci MultiPV, searchmoves and limited strength");
-    char *out = run_loop(uci_loop, "chess", "uci\nsetoption name MultiPV value 2\nposition startpos\ngo depth 4\n", NULL);
+    char *out = run_loop(uci_loop, "chess", "uci\nsetoption name MultiPV value 2\nposition startpos\ngo depth 4\n#wait bestmove\n", NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -184,7 +177,7 @@ static void test_uci_multipv(void)
     CHECK(count_lines(out, "info depth 4 ") == 2 && strstr(out, " multipv 2 "), "two lines:\n%s", out);
     free(out);
 
-    out = run_loop(uci_loop, "chess", "position startpos\ngo depth 4 searchmoves h2h3 a2a3\n", NULL);
+    out = run_loop(uci_loop, "chess", "position startpos\ngo depth 4 searchmoves h2h3 a2a3\n#wait bestmove\n", NULL);
     char best[32] = "";
     CHECK(out && word_after(out, "bestmove ", best, sizeof best) == 0, "no bestmove");
     CHECK(!strcmp(best, "h2h3") || !strcmp(best, "a2a3"), "searchmoves: bestmove %s", best);
@@ -192,7 +185,7 @@ static void test_uci_multipv(void)
 
     out = run_loop(uci_loop, "chess",
                    "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 900\n"
-                   "setoption name UCI_Elo value 5000\nposition startpos\ngo depth 6\n",
+                   "setoption name UCI_Elo value 5000\nposition startpos\ngo depth 6\n#wait bestmove\n",
                    NULL);
     CHECK(out && count_lines(out, "info depth 1 ") == 1 && count_lines(out, "info depth 2 ") == 0,
           "Elo 900 searches one ply:\n%s", out ? out : "");
@@ -208,9 +201,9 @@ static void test_uci_klein_game(void)
     char input[512];
     snprintf(input, sizeof input,
              "uci\nsetoption name UCI_Variant value klein-bottle\nucinewgame\nisready\n"
-             "position startpos moves %s\ngo depth 4\n",
+             "position startpos moves %s\ngo depth 4\n#wait bestmove\n",
              moves);
-    char *out = run_loop(uci_loop, "chess", input, NULL);
+    char *out = run_loop(uci_loop_opts, "chess", input, NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -233,7 +226,7 @@ static void test_uci_stop(void)
 {
     th_case("engine: uci stop after go infinite");
     double secs = 0;
-    char *out = run_loop(uci_loop, "torus", "position startpos\ngo infinite\nstop\nisready\n", &secs);
+    char *out = run_loop(uci_loop_opts, "torus", "position startpos\ngo infinite\nstop\nisready\n", &secs);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -268,8 +261,9 @@ static void test_uci_errors(void)
                         "stop\n"
                         "d\n"
                         "go perft 2\n"
+                        "#wait Nodes searched\n"
                         "isready\n";
-    char *out = run_loop(uci_loop, "chess", input, NULL);
+    char *out = run_loop(uci_loop_opts, "chess", input, NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -294,7 +288,7 @@ static void test_uci_errors(void)
 static void test_uci_perft(void)
 {
     th_case("engine: uci go perft");
-    char *out = run_loop(uci_loop, "mobius", "position startpos\ngo perft 1\n", NULL);
+    char *out = run_loop(uci_loop_opts, "mobius", "position startpos\ngo perft 1\n#wait Nodes searched\n", NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -312,7 +306,7 @@ static void test_uci_perft(void)
 static void test_uci_no_moves(void)
 {
     th_case("engine: uci bestmove 0000 when mated");
-    char *out = run_loop(uci_loop, "chess",
+    char *out = run_loop(uci_loop_opts, "chess",
                          "position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1\ngo depth 3\n", NULL);
     CHECK(out && strstr(out, "bestmove 0000\n"), "want bestmove 0000:\n%s", out ? out : "");
     free(out);
@@ -324,9 +318,9 @@ static void test_xboard(void)
 {
     th_case("engine: xboard transcript");
     const char *input = "xboard\nprotover 2\nnew\nvariant klein-bottle\nping 1\n"
-                        "usermove e2e5\nlift e2\nforce\nusermove e2e4\nsd 3\ngo\nping 2\n"
+                        "usermove e2e5\nlift e2\nforce\nusermove e2e4\nsd 3\ngo\nping 2\n#wait pong 2\n"
                         "flip the board\nundo\nundo\nundo\nsetboard nonsense\nquit\n";
-    char *out = run_loop(xboard_loop, "chess", input, NULL);
+    char *out = run_loop(xboard_loop_opts, "chess", input, NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -363,8 +357,8 @@ static void test_xboard_huge_clocks(void)
     th_case("engine: xboard huge and odd clock values");
     const char *input = "st nan\nst 1e400\nst 1e-9\ntime 9223372036854775807\notim -9223372036854775807\n"
                         "level 0 999999999999999999 99999999999999999\nlevel 0 1:99999999999999999 0\n"
-                        "sd 1\ngo\nping 1\nquit\n";
-    char *out = run_loop(xboard_loop, "chess", input, NULL);
+                        "sd 1\ngo\nping 1\n#wait pong 1\nquit\n";
+    char *out = run_loop(xboard_loop_opts, "chess", input, NULL);
     CHECK(out && strstr(out, "Error (bad time): st nan\n"), "st nan accepted:\n%s", out ? out : "");
     CHECK(out && strstr(out, "move ") && strstr(out, "pong 1\n"), "no move before pong:\n%s", out ? out : "");
     free(out);

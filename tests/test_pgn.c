@@ -285,14 +285,10 @@ static void test_setup_and_variant_errors(void)
 
 static void test_syntax_errors(void)
 {
-    static char long_token[200], many_tags[4096];
+    static char long_token[200];
     memset(long_token, 'a', 100);
     memcpy(long_token, "1. ", 3);
     strcpy(long_token + 100, " *\n");
-    size_t n = 0;
-    for (int i = 0; i < TC_PGN_MAX_TAGS + 1; i++)
-        n += (size_t)snprintf(many_tags + n, sizeof many_tags - n, "[Tag%d \"v\"]\n", i);
-    snprintf(many_tags + n, sizeof many_tags - n, "1. e4 *\n");
 
     struct {
         const char *name, *text;
@@ -303,11 +299,11 @@ static void test_syntax_errors(void)
         {"tag without close", "[Event \"x\" 1. e4 *\n", 1, "expected ']'"},
         {"tag without value", "[Event]\n1. e4 *\n", 1, "no value"},
         {"tag without name", "[ \"x\"]\n1. e4 *\n", 1, "without a name"},
-        {"tag name too long", "[AVeryLongTagNameThatGoesOnAndOnAndOn \"x\"]\n*\n", 1, "too long"},
+        {"tag name too long",
+         "[AVeryLongTagNameThatGoesOnAndOnAndOnAndOnAndOnAndOnAndOnAndOnAndOn \"x\"]\n*\n", 1, "too long"},
         {"unterminated comment", "[Event \"x\"]\n\n1. e4 {never\nclosed\n", 3, "unterminated comment"},
         {"unterminated variation", "1. e4 (1. d4 d5\n2. c4 {)} \n", 1, "unterminated variation"},
         {"unmatched parenthesis", "1. e4 e5\n2. Nf3 ) Nc6 *\n", 2, "')'"},
-        {"too many tags", many_tags, TC_PGN_MAX_TAGS + 1, "too many tags"},
         {"overlong token", long_token, 1, "too long"},
         {"bad NAG", "1. e4 $ e5 *\n", 1, "NAG"},
         {"stray character", "1. e4\n\n e5 @ *\n", 3, "'@'"},
@@ -586,8 +582,74 @@ static void test_writer(void)
     tc_variant_free(v);
 }
 
+/* Issue 7.8: any number of tags (real files carry more than 32), values
+ * of any length; issue 7.7: game after game of one variant keeps it. */
+static void test_many_tags_and_reuse(void)
+{
+    th_case("pgn: a game with 1000 tags and a 5000-byte value");
+    size_t cap = 1000 * 32 + 6000, n = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return;
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)snprintf(text + n, cap - n, "[Tag%d \"v%d\"]\n", i, i);
+    n += (size_t)snprintf(text + n, cap - n, "[Annotator \"");
+    memset(text + n, 'a', 5000);
+    n += 5000;
+    snprintf(text + n, cap - n, "\"]\n\n1. e4 e5 *\n");
+    tc_pgn_reader r;
+    tc_pgn_game g;
+    tc_error err;
+    tc_pgn_reader_init(&r, text, strlen(text));
+    int got = tc_pgn_read_game(&r, &g, &err);
+    CHECK(got == 1, "read gives %d: %s", got, got < 0 ? err.msg : "");
+    if (got == 1) {
+        CHECK(g.ntags == 1001 && g.nmoves == 2, "%d tags, %d moves", g.ntags, g.nmoves);
+        const char *t999 = tc_pgn_tag(&g, "Tag999"), *ann = tc_pgn_tag(&g, "Annotator");
+        CHECK(t999 && !strcmp(t999, "v999"), "Tag999 is '%s'", t999 ? t999 : "(none)");
+        CHECK(ann && strlen(ann) == 5000, "Annotator has %zu bytes", ann ? strlen(ann) : 0);
+        tc_pgn_game_free(&g);
+    }
+    free(text);
+
+    th_case("pgn: replay_next keeps the variant across games of one variant");
+    const char *games = "[Variant \"torus\"]\n1. d4 *\n\n[Variant \"torus\"]\n1. e4 e5 *\n\n"
+                        "[Variant \"klein-bottle\"]\n1. d12 *\n\n[Variant \"flatland\"]\n*\n\n1. e4 *\n";
+    tc_pgn_reader_init(&r, games, strlen(games));
+    tc_pgn_replay rp;
+    memset(&rp, 0, sizeof rp);
+    const tc_variant *seen[5] = {0};
+    int rc[5] = {0}, i = 0;
+    for (; i < 5 && tc_pgn_read_game(&r, &g, &err) == 1; i++) {
+        rc[i] = tc_pgn_replay_next(&g, NULL, &rp, &err);
+        seen[i] = rc[i] == 0 ? rp.variant : NULL;
+        /* the same game replayed alone gives the same position */
+        tc_pgn_replay alone;
+        int rc_alone = tc_pgn_replay_game(&g, NULL, &alone, &err);
+        CHECK(rc_alone == rc[i], "game %d: %d alone, %d in a run", i + 1, rc_alone, rc[i]);
+        if (rc_alone == 0 && rc[i] == 0) {
+            CHECK(tc_key(alone.position) == tc_key(rp.position) && tc_ply_count(alone.position) == tc_ply_count(rp.position),
+                  "game %d: the reused position differs", i + 1);
+            CHECK(!strcmp(tc_position_start_fen(alone.position), tc_position_start_fen(rp.position)),
+                  "game %d: start FEN differs", i + 1);
+            tc_pgn_replay_free(&alone);
+        }
+        tc_pgn_game_free(&g);
+    }
+    CHECK(i == 5, "read %d games", i);
+    CHECK(rc[0] == 0 && rc[1] == 0 && rc[2] == 0 && rc[3] == -1 && rc[4] == 0, "results %d %d %d %d %d", rc[0],
+          rc[1], rc[2], rc[3], rc[4]);
+    CHECK(seen[0] && seen[0] == seen[1], "the second torus game rebuilt the variant");
+    /* a new variant is built before the old one is freed, so a kept one is
+     * the only way to see the same address twice */
+    CHECK(seen[2] && seen[2] != seen[1], "klein-bottle replayed on the torus");
+    CHECK(seen[4] && !strcmp(tc_variant_def_of(seen[4])->name, "chess"), "the last game is not chess");
+    tc_pgn_replay_free(&rp);
+}
+
 void suite_pgn(void)
 {
+    test_many_tags_and_reuse();
     test_annotated();
     test_topological_games();
     test_illegal();

@@ -45,6 +45,8 @@ static search_thread *thread_new(tc_engine *e, int id)
 
 void tc_engine_set_style(tc_engine *e, int style)
 {
+    if (style == e->style)
+        return; /* the cached evaluations are still this style's */
     e->style = style;
     for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
         if (e->threads[i]) /* cached evaluations belong to the old style */
@@ -142,6 +144,8 @@ int tc_engine_set_hash(tc_engine *e, size_t mb)
     e->tt = t;
     return 0;
 }
+
+size_t tc_engine_hash_mb(const tc_engine *e) { return e->tt.mb; }
 
 void tc_engine_stop(tc_engine *e) { atomic_store(&e->stop, true); }
 

@@ -5,6 +5,17 @@
 #include "topochess_engine.h"
 
 #include <stdlib.h>
+#include <unistd.h>
+
+/* A table larger than the machine's memory is refused before asking for
+ * it: some allocators (AddressSanitizer's) abort rather than fail. */
+static bool fits_in_memory(size_t bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return true; /* unknown: let the allocation decide */
+    return bytes / (size_t)page < (size_t)pages;
+}
 
 /* data layout: move 25 bits | bound 2 | age 5 | score 16 | depth 8 */
 #define MOVE_BITS 25
@@ -25,15 +36,21 @@ int tt_init(tt_table *t, size_t mb)
 {
     if (mb < 1)
         mb = 1;
+    if (mb > TC_ENGINE_MAX_HASH_MB)
+        mb = TC_ENGINE_MAX_HASH_MB;
     size_t want = mb * 1024 * 1024 / sizeof(tt_bucket), n = 1;
     while (n * 2 <= want)
         n *= 2;
+    if (!fits_in_memory(n * sizeof(tt_bucket)))
+        return -1;
     tt_bucket *b = calloc(n, sizeof *b);
     if (!b)
         return -1;
     t->buckets = b;
     t->nbuckets = n;
     t->age = 0;
+    t->mb = mb;
+    t->clean = true;
     return 0;
 }
 
@@ -46,15 +63,21 @@ void tt_free(tt_table *t)
 
 void tt_clear(tt_table *t)
 {
-    for (size_t i = 0; i < t->nbuckets; i++)
-        for (int j = 0; j < TT_BUCKET; j++) {
-            atomic_store_explicit(&t->buckets[i].slot[j].check, 0, memory_order_relaxed);
-            atomic_store_explicit(&t->buckets[i].slot[j].data, 0, memory_order_relaxed);
-        }
+    if (t->clean) /* e.g. `ucinewgame` right after a new Hash size */
+        return;
+    /* no search runs while the table is cleared; lock-free 64-bit atomics
+     * are plain words on every target, so zero bytes are zero slots */
+    memset(t->buckets, 0, t->nbuckets * sizeof *t->buckets);
     t->age = 0;
+    t->clean = true;
 }
 
-void tt_new_search(tt_table *t) { t->age = (t->age + 1) & AGE_MASK; }
+/* Only searches store entries, and each begins here. */
+void tt_new_search(tt_table *t)
+{
+    t->age = (t->age + 1) & AGE_MASK;
+    t->clean = false;
+}
 
 int tt_probe(const tt_table *t, uint64_t key, tt_entry *out)
 {

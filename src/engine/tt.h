@@ -30,6 +30,8 @@ typedef struct {
     tt_bucket *buckets;
     size_t nbuckets; /* a power of two */
     unsigned age;
+    size_t mb;       /* the size asked for, in MiB */
+    bool clean;      /* nothing stored since the table was made or cleared */
 } tt_table;
 
 /// A decoded entry.

@@ -9,6 +9,9 @@
 #define PGN_TOKEN_MAX 63
 /* Writer lines stay within this many columns. */
 #define PGN_LINE_MAX 79
+/* Longest tag name (names are identifiers such as WhiteFideId); values and
+ * the number of tags are bounded only by memory. */
+#define PGN_TAG_NAME_MAX 63
 
 /* ---------------------------------------------------------------- reader */
 
@@ -29,6 +32,14 @@ void tc_pgn_game_free(tc_pgn_game *g)
     free(g->moves);
     g->moves = NULL;
     g->nmoves = g->cap_moves = 0;
+    for (int i = 0; i < g->ntags; i++) {
+        free(g->tag_name[i]);
+        free(g->tag_value[i]);
+    }
+    free(g->tag_name);
+    free(g->tag_value);
+    g->tag_name = g->tag_value = NULL;
+    g->ntags = g->cap_tags = 0;
 }
 
 const char *tc_pgn_tag(const tc_pgn_game *g, const char *name)
@@ -145,12 +156,12 @@ static int read_tag(tc_pgn_reader *r, tc_pgn_game *g, tc_error *err)
     advance(r);
     while (peek(r) == ' ' || peek(r) == '\t')
         advance(r);
-    char name[64];
+    char name[PGN_TAG_NAME_MAX + 1];
     size_t n = 0;
     while (peek(r) >= 0 && (isalnum(peek(r)) || peek(r) == '_')) {
-        if (n >= sizeof g->tag_name[0] - 1) {
-            tc_set_error(err, "line %d: tag name '%.20s...' is too long (at most %zu characters)", line, name,
-                         sizeof g->tag_name[0] - 1);
+        if (n >= PGN_TAG_NAME_MAX) {
+            tc_set_error(err, "line %d: tag name '%.20s...' is too long (at most %d characters)", line, name,
+                         PGN_TAG_NAME_MAX);
             return -1;
         }
         name[n++] = (char)peek(r);
@@ -172,12 +183,23 @@ static int read_tag(tc_pgn_reader *r, tc_pgn_game *g, tc_error *err)
         return -1;
     }
     advance(r);
-    char value[sizeof g->tag_value[0]];
-    size_t vn = 0;
+    size_t vn = 0, room = 64;
+    char *value = malloc(room);
     for (;;) {
+        if (vn + 1 >= room || !value) {
+            char *bigger = value ? realloc(value, room * 2) : NULL;
+            if (!bigger) {
+                tc_set_error(err, "line %d: out of memory", line);
+                free(value);
+                return -1;
+            }
+            value = bigger;
+            room *= 2;
+        }
         int ch = peek(r);
         if (ch < 0 || ch == '\n') {
             tc_set_error(err, "line %d: tag '%s': unterminated value (no closing '\"' on the line)", line, name);
+            free(value);
             return -1;
         }
         advance(r);
@@ -187,11 +209,6 @@ static int read_tag(tc_pgn_reader *r, tc_pgn_game *g, tc_error *err)
             ch = peek(r);
             advance(r);
         }
-        if (vn >= sizeof value - 1) {
-            tc_set_error(err, "line %d: tag '%s': value is too long (at most %zu characters)", line, name,
-                         sizeof value - 1);
-            return -1;
-        }
         value[vn++] = (char)ch;
     }
     value[vn] = '\0';
@@ -200,15 +217,31 @@ static int read_tag(tc_pgn_reader *r, tc_pgn_game *g, tc_error *err)
     if (peek(r) != ']') {
         char_text(peek(r), what, sizeof what);
         tc_set_error(err, "line %d: tag '%s': expected ']' after the value, found %s", line, name, what);
+        free(value);
         return -1;
     }
     advance(r);
-    if (g->ntags >= TC_PGN_MAX_TAGS) {
-        tc_set_error(err, "line %d: too many tags (at most %d per game)", line, TC_PGN_MAX_TAGS);
+    char *name_copy = malloc(n + 1);
+    if (g->ntags == g->cap_tags && name_copy) {
+        int cap = g->cap_tags ? g->cap_tags * 2 : 16;
+        char **names = realloc(g->tag_name, sizeof *names * (size_t)cap);
+        if (names)
+            g->tag_name = names;
+        char **values = names ? realloc(g->tag_value, sizeof *values * (size_t)cap) : NULL;
+        if (values)
+            g->tag_value = values;
+        if (names && values)
+            g->cap_tags = cap;
+    }
+    if (!name_copy || g->ntags == g->cap_tags) {
+        tc_set_error(err, "line %d: out of memory", line);
+        free(name_copy);
+        free(value);
         return -1;
     }
-    memcpy(g->tag_name[g->ntags], name, n + 1);
-    memcpy(g->tag_value[g->ntags], value, vn + 1);
+    memcpy(name_copy, name, n + 1);
+    g->tag_name[g->ntags] = name_copy;
+    g->tag_value[g->ntags] = value;
     g->ntags++;
     return 0;
 }
@@ -416,6 +449,24 @@ int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback, tc_
                        tc_error *err)
 {
     memset(replay, 0, sizeof *replay);
+    return tc_pgn_replay_next(g, fallback, replay, err);
+}
+
+static bool same_def(const tc_variant_def *a, const tc_variant_def *b)
+{
+    return !strcmp(a->name, b->name) && !strcmp(a->title, b->title) && !strcmp(a->description, b->description) &&
+           a->width == b->width && a->height == b->height && a->files == b->files && a->ranks == b->ranks &&
+           a->seam == b->seam && !strcmp(a->setup, b->setup);
+}
+
+int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback, tc_pgn_replay *replay,
+                       tc_error *err)
+{
+    /* what the previous game left: its variant and position, kept if this
+     * game can use them */
+    tc_variant *old_v = replay->variant;
+    tc_position *old_p = replay->position;
+    memset(replay, 0, sizeof *replay);
     replay->bad_ply = -1;
     tc_variant_def def;
     const char *vname = tc_pgn_tag(g, "Variant");
@@ -424,21 +475,36 @@ int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback, tc_
     } else if (vname) {
         if (tc_preset_find(vname, &def, err)) {
             tc_error_prefix(err, "Variant tag: ");
-            return -1;
+            def.name[0] = '\0';
         }
     } else if (fallback) {
         def = *fallback;
     } else if (tc_preset_find("chess", &def, err)) {
-        return -1;
+        def.name[0] = '\0'; /* no variant: nothing is kept */
     }
-    replay->variant = tc_variant_new(&def, err);
+    if (old_v && def.name[0] && same_def(tc_variant_def_of(old_v), &def)) {
+        replay->variant = old_v;
+        replay->position = old_p;
+        tc_position_reset(old_p);
+        old_v = NULL;
+        old_p = NULL;
+    } else if (def.name[0]) {
+        replay->variant = tc_variant_new(&def, err);
+    }
+    /* the old game goes after the new variant is built: a new variant is
+     * never at the old one's address */
+    tc_position_free(old_p);
+    tc_variant_free(old_v);
+    if (!def.name[0])
+        return -1;
     if (!replay->variant) {
         char prefix[96];
         snprintf(prefix, sizeof prefix, "variant %.60s: ", def.name);
         tc_error_prefix(err, prefix);
         return -1;
     }
-    replay->position = tc_position_new(replay->variant);
+    if (!replay->position)
+        replay->position = tc_position_new(replay->variant);
     if (!replay->position) {
         tc_set_error(err, "out of memory");
         tc_pgn_replay_free(replay);
