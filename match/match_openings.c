@@ -150,7 +150,8 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
         if (got == 0)
             break;
         games++;
-        const char *fen = tc_pgn_tag(g, "FEN");
+        /* the tags go with the game: keep a copy of the FEN */
+        char *fen = tc_pgn_tag(g, "FEN") ? strdup(tc_pgn_tag(g, "FEN")) : NULL;
         tc_position_reset(p);
         if (fen && tc_position_set_fen(p, fen, &err)) {
             fprintf(log, "match: %s: game %d: %s\n", path, games, err.msg);
@@ -179,16 +180,18 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
         tc_pgn_game_free(g);
         if (status) {
             free(moves);
+            free(fen);
             break;
         }
         match_opening *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
         if (!grown) {
             free(moves);
+            free(fen);
             status = -1;
             break;
         }
         list = grown;
-        list[n].fen = fen ? strdup(fen) : NULL;
+        list[n].fen = fen;
         list[n].moves = moves;
         n++;
     }
