@@ -953,12 +953,18 @@ char *EXPORT(tcw_game_history)(const tc_position *p)
  * "" for the one the position implies. */
 char *EXPORT(tcw_game_pgn)(const tc_position *p, const char *tags, const char *result)
 {
-    const char *tv[2 * TC_PGN_MAX_TAGS];
     char *copy = strdup(tags ? tags : "");
-    if (!copy)
+    /* as many tags as lines: no fixed limit */
+    size_t lines = 1;
+    for (const char *t = copy; t && *t; t++)
+        lines += *t == '\n';
+    const char **tv = copy ? malloc(sizeof *tv * 2 * lines) : NULL;
+    if (!tv) {
+        free(copy);
         return NULL;
+    }
     int n = 0;
-    for (char *line = copy; *line && n < TC_PGN_MAX_TAGS;) {
+    for (char *line = copy; *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = 0;
@@ -980,6 +986,7 @@ char *EXPORT(tcw_game_pgn)(const tc_position *p, const char *tags, const char *r
         tc_pgn_write(p, tv, n, result && *result ? result : NULL, f);
         fclose(f);
     }
+    free(tv);
     free(copy);
     return buf;
 }
