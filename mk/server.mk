@@ -3,7 +3,7 @@
 SERVER_SRC := $(wildcard server/*.c)
 ADAPT_OBJ  += $(SERVER_SRC:%.c=$(B)/%.o)
 LDLIBS     += -lmicrohttpd -lcmark -ljansson
-INC_server := -Iserver
+INC_server := -Iserver -Igames -I$(PG_INC)
 INC_cli    += -Iserver
 INC_all    += -Iserver
 CHECKS     += server-test
