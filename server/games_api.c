@@ -27,6 +27,7 @@
 #define QUEUE_MAX 4096     /* engine jobs waiting */
 #define MAX_PAGE_TEXT 16384 /* a custom page's front matter in a create request */
 #define LIST_MAX 200
+#define CACHE_SLOTS 512    /* games kept rebuilt for reads */
 
 /* ---------------------------------------------------------------- types */
 
@@ -61,8 +62,20 @@ typedef struct {
     int64_t last_ms;
 } rate_slot;
 
+/// A rebuilt game kept for reads of its state. Dropped by every save here
+/// and by every change another process announces (LISTEN/NOTIFY), so it
+/// never outlives the version it holds. gen counts the drops: a reader puts
+/// what it loaded only if no drop came between its load and its put.
+typedef struct {
+    pthread_mutex_t lock;
+    int valid;
+    uint64_t gen;
+    tg_game g;
+} cache_slot;
+
 struct srv_games {
     char url[1024];
+    cache_slot cache[CACHE_SLOTS];
     tg_store *stores[MAX_STORES];
     int busy[MAX_STORES];
     int nstores;
@@ -144,6 +157,8 @@ static void store_put(srv_games *G, int slot)
     pthread_mutex_unlock(&G->store_lock);
 }
 
+static void cache_drop(srv_games *G, const char *id);
+
 /* Loads and rebuilds a game. */
 static tg_code load_game(srv_games *G, const char *id, tg_game *g, tc_error *err)
 {
@@ -162,7 +177,48 @@ static tg_code save_game(srv_games *G, const tg_game *g, int64_t expected, int s
     tg_store *s = store_get(G, &slot);
     tg_code rc = tg_store_save(s, g, expected, stored_moves, err);
     store_put(G, slot);
+    if (rc != TG_ECONFLICT)
+        cache_drop(G, g->id);
     return rc;
+}
+
+static cache_slot *slot_of(srv_games *G, const char *id) { return &G->cache[hash_text(id) % CACHE_SLOTS]; }
+
+static void cache_drop(srv_games *G, const char *id)
+{
+    cache_slot *c = slot_of(G, id);
+    pthread_mutex_lock(&c->lock);
+    c->gen++;
+    if (c->valid && !strcmp(c->g.id, id)) {
+        tg_game_free(&c->g);
+        c->valid = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static uint64_t cache_gen(srv_games *G, const char *id)
+{
+    cache_slot *c = slot_of(G, id);
+    pthread_mutex_lock(&c->lock);
+    uint64_t gen = c->gen;
+    pthread_mutex_unlock(&c->lock);
+    return gen;
+}
+
+/* Keeps g (taking it over) unless a drop came since gen; else frees it. */
+static void cache_put(srv_games *G, tg_game *g, uint64_t gen)
+{
+    cache_slot *c = slot_of(G, g->id);
+    pthread_mutex_lock(&c->lock);
+    if (c->gen == gen) {
+        if (c->valid)
+            tg_game_free(&c->g);
+        c->g = *g;
+        c->valid = 1;
+    } else {
+        tg_game_free(g);
+    }
+    pthread_mutex_unlock(&c->lock);
 }
 
 /* ---------------------------------------------------------------- state JSON */
@@ -216,6 +272,23 @@ static json_t *state_json(const tg_game *g, int64_t now)
                           (json_int_t)now, "turn_started_ms", (json_int_t)g->turn_started_ms, "created_ms",
                           (json_int_t)g->created_ms, "updated_ms", (json_int_t)g->updated_ms);
     return o;
+}
+
+static json_t *state_json(const tg_game *g, int64_t now);
+
+/* The state of a cached game at now, or NULL (not cached, or its flag may
+ * have fallen: the caller loads it and judges). */
+static json_t *cached_state(srv_games *G, const char *id, int64_t now)
+{
+    cache_slot *c = slot_of(G, id);
+    json_t *st = NULL;
+    pthread_mutex_lock(&c->lock);
+    if (c->valid && !strcmp(c->g.id, id) &&
+        !(tg_game_active(&c->g) && c->g.clock.kind != TG_CLOCK_NONE &&
+          tg_game_clock_left(&c->g, tg_game_turn(&c->g), now) <= 0))
+        st = state_json(&c->g, now);
+    pthread_mutex_unlock(&c->lock);
+    return st;
 }
 
 /* ---------------------------------------------------------------- watchers */
@@ -523,6 +596,7 @@ static void *timer_main(void *arg)
 static void on_change(const char *id, int64_t version, void *ctx)
 {
     srv_games *G = ctx;
+    cache_drop(G, id);
     pthread_mutex_lock(&G->reg_lock);
     group *gr = group_find(G, id, 0);
     int want = gr && gr->n > 0 && version > gr->version;
@@ -548,9 +622,11 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     }
     snprintf(G->url, sizeof G->url, "%s", o->db && *o->db ? o->db : "topochess.db");
     int pg = !strncmp(G->url, "postgresql://", 13) || !strncmp(G->url, "postgres://", 11);
-    G->nstores = o->stores > 0 ? o->stores : pg ? 4 : 1;
+    G->nstores = o->stores > 0 ? o->stores : 4; /* SQLite in WAL mode reads beside a writer */
     if (G->nstores > MAX_STORES)
         G->nstores = MAX_STORES;
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        pthread_mutex_init(&G->cache[i].lock, NULL);
     pthread_mutex_init(&G->store_lock, NULL);
     pthread_cond_init(&G->store_free, NULL);
     pthread_mutex_init(&G->reg_lock, NULL);
@@ -610,6 +686,9 @@ void srv_games_stop(srv_games *G)
         tg_listener_stop(G->listener);
     for (int i = 0; i < G->nstores; i++)
         tg_store_close(G->stores[i]);
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (G->cache[i].valid)
+            tg_game_free(&G->cache[i].g);
     for (int b = 0; b < NBUCKETS; b++)
         while (G->groups[b]) {
             group *g = G->groups[b];
@@ -1398,11 +1477,28 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
             srv_route_error(&r, 404, 1, "no such game or route: %.100s", path);
         } else if (n == 1 && strlen(path) == 11 + strlen(id)) {
             tg_game g;
-            if (!get)
+            const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+            json_t *hit = get && !h ? cached_state(G, id, now_ms()) : NULL;
+            uint64_t gen = cache_gen(G, id);
+            if (hit)
+                json_answer(&r, 200, hit);
+            else if (!get)
                 r.allow = 2, srv_route_error(&r, 405, 1, "a game's state only reads; post to /move, /draw, ...");
             else if (!read_game(G, id, &g, &r, 1)) {
-                json_answer(&r, 200, state_json(&g, now_ms()));
-                tg_game_free(&g);
+                json_t *st = state_json(&g, now_ms());
+                /* with a side's token (Authorization: Bearer): which side it is */
+                if (h && !strncmp(h, "Bearer ", 7)) {
+                    int side = tg_game_side_of(&g, h + 7);
+                    if (side < 0) {
+                        json_decref(st);
+                        srv_route_error(&r, 403, 1, "wrong token for this game");
+                        tg_game_free(&g);
+                        return srv_http_send(c, &r, G->cors);
+                    }
+                    json_object_set_new(st, "you", json_string(side_name(side)));
+                }
+                json_answer(&r, 200, st);
+                cache_put(G, &g, gen);
             }
         } else if (n == 2 && !strcmp(action, "pgn") && get) {
             tg_game g;
