@@ -7,3 +7,10 @@ hosted-test: $(BIN)
 hosted-pg-test: $(BIN)
 	tools/with-postgres bash tests/server/games.sh ./$(BIN)
 CHECKS += hosted-test hosted-pg-test
+
+# The browsers' hosted game again on PostgreSQL, with the players and the
+# watcher on two server processes sharing the database (needs make web).
+.PHONY: e2e-pg-test
+e2e-pg-test: $(BIN) web
+	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants TC_E2E_ONLY=hosted ../tools/with-postgres node tests/e2e/run.mjs
+CHECKS += e2e-pg-test
