@@ -14,3 +14,7 @@ CHECKS += hosted-test hosted-pg-test
 e2e-pg-test: $(BIN) web
 	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants TC_E2E_ONLY=hosted ../tools/with-postgres node tests/e2e/run.mjs
 CHECKS += e2e-pg-test
+
+# The API's body checks as a fuzz target (fuzz/ci.sh runs it with the others).
+$(B)/fuzz/fuzz_games: FUZZ_EXTRA := $(wildcard server/*.c) $(wildcard games/*.c)
+$(B)/fuzz/fuzz_games: $(wildcard server/*.c server/*.h games/*.c games/*.h)

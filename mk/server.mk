@@ -14,5 +14,5 @@ server-test: $(BIN)
 	bash tests/server/run.sh ./$(BIN)
 
 # The router's fuzz target links the server sources (fuzz/ci.sh runs it).
-$(B)/fuzz/fuzz_route: FUZZ_EXTRA := $(SERVER_SRC)
+$(B)/fuzz/fuzz_route: FUZZ_EXTRA := $(SERVER_SRC) $(wildcard games/*.c)
 $(B)/fuzz/fuzz_route: $(SERVER_SRC) $(wildcard server/*.h)

@@ -868,35 +868,42 @@ static void finish_create(srv_games *G, tg_game *g, srv_response *r)
         enqueue_engine(G, g->id);
 }
 
-static void create_game(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *body, size_t len,
-                        srv_response *r)
+/// A create request, its fields checked (pointers into body).
+typedef struct {
+    json_t *body;
+    const char *slug, *page, *fen;
+    int engine_side;
+    long long level;
+    tg_clock clock;
+} create_req;
+
+/* Reads and checks a create request: 0, or -1 with the answer set. */
+static int parse_create(const char *body, size_t len, create_req *q, srv_response *r)
 {
     static const char *const fields[] = {"variant", "page", "fen", "clock", "engine", "level", NULL};
-    json_t *b = read_body(body, len, fields, r);
+    memset(q, 0, sizeof *q);
+    q->engine_side = -1;
+    q->level = 10;
+    json_t *b = q->body = read_body(body, len, fields, r);
     if (!b)
-        return;
-    const char *slug, *page, *fen, *engine;
-    long long level = 10;
-    tg_clock clock = {TG_CLOCK_NONE, 0, 0, 0};
-    tc_variant_def def;
-    tc_error err;
-    if (str_field(b, "variant", 63, &slug, r) || str_field(b, "page", MAX_PAGE_TEXT, &page, r) ||
-        str_field(b, "fen", 700, &fen, r) || str_field(b, "engine", 8, &engine, r) ||
-        int_field(b, "level", 1, 20, &level, r) < 0)
-        goto out;
-    if (!slug == !page) {
+        return -1;
+    const char *engine;
+    if (str_field(b, "variant", 63, &q->slug, r) || str_field(b, "page", MAX_PAGE_TEXT, &q->page, r) ||
+        str_field(b, "fen", 700, &q->fen, r) || str_field(b, "engine", 8, &engine, r) ||
+        int_field(b, "level", 1, 20, &q->level, r) < 0)
+        goto bad;
+    if (!q->slug == !q->page) {
         srv_route_error(r, 400, 1, "give either 'variant' (a slug) or 'page' (a page's front matter)");
-        goto out;
+        goto bad;
     }
-    int engine_side = -1;
     if (engine && strcmp(engine, "none")) {
         if (!strcmp(engine, "white"))
-            engine_side = TC_WHITE;
+            q->engine_side = TC_WHITE;
         else if (!strcmp(engine, "black"))
-            engine_side = TC_BLACK;
+            q->engine_side = TC_BLACK;
         else {
             srv_route_error(r, 400, 1, "field 'engine' must be \"white\", \"black\" or null");
-            goto out;
+            goto bad;
         }
     }
     json_t *cj = json_object_get(b, "clock");
@@ -905,7 +912,7 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
         const char *kind = NULL;
         if (!json_is_object(cj)) {
             srv_route_error(r, 400, 1, "field 'clock' must be an object or null");
-            goto out;
+            goto bad;
         }
         const char *key;
         json_t *val;
@@ -916,45 +923,71 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
                 known |= !strcmp(cf[i], key);
             if (!known) {
                 srv_route_error(r, 400, 1, "unknown field 'clock.%.64s'", key);
-                goto out;
+                goto bad;
             }
         }
         if (str_field(cj, "kind", 20, &kind, r))
-            goto out;
+            goto bad;
         long long ini = 0, inc = 0, days = 0;
         if (int_field(cj, "initial_ms", 0, 30LL * 86400000, &ini, r) < 0 ||
             int_field(cj, "increment_ms", 0, 86400000, &inc, r) < 0 || int_field(cj, "days", 0, 365, &days, r) < 0)
-            goto out;
+            goto bad;
         if (kind && !strcmp(kind, "fischer")) {
-            clock.kind = TG_CLOCK_FISCHER;
-            clock.initial_ms = ini;
-            clock.increment_ms = inc;
+            q->clock.kind = TG_CLOCK_FISCHER;
+            q->clock.initial_ms = ini;
+            q->clock.increment_ms = inc;
         } else if (kind && !strcmp(kind, "correspondence")) {
-            clock.kind = TG_CLOCK_CORRESPONDENCE;
-            clock.days = (int)days;
+            q->clock.kind = TG_CLOCK_CORRESPONDENCE;
+            q->clock.days = (int)days;
         } else if (!kind || strcmp(kind, "none")) {
             srv_route_error(r, 400, 1, "clock.kind must be \"fischer\", \"correspondence\" or \"none\"");
-            goto out;
+            goto bad;
         }
     }
-    if (slug) {
-        const srv_page *p = srv_site_find(site, slug);
+    return 0;
+bad:
+    json_decref(b);
+    q->body = NULL;
+    return -1;
+}
+
+/* The variant a create request names: 0, or -1 with the answer set. */
+static int create_variant(const srv_site *site, const create_req *q, tc_variant_def *def, srv_response *r)
+{
+    tc_error err;
+    if (q->slug) {
+        const srv_page *p = site ? srv_site_find(site, q->slug) : NULL;
         if (p)
-            def = p->def;
-        else if (tc_preset_find(slug, &def, &err)) {
-            srv_route_error(r, 404, 1, "no variant '%.64s'", slug);
-            goto out;
+            *def = p->def;
+        else if (tc_preset_find(q->slug, def, &err)) {
+            srv_route_error(r, 404, 1, "no variant '%.64s'", q->slug);
+            return -1;
         }
-    } else if (tc_frontmatter_parse(page, strlen(page), &def, &err)) {
+    } else if (tc_frontmatter_parse(q->page, strlen(q->page), def, &err)) {
         srv_route_error(r, 400, 1, "page: %s", err.msg);
-        goto out;
+        return -1;
     }
+    return 0;
+}
+
+static void create_game(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *body, size_t len,
+                        srv_response *r)
+{
+    create_req q;
+    tc_variant_def def;
+    tc_error err;
+    if (parse_create(body, len, &q, r))
+        return;
+    json_t *b = q.body;
+    const char *fen = q.fen;
+    if (create_variant(site, &q, &def, r))
+        goto out;
     if (!rate_ok(G, c)) {
         srv_route_error(r, 429, 1, "too many games created from this address: at most %.0f a minute", G->per_minute);
         goto out;
     }
     tg_game g;
-    tg_code rc = tg_game_new(&g, &def, fen && *fen ? fen : NULL, &clock, engine_side, (int)level, now_ms(), &err);
+    tg_code rc = tg_game_new(&g, &def, fen && *fen ? fen : NULL, &q.clock, q.engine_side, (int)q.level, now_ms(), &err);
     if (rc != TG_OK) {
         srv_route_error(r, rc == TG_EBADINPUT ? 400 : 500, 1, "%s", err.msg);
         goto out;
@@ -1048,38 +1081,54 @@ static void rematch(srv_games *G, tg_game *old, int side, srv_response *r)
     tg_game_free(&g);
 }
 
-/* POST /api/games/<id>/<action>: load, apply, save (retrying on a
- * conflicting save), publish. */
-static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, const char *action, const char *body,
-                        size_t len, srv_response *r)
+/* Reads and checks the body of an action: the body (the caller's to
+ * free), or NULL with the answer set. */
+static json_t *parse_action(const char *action, const char *body, size_t len, const char **move_out,
+                            const char **what_out, srv_response *r)
 {
     static const char *const fields[] = {"token", "move", "action", NULL};
     json_t *b = read_body(body, len, fields, r);
     if (!b)
-        return;
-    const char *move = NULL, *what = NULL, *tok = NULL;
+        return NULL;
+    const char *tok = NULL, *move = NULL, *what = NULL;
     if (str_field(b, "token", 64, &tok, r) || str_field(b, "move", 32, &move, r) ||
         str_field(b, "action", 16, &what, r)) {
         json_decref(b);
-        return;
+        return NULL;
     }
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"), is_tb = !strcmp(action, "takeback"),
         is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch");
     if (!is_move && !is_draw && !is_tb && !is_resign && !is_rematch) {
         srv_route_error(r, 404, 1, "no such action '%.32s': move, draw, takeback, resign or rematch", action);
         json_decref(b);
-        return;
+        return NULL;
     }
     if (is_move && !move) {
         srv_route_error(r, 400, 1, "field 'move' (SAN or coordinates) is missing");
         json_decref(b);
-        return;
+        return NULL;
     }
     if ((is_draw || is_tb) && !what) {
         srv_route_error(r, 400, 1, "field 'action' is missing: %s", is_draw ? "offer, accept or decline" : "request, accept or decline");
         json_decref(b);
-        return;
+        return NULL;
     }
+    *move_out = move;
+    *what_out = what;
+    return b;
+}
+
+/* POST /api/games/<id>/<action>: load, apply, save (retrying on a
+ * conflicting save), publish. */
+static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, const char *action, const char *body,
+                        size_t len, srv_response *r)
+{
+    const char *move = NULL, *what = NULL;
+    json_t *b = parse_action(action, body, len, &move, &what, r);
+    if (!b)
+        return;
+    int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"),
+        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch");
     for (int attempt = 0; attempt < 8; attempt++) {
         tg_game g;
         tc_error err;
@@ -1168,6 +1217,35 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         break;
     }
     json_decref(b);
+}
+
+int srv_games_check_body(const char *action, const char *body, size_t len)
+{
+    srv_response r;
+    reset(&r);
+    if (action) {
+        const char *move, *what;
+        json_t *b = parse_action(action, body, len, &move, &what, &r);
+        json_decref(b);
+    } else {
+        create_req q;
+        tc_variant_def def;
+        if (!parse_create(body, len, &q, &r)) {
+            if (!create_variant(NULL, &q, &def, &r)) {
+                tg_game g;
+                tc_error err;
+                if (tg_game_new(&g, &def, q.fen && *q.fen ? q.fen : NULL, &q.clock, q.engine_side, (int)q.level,
+                                now_ms(), &err) == TG_OK)
+                    tg_game_free(&g);
+                else
+                    r.status = 400;
+            }
+            json_decref(q.body);
+        }
+    }
+    int status = r.status;
+    srv_response_release(&r);
+    return status;
 }
 
 /* Loads a game for reading, ending it first when its flag has fallen. */

@@ -31,6 +31,12 @@ void srv_games_stop(srv_games *G);
 /* Needs the daemon for resuming suspended watchers: set once it runs. */
 void srv_games_set_daemon(srv_games *G, struct MHD_Daemon *d);
 
+/* Checks a request body as the API would, with no store or connection:
+ * action NULL for a create request (the variant as a preset or a page,
+ * the game made and dropped), else "move", "draw", ... The status the
+ * request would get so far (200: acceptable). For the fuzz target. */
+int srv_games_check_body(const char *action, const char *body, size_t len);
+
 /* True for the targets this module answers (/api/games..., /game/..., /games). */
 int srv_games_owns(const char *target);
 /* Answers one request (body complete) on connection c. */
