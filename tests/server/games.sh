@@ -255,5 +255,13 @@ if [ $mode = postgresql ]; then
 fi
 
 kill "$watch_pid" 2>/dev/null
+# the servers stop cleanly on SIGTERM; under the sanitizers (make
+# sanitize builds build/sanitize/topochess) their reports land in stderr
+for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+pids=()
+if grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$tmp"/*.err > /dev/null 2>&1; then
+  bad "sanitizer reports:"; grep -hE -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$tmp"/*.err | head -n 60
+fi
 echo "hosted-test ($mode): $passed passed, $failed failed"
 [ "$failed" = 0 ]
