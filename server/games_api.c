@@ -1584,7 +1584,7 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
                 pgn_answer(&g, &r);
                 tg_game_free(&g);
             }
-        } else if (n == 2 && !strcmp(action, "events") && get) {
+        } else if (n == 2 && !strcmp(action, "events") && !strcmp(method, "GET")) {
             return open_stream(G, c, id);
         } else if (n == 2 && post) {
             game_action(G, c, id, action, body, len, &r);
