@@ -36,6 +36,8 @@ async function start(): Promise<void> {
       case 'analysis':
         if (app) await analysisPage(app, pageData<AnalysisData>());
         break;
+      case 'archive': // server-rendered: nothing to build
+        break;
       case 'game':
         if (app) await gamePage(app, pageData<GameData>());
         break;

@@ -408,6 +408,39 @@ test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, ki
   }
 });
 
+test('hosted: the play page creates an online game; its links play and watch', async () => {
+  const { page, errors } = await openPage(`${base}/play?variant=torus`);
+  await page.fill('[data-online-minutes]', '0');
+  await page.click('[data-action="online-create"]');
+  await page.waitForSelector('[data-online-links] a[data-link="black"]', { timeout: 10000 });
+  const white = await page.getAttribute('[data-link="white"]', 'href');
+  const watchUrl = await page.getAttribute('[data-link="watch"]', 'href');
+  assert(/^\/game\/[0-9a-f]{16}#token=[0-9a-f]{32}$/.test(white ?? ''), `white link ${white}`);
+  await page.goto(`${base}${white}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  assert((await page.getAttribute('#tc-app', 'data-you')) === 'white', 'the white link does not play white');
+  assert((await page.locator('[data-clock="white"]').textContent())?.includes('untimed'), 'an untimed game shows a clock');
+  // this browser keeps the white token for the game (a reload still
+  // plays); the watcher is someone else, without it
+  await page.evaluate(() => localStorage.clear());
+  const w = await openPage(`${base}${watchUrl}`);
+  assert((await w.page.getAttribute('#tc-app', 'data-you')) === 'watcher', 'the watch link plays');
+  await clickCell(page, 'e2');
+  await clickCell(page, 'e3');
+  await w.page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 1, null, { timeout: 20000 });
+  await page.click('[data-action="resign"]');
+  await w.page.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 20000 });
+  assert((await w.page.locator('[data-result]').textContent())?.includes('0-1'), 'the watcher does not see the result');
+  const id = watchUrl.split('/').pop();
+  const archive = await openPage(`${base}/games?variant=torus`);
+  assert(await archive.page.locator(`li[data-game="${id}"]`).count() === 1, 'the game is not in the archive');
+  assert(archive.errors.length === 0, archive.errors.join('; '));
+  await archive.page.close();
+  assert(errors.length === 0 && w.errors.length === 0, [...errors, ...w.errors].join('; '));
+  await w.page.close();
+  await page.close();
+});
+
 test('analysis: live evaluation, best line, board editor', async () => {
   const { page, errors } = await openPage(`${base}/analysis?variant=torus`);
   await page.waitForFunction(() => /^[+-]\d|^#/.test(document.querySelector('[data-eval]')?.textContent ?? ''), null, { timeout: 60000 });
