@@ -6,6 +6,7 @@
 #include "render.h"
 #include "store.h"
 #include "topochess_engine.h"
+#include "topochess_explain.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -1151,12 +1152,18 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         int64_t before = g.version;
         int stored = g.nmoves;
         int64_t t = now_ms();
+        char reason[512] = "";
         int flagged = tg_game_check_flag(&g, t);
         if (flagged) {
             rc = TG_ECONFLICT;
             snprintf(err.msg, sizeof err.msg, "the game is over: %s", g.termination);
         } else if (is_move) {
             rc = tg_game_move(&g, side, move, t, &err);
+            /* an illegal move: the library's own reason, naming cells */
+            tc_explanation *why = rc == TG_EBADINPUT ? malloc(sizeof *why) : NULL;
+            if (why && tc_explain_move(g.pos, move, why) && why->message[0])
+                snprintf(reason, sizeof reason, "%.500s", why->message);
+            free(why);
         } else if (is_resign) {
             rc = tg_game_resign(&g, side, t, &err);
         } else if (is_draw) {
@@ -1189,7 +1196,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             }
         }
         if (rc != TG_OK && !flagged) {
-            srv_route_error(r, rc == TG_EINTERNAL ? 500 : (int)rc, 1, "%s", err.msg);
+            srv_route_error(r, rc == TG_EINTERNAL ? 500 : (int)rc, 1, "%s", reason[0] ? reason : err.msg);
             tg_game_free(&g);
             break;
         }

@@ -99,7 +99,7 @@ r=$(post "$U/api/games/$id/move" '{"move":"e11"}')
 is "no token: 403" "$(status "$r")" 403
 r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e2\"}")
 is "illegal move: 400" "$(status "$r")" 400
-[ -n "$(body "$r" | jq -r .error)" ] || bad "illegal move without a reason"
+is "illegal move: the library's reason" "$(body "$r" | jq -r '.error | split(";")[0]')" "no black pawn can reach e2"
 r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}")
 is "black's move by SAN" "$(status "$r")" 200
 until_ok 10 grep -q '^id: 3$' "$tmp/watch1" || bad "the watcher did not get the second move"
