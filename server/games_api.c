@@ -294,10 +294,15 @@ static json_t *cached_state(srv_games *G, const char *id, int64_t now)
 
 /* ---------------------------------------------------------------- watchers */
 
+#define WATCHER_BACKLOG (1 << 20) /* bytes a watcher may leave unread before it is dropped */
+
 static void watcher_push(watcher *w, const char *text, size_t n)
 {
     pthread_mutex_lock(&w->lock);
-    srv_buf_put(&w->out, text, n);
+    if (w->out.len - w->off + n > WATCHER_BACKLOG)
+        w->out.failed = 1; /* a client that does not read: its stream ends */
+    else
+        srv_buf_put(&w->out, text, n);
     if (w->suspended) {
         w->suspended = 0;
         MHD_resume_connection(w->conn);
@@ -334,7 +339,7 @@ static void publish_event(srv_games *G, const char *id, int64_t version, const c
     if (ev.failed)
         return;
     pthread_mutex_lock(&G->reg_lock);
-    group *g = group_find(G, id, 0);
+    group *g = atomic_load(&G->daemon) ? group_find(G, id, 0) : NULL; /* none while the daemon stops */
     if (g && (version <= 0 || version > g->version)) {
         if (version > 0)
             g->version = version;
@@ -665,8 +670,11 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
 
 void srv_games_set_daemon(srv_games *G, struct MHD_Daemon *d)
 {
-    if (G)
+    if (G) { /* under the registry's lock: no push is under way when it turns NULL */
+        pthread_mutex_lock(&G->reg_lock);
         atomic_store(&G->daemon, d);
+        pthread_mutex_unlock(&G->reg_lock);
+    }
 }
 
 void srv_games_stop(srv_games *G)
