@@ -238,6 +238,12 @@ for i in 1 2 3 4; do codes+="$(status "$(post "$L/api/games" '{"variant":"torus"
 is "rate limit: 3 a minute" "$codes" "201 201 201 429 "
 is "rate limit: reads still served" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$L/api/games/$id")" 200
 
+# ---- CORS only when configured
+start cors --db "$DB" --cors https://example.org
+X=http://127.0.0.1:$port
+is "--cors: the origin allowed" "$("${C[@]}" -D - -o /dev/null "$X/api/games/$id" | tr -d '\r' | sed -n 's/^[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin: //p')" https://example.org
+is "--cors: preflight" "$("${C[@]}" -o /dev/null -w '%{http_code}' -X OPTIONS "$X/api/games")" 204
+
 # ---- PostgreSQL: two processes on one database
 if [ $mode = postgresql ]; then
   start second --db "$DB"
