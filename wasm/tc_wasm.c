@@ -27,6 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The PGN writer takes any number of tags since the proto merge (the
+ * library no longer caps them); the page sends a handful. */
+#ifndef TC_PGN_MAX_TAGS
+#define TC_PGN_MAX_TAGS 64
+#endif
+
 #if defined(__wasm__)
 #define EXPORT(name) __attribute__((export_name(#name))) name
 #define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
