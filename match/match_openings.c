@@ -176,6 +176,8 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
             used += (size_t)snprintf(moves + used, size - used, "%s%s", used ? " " : "", uci);
             tc_make_move(p, m);
         }
+        /* fen points into the game's tags: copied before they are freed */
+        char *fen_copy = !status && fen ? strdup(fen) : NULL;
         tc_pgn_game_free(g);
         if (status) {
             free(moves);
@@ -184,11 +186,12 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
         match_opening *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
         if (!grown) {
             free(moves);
+            free(fen_copy);
             status = -1;
             break;
         }
         list = grown;
-        list[n].fen = fen ? strdup(fen) : NULL;
+        list[n].fen = fen_copy;
         list[n].moves = moves;
         n++;
     }
