@@ -23,7 +23,9 @@ static int usage(int help, const char *bad)
         fprintf(stderr, "topochess serve: unknown or incomplete option '%s'\n", bad);
     fprintf(help ? stdout : stderr,
             "usage: topochess serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
-            "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n");
+            "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n"
+            "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
+            "                       [--create-per-minute N] [--cors ORIGIN]\n");
     return !help;
 }
 
@@ -48,6 +50,10 @@ int cmd_serve(cli_ctx *c)
             o.log = 1;
             continue;
         }
+        if (!strcmp(a, "--no-games") && !v) {
+            o.no_games = 1;
+            continue;
+        }
         if (!v && i + 1 < c->argc)
             v = c->argv[++i];
         int bad = 0;
@@ -63,6 +69,14 @@ int cmd_serve(cli_ctx *c)
             bad = number(a, v, 1, 100000, &o.max_connections);
         else if (!strcmp(a, "--max-per-ip"))
             bad = number(a, v, 1, 100000, &o.max_per_ip);
+        else if (!strcmp(a, "--engine-threads"))
+            bad = number(a, v, 1, 16, &o.engine_threads);
+        else if (!strcmp(a, "--create-per-minute"))
+            bad = number(a, v, 1, 1000000, &o.create_per_minute);
+        else if (!strcmp(a, "--db"))
+            o.db = v;
+        else if (!strcmp(a, "--cors"))
+            o.cors = v;
         else if (!strcmp(a, "--host"))
             o.host = v;
         else if (!strcmp(a, "--pages"))

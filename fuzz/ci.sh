@@ -36,6 +36,15 @@ for t in / /v/klein-bottle "/play?variant=mobius&fen=8/8/8/8/8/8/8/8/8/8/8/8/8/8
          "/analysis?variant=torus" /api/variants /api/variants/folding /v/%2e%2e/x /assets/chess.md; do
   printf '\000%s' "$t" > "$corpus/fuzz_route/$(printf '%s' "$t" | cksum | cut -d' ' -f1)"
 done
+# Bodies for the hosted-games API: the first byte picks the route (0 create,
+# 1 move, 2 draw, 3 takeback, 4 resign, 5 rematch).
+mkdir -p "$corpus/fuzz_games"
+printf '\000{"variant":"klein-bottle","clock":{"kind":"fischer","initial_ms":60000,"increment_ms":1000}}' > "$corpus/fuzz_games/create"
+printf '\000{"variant":"torus","engine":"white","level":3,"fen":"8/8/8/8/8/8/8/8/8/8/8/8/8/8 w - - 0 1"}' > "$corpus/fuzz_games/engine"
+printf '\000{"page":"---\\ntitle: T\\nslug: t\\nengine:\\n  topology: {type: grid, rows: 6, cols: 6, wrap: cylinder}\\n  setup: \\"rnbkqr/pppppp/6/6/PPPPPP/RNBKQR\\"\\n---\\n"}' > "$corpus/fuzz_games/page"
+printf '\001{"token":"00000000000000000000000000000000","move":"e2e4"}' > "$corpus/fuzz_games/move"
+printf '\002{"token":"x","action":"offer"}' > "$corpus/fuzz_games/draw"
+printf '\003{"token":"x","action":"request"}' > "$corpus/fuzz_games/takeback"
 for target in build/fuzz/*; do
   name=$(basename "$target")
   echo "== $name, $seconds s"

@@ -150,8 +150,7 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
         if (got == 0)
             break;
         games++;
-        /* the tags go with the game: keep a copy of the FEN */
-        char *fen = tc_pgn_tag(g, "FEN") ? strdup(tc_pgn_tag(g, "FEN")) : NULL;
+        const char *fen = tc_pgn_tag(g, "FEN");
         tc_position_reset(p);
         if (fen && tc_position_set_fen(p, fen, &err)) {
             fprintf(log, "match: %s: game %d: %s\n", path, games, err.msg);
@@ -177,21 +176,22 @@ static int read_openings_pgn(const tc_variant *v, const char *path, int max_plie
             used += (size_t)snprintf(moves + used, size - used, "%s%s", used ? " " : "", uci);
             tc_make_move(p, m);
         }
+        /* fen points into the game's tags: copied before they are freed */
+        char *fen_copy = !status && fen ? strdup(fen) : NULL;
         tc_pgn_game_free(g);
         if (status) {
             free(moves);
-            free(fen);
             break;
         }
         match_opening *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
         if (!grown) {
             free(moves);
-            free(fen);
+            free(fen_copy);
             status = -1;
             break;
         }
         list = grown;
-        list[n].fen = fen;
+        list[n].fen = fen_copy;
         list[n].moves = moves;
         n++;
     }

@@ -3,7 +3,7 @@
 SERVER_SRC := $(wildcard server/*.c)
 ADAPT_OBJ  += $(SERVER_SRC:%.c=$(B)/%.o)
 LDLIBS     += -lmicrohttpd -lcmark -ljansson
-INC_server := -Iserver
+INC_server := -Iserver -Igames -I$(PG_INC)
 INC_cli    += -Iserver
 INC_all    += -Iserver
 CHECKS     += server-test
@@ -14,5 +14,5 @@ server-test: $(BIN)
 	bash tests/server/run.sh ./$(BIN)
 
 # The router's fuzz target links the server sources (fuzz/ci.sh runs it).
-$(B)/fuzz/fuzz_route: FUZZ_EXTRA := $(SERVER_SRC)
+$(B)/fuzz/fuzz_route: FUZZ_EXTRA := $(SERVER_SRC) $(wildcard games/*.c)
 $(B)/fuzz/fuzz_route: $(SERVER_SRC) $(wildcard server/*.h)

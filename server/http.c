@@ -9,6 +9,7 @@
  * connections is capped, in all and per client address. */
 #include "server.h"
 
+#include "games_api.h"
 #include "route.h"
 #include "site.h"
 
@@ -24,12 +25,13 @@
 #include <unistd.h>
 
 #define SRV_CONN_MEMORY (32 * 1024) /* request line + headers, per connection */
-#define SRV_MAX_BODY (64 * 1024)     /* request bodies (no route reads one yet) */
+#define SRV_MAX_BODY (64 * 1024)     /* request bodies (only the games API reads them) */
 
 /// One request: its target as sent and how far the daemon has got.
 typedef struct {
     int started;     /* the handler has seen the headers */
-    size_t body;     /* body bytes seen (and dropped) */
+    size_t body;     /* body bytes seen */
+    char *data;      /* the body kept for the games API (at most SRV_MAX_BODY) */
     char target[];   /* the request target */
 } srv_req;
 
@@ -37,6 +39,8 @@ typedef struct {
     _Atomic(const srv_site *) site; /* swapped whole on SIGHUP */
     int log;
     atomic_int started; /* the daemon listens: its per-connection notes go to --log only */
+    srv_games *games;   /* hosted games, or NULL */
+    const char *cors;
 } srv_ctx;
 
 /* The request target exactly as sent (MHD's URI log callback runs before
@@ -49,6 +53,7 @@ static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
     if (r) {
         r->started = 0;
         r->body = 0;
+        r->data = NULL;
         memcpy(r->target, uri ? uri : "", n + 1);
     }
     return r;
@@ -64,6 +69,9 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_RequestTerminationCode toe)
 {
     (void)cls, (void)c, (void)toe;
+    srv_req *q = *req;
+    if (q)
+        free(q->data);
     free(*req);
     *req = NULL;
 }
@@ -91,17 +99,62 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         /* refused before it is sent (the connection then closes) */
         srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (*upload_size) {
+        int keep = ctx->games && srv_games_owns(q->target);
+        if (keep && q->body + *upload_size <= SRV_MAX_BODY) {
+            char *grown = realloc(q->data, q->body + *upload_size + 1);
+            if (!grown)
+                return MHD_NO;
+            q->data = grown;
+            memcpy(q->data + q->body, upload, *upload_size);
+            q->data[q->body + *upload_size] = '\0';
+        }
         q->body += *upload_size;
         *upload_size = 0;
         /* a chunked body without a length: drop the connection past the limit */
         return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
     } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
         srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
+    } else if (ctx->games && srv_games_owns(q->target)) {
+        if (ctx->log)
+            fprintf(stderr, "%s %.200s\n", method, rq.target);
+        return srv_games_answer(ctx->games, atomic_load(&ctx->site), c, method, q->target, q->data ? q->data : "",
+                                q->data ? q->body : 0);
     } else {
         srv_route(atomic_load(&ctx->site), &rq, &r);
     }
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
+    return srv_http_send(c, &r, ctx->cors);
+}
+
+void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors)
+{
+    if (r->type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r->cache ? r->cache : "no-cache");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    /* Cross-origin isolation: the engine worker can then be stopped through
+     * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
+     * Every resource of the hub is its own, so nothing else is blocked. */
+    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(resp, "Cross-Origin-Embedder-Policy", "require-corp");
+    MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", cors ? "cross-origin" : "same-origin");
+    if (cors) { /* only when configured (--cors ORIGIN) */
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", cors);
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type, Authorization");
+        MHD_add_response_header(resp, "Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin");
+    }
+    if (r->page) {
+        MHD_add_response_header(resp, "Content-Security-Policy", srv_csp);
+        MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    }
+}
+
+enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const char *cors)
+{
+    srv_response r = *rr;
     struct MHD_Response *resp;
     if (r.fd >= 0) {
         resp = MHD_create_response_from_fd64((uint64_t)r.size, r.fd);
@@ -116,21 +169,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     srv_response_release(&r);
     if (!resp)
         return MHD_NO;
-    if (r.type)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r.type);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r.cache);
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-    /* Cross-origin isolation: the engine worker can then be stopped through
-     * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
-     * Every resource of the hub is its own, so nothing else is blocked. */
-    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
-    MHD_add_response_header(resp, "Cross-Origin-Embedder-Policy", "require-corp");
-    MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
-    if (r.page) {
-        MHD_add_response_header(resp, "Content-Security-Policy", srv_csp);
-        MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    }
+    srv_http_common_headers(resp, &r, cors);
     if (r.etag[0])
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r.etag);
     if (r.encoding)
@@ -138,7 +177,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (r.vary)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     if (r.allow)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r.allow == 2 ? "GET, POST, OPTIONS" : "GET, HEAD");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
     MHD_destroy_response(resp);
     return ok;
@@ -232,8 +271,19 @@ int srv_serve(const srv_options *o)
     sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    srv_ctx ctx = {site, o->log, 0};
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
+    srv_games *games = NULL;
+    if (!o->no_games) {
+        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors};
+        games = srv_games_start(&go, &err);
+        if (!games) {
+            fprintf(stderr, "topochess serve: --db %s: %s\n", o->db ? o->db : "topochess.db", err.msg);
+            srv_site_free(site);
+            return 1;
+        }
+    }
+    srv_ctx ctx = {site, o->log, 0, games, o->cors};
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+                     (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)o->port, NULL, NULL, handle, &ctx, MHD_OPTION_EXTERNAL_LOGGER, log_error, &ctx,
@@ -246,9 +296,11 @@ int srv_serve(const srv_options *o)
     if (!d) {
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");
+        srv_games_stop(games);
         srv_site_free(site);
         return 1;
     }
+    srv_games_set_daemon(games, d);
     atomic_store(&ctx.started, 1);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
@@ -279,7 +331,9 @@ int srv_serve(const srv_options *o)
         site = next;
         atomic_store(&ctx.site, site);
     }
+    srv_games_set_daemon(games, NULL);
     MHD_stop_daemon(d);
+    srv_games_stop(games);
     for (int i = 0; i < nold; i++)
         srv_site_free(old[i]);
     free(old);

@@ -13,6 +13,11 @@ typedef struct srv_options {
     int max_connections;    /* open connections at once (default 1000) */
     int max_per_ip;         /* open connections from one address (default 128) */
     int log;                /* one line per request on stderr */
+    const char *db;         /* hosted games: SQLite file or postgresql:// URL (default topochess.db) */
+    int no_games;           /* serve the pages only (no store) */
+    int engine_threads;     /* engine workers for engine games (default 1) */
+    int create_per_minute;  /* games one client address may create a minute (default 60) */
+    const char *cors;       /* an origin the API answers cross-origin, or NULL */
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/

@@ -64,7 +64,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(games)         \
     X(search)         \
     X(server)         \
-    X(protocol)
+    X(protocol)      \
+    X(games_api)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

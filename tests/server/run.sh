@@ -70,7 +70,7 @@ sed 's/^title: .*/title: Another Torus/' variants/torus.md > "$pg/torus-copy.md"
 # line and sets $port from it.
 start() {
   local name=$1; shift
-  "$BIN" serve --port 0 "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
+  "$BIN" serve --port 0 --db "$tmp/$name.db" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
   pids+=($!)
   for _ in $(seq 1 100); do
     grep -q '^topochess serve: http://' "$tmp/$name.out" 2>/dev/null && break
@@ -269,7 +269,7 @@ csp_ok "404 page"
 check "unknown api slug" 404 "$U/api/variants/no-such-variant"
 is "api 404 is JSON" "$(header content-type)" "application/json; charset=utf-8"
 has "api 404 is JSON" "$tmp/body" '{"error":"no variant'
-check "unknown api route" 404 "$U/api/games"
+check "unknown api route" 404 "$U/api/nothing-here"
 check "play unknown slug" 404 "$U/play?variant=nope"
 check "play no variant" 400 "$U/play"
 check "play bad FEN" 400 "$U/play?variant=chess&fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN+w"
@@ -371,7 +371,7 @@ kill -TERM "${pids[0]}"; wait "${pids[0]}"; rc=$?
 is "exit status after SIGTERM" "$rc" 0
 
 # ---- start-up errors
-"$BIN" serve --pages "$tmp/none" --port 0 > "$tmp/x.out" 2> "$tmp/x.err" && bad "missing pages folder accepted" || ok
+"$BIN" serve --no-games --pages "$tmp/none" --port 0 > "$tmp/x.out" 2> "$tmp/x.err" && bad "missing pages folder accepted" || ok
 has "missing pages folder" "$tmp/x.err" "pages folder"
 "$BIN" serve --port 70000 > /dev/null 2> "$tmp/x.err" && bad "port 70000 accepted" || ok
 "$BIN" serve --host not..a..host --port 0 > /dev/null 2> "$tmp/x.err" && bad "bad host accepted" || ok

@@ -6,6 +6,7 @@ import { hubPage, type HubData } from './pages/hub';
 import { variantPage, type VariantData } from './pages/variant';
 import { playPage, type PlayData } from './pages/play';
 import { analysisPage, type AnalysisData } from './pages/analysis';
+import { gamePage, type GameData } from './pages/game';
 
 function fail(app: HTMLElement | null, e: unknown): void {
   const msg = e instanceof Error ? e.message : String(e);
@@ -34,6 +35,11 @@ async function start(): Promise<void> {
         break;
       case 'analysis':
         if (app) await analysisPage(app, pageData<AnalysisData>());
+        break;
+      case 'archive': // server-rendered: nothing to build
+        break;
+      case 'game':
+        if (app) await gamePage(app, pageData<GameData>());
         break;
       default:
         return;

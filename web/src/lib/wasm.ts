@@ -195,6 +195,19 @@ function imports(hooks: HostHooks, getModule: () => TcModule | null): WebAssembl
       },
       fd_close: (): number => ERRNO_BADF,
       fd_seek: (): number => ERRNO_BADF,
+      // Since the endgame and protocol merges the library can open files
+      // (solved-ending tables): the module has none, so every such call
+      // fails as on a system without them.
+      fd_fdstat_get: (): number => ERRNO_BADF,
+      fd_fdstat_set_flags: (): number => ERRNO_BADF,
+      fd_prestat_get: (): number => ERRNO_BADF,
+      fd_prestat_dir_name: (): number => ERRNO_BADF,
+      fd_read: (): number => ERRNO_BADF,
+      path_open: (): number => ERRNO_BADF,
+      poll_oneoff: (): number => ERRNO_INVAL,
+      proc_exit: (code: number): never => {
+        throw new Error(`topochess: the module exited (${code})`);
+      },
     },
   };
 }

@@ -7,6 +7,7 @@ import { createEngine } from '../app/engine';
 import { GameController } from '../app/game';
 import { loadRules } from '../app/rules';
 import type { Engine, VariantDetail } from '../app/types';
+import { onlineGameBox } from './game';
 
 export interface PlayData {
   variant: VariantDetail;
@@ -75,6 +76,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   const thinkingNote = el('span', { class: 'tc-thinking', 'data-thinking': '', hidden: '' }, 'engine thinking…');
   engineBox.append(el('legend', {}, 'Opponent'), engineSelect, el('label', {}, ' level ', levelInput), thinkingNote);
   side.append(engineBox);
+  side.append(onlineGameBox(data.variant.slug, data.fen));
 
   const io = el('details', { class: 'tc-io' });
   const text = el('textarea', { rows: '6', spellcheck: 'false', 'data-io': '', 'aria-label': 'PGN or FEN' });
