@@ -181,6 +181,10 @@ int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, t
 /* topology.c */
 int tc_topology_build(tc_variant *v); /* -1: out of memory */
 void tc_topology_free(tc_variant *v);
+/* A knight's second step after the orthogonal step from `from` in
+ * direction d (even): the outward diagonal on one side (-1 or +1), in the
+ * frame that first step reached (RULES.md section 4). */
+int tc_knight_second_dir(const tc_variant *v, int from, int d, int side);
 /* Appends cell to list unless it is negative, self or already there. */
 int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
 

@@ -234,17 +234,9 @@ static void gen_knight(const tc_line_query *q, int piece, int from, tc_sink *s)
         int c1 = v->step_to[from][d];
         if (c1 < 0)
             continue;
-        int tf = v->step_tf[from][d];
         for (int side = -1; side <= 1; side += 2) {
-            /* the outward diagonal in the frame reached by the first step,
-             * as the leap tables are built */
-            int dx = tc_dir_dx[d] + (tc_dir_dx[d] == 0 ? side : 0);
-            int dy = tc_dir_dy[d] + (tc_dir_dy[d] == 0 ? side : 0);
-            if (tf & 1)
-                dx = -dx;
-            if (tf & 2)
-                dy = -dy;
-            int dd = tc_dir_index(dx, dy);
+            /* the second leg, as the leap tables are built */
+            int dd = tc_knight_second_dir(v, from, d, side);
             int c2 = v->step_to[c1][dd];
             if (c2 < 0 || c2 == from || blocked_by_own(q, TC_COLOUR(piece), c2))
                 continue;

@@ -200,6 +200,20 @@ int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self)
     return 1;
 }
 
+int tc_knight_second_dir(const tc_variant *v, int from, int d, int side)
+{
+    /* outward diagonal: the orthogonal plus a perpendicular unit, expressed
+     * in the frame reached after the first step */
+    int tf = v->step_tf[from][d];
+    int dx = tc_dir_dx[d] + (tc_dir_dx[d] == 0 ? side : 0);
+    int dy = tc_dir_dy[d] + (tc_dir_dy[d] == 0 ? side : 0);
+    if (tf & 1)
+        dx = -dx;
+    if (tf & 2)
+        dy = -dy;
+    return tc_dir_index(dx, dy);
+}
+
 static void build_leaps(tc_variant *v)
 {
     for (int c = 0; c < v->ncells; c++) {
@@ -210,17 +224,8 @@ static void build_leaps(tc_variant *v)
             int c1 = v->step_to[c][d];
             if (c1 < 0)
                 continue;
-            int tf = v->step_tf[c][d];
             for (int side = -1; side <= 1; side += 2) {
-                /* outward diagonal: the orthogonal plus a perpendicular unit,
-                 * expressed in the frame reached after the first step */
-                int dx = tc_dir_dx[d] + (tc_dir_dx[d] == 0 ? side : 0);
-                int dy = tc_dir_dy[d] + (tc_dir_dy[d] == 0 ? side : 0);
-                if (tf & 1)
-                    dx = -dx;
-                if (tf & 2)
-                    dy = -dy;
-                int c2 = v->step_to[c1][tc_dir_index(dx, dy)];
+                int c2 = v->step_to[c1][tc_knight_second_dir(v, c, d, side)];
                 tc_cells_add_unique(v->knight[c], &v->nknight[c], c2, c);
             }
         }
