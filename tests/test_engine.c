@@ -225,12 +225,12 @@ static void test_uci_klein_game(void)
 static void test_uci_stop(void)
 {
     th_case("engine: uci stop after go infinite");
-    double secs = 0;
-    char *out = run_loop(uci_loop_opts, "torus", "position startpos\ngo infinite\nstop\nisready\n", &secs);
+    /* no clock on it: an infinite search that ignored stop would hang,
+     * and the driver's watchdog fails the case */
+    char *out = run_loop(uci_loop_opts, "torus", "position startpos\ngo infinite\nstop\nisready\n", NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
-    CHECK(secs < 2.0, "stop took %.2f s", secs);
     const char *bm = strstr(out, "bestmove "), *ready = strstr(out, "readyok");
     CHECK(bm && ready && bm < ready, "bestmove then readyok expected:\n%s", out);
     char best[32];
