@@ -167,7 +167,7 @@ static void test_uci_handshake(void)
 static void test_uci_multipv(void)
 {
     th_case("engine: uci MultiPV, searchmoves and limited strength");
-    char *out = run_loop(uci_loop, "chess", "uci\nsetoption name MultiPV value 2\nposition startpos\ngo depth 4\n#wait bestmove\n", NULL);
+    char *out = run_loop(uci_loop_opts, "chess", "uci\nsetoption name MultiPV value 2\nposition startpos\ngo depth 4\n#wait bestmove\n", NULL);
     CHECK(out != NULL, "no output");
     if (!out)
         return;
@@ -177,13 +177,13 @@ static void test_uci_multipv(void)
     CHECK(count_lines(out, "info depth 4 ") == 2 && strstr(out, " multipv 2 "), "two lines:\n%s", out);
     free(out);
 
-    out = run_loop(uci_loop, "chess", "position startpos\ngo depth 4 searchmoves h2h3 a2a3\n#wait bestmove\n", NULL);
+    out = run_loop(uci_loop_opts, "chess", "position startpos\ngo depth 4 searchmoves h2h3 a2a3\n#wait bestmove\n", NULL);
     char best[32] = "";
     CHECK(out && word_after(out, "bestmove ", best, sizeof best) == 0, "no bestmove");
     CHECK(!strcmp(best, "h2h3") || !strcmp(best, "a2a3"), "searchmoves: bestmove %s", best);
     free(out);
 
-    out = run_loop(uci_loop, "chess",
+    out = run_loop(uci_loop_opts, "chess",
                    "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 900\n"
                    "setoption name UCI_Elo value 5000\nposition startpos\ngo depth 6\n#wait bestmove\n",
                    NULL);
