@@ -570,7 +570,7 @@ static void test_fairymax(void)
         printf("  (skipped: %s not installed)\n", FAIRYMAX);
         return;
     }
-    char *argv[] = {"engine=" FAIRYMAX, "proto=cecp", "games=2", "movetime=50", "openings=1",
+    char *argv[] = {("engine=" FAIRYMAX), "proto=cecp", "games=2", "movetime=50", "openings=1",
                     "maxplies=40", "concurrency=2"};
     play_and_check("cylinder", argv, 7);
 }
