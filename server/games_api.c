@@ -21,7 +21,6 @@
 #include <time.h>
 
 #define TYPE_JSON "application/json; charset=utf-8"
-#define TYPE_HTML "text/html; charset=utf-8"
 #define MAX_STORES 16
 #define NBUCKETS 256       /* watcher groups and rate-limit slots, hashed */
 #define RATE_SLOTS 1024
@@ -1374,16 +1373,7 @@ static void list_games(srv_games *G, const char *variant, int max, srv_response 
     size_t len = 0;
     char *doc = srv_render_document(&d, &len);
     free(main_html);
-    if (!doc) {
-        srv_route_error(r, 500, 0, "out of memory");
-        return;
-    }
-    r->status = 200;
-    r->type = TYPE_HTML;
-    r->page = 1;
-    r->owned = doc;
-    r->body = doc;
-    r->len = len;
+    srv_route_page(r, doc, len);
 }
 
 /* /game/<id>: the page that plays (with a side's token in the link's
@@ -1423,16 +1413,7 @@ static void game_page(srv_games *G, const srv_site *site, const char *id, srv_re
     char *doc = data_json ? srv_render_document(&d, &len) : NULL;
     free(data_json);
     tg_game_free(&g);
-    if (!doc) {
-        srv_route_error(r, 500, 0, "out of memory");
-        return;
-    }
-    r->status = 200;
-    r->type = TYPE_HTML;
-    r->page = 1;
-    r->owned = doc;
-    r->body = doc;
-    r->len = len;
+    srv_route_page(r, doc, len);
 }
 
 /* GET /api/games/<id>/events: a stream of the game's states. */

@@ -214,8 +214,13 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
     size_t len = 0;
     char *doc = data_json ? srv_render_document(&d, &len) : NULL;
     free(data_json);
+    srv_route_page(r, doc, len);
+}
+
+void srv_route_page(srv_response *r, char *doc, size_t len)
+{
     if (!doc) {
-        srv_route_error(r, 400, 0, "out of memory");
+        srv_route_error(r, 500, 0, "out of memory");
         return;
     }
     r->status = 200;

@@ -45,6 +45,9 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *out);
 __attribute__((format(printf, 4, 5)))
 #endif
 void srv_route_error(srv_response *r, int status, int api, const char *fmt, ...);
+/* Makes r a 200 HTML page from a server-made document (heap, taken over),
+ * or a 500 when doc is NULL (out of memory). */
+void srv_route_page(srv_response *r, char *doc, size_t len);
 /* Frees an owned body and closes an unsent file. */
 void srv_response_release(srv_response *r);
 
