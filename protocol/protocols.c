@@ -165,3 +165,10 @@ void proto_free_game(proto_cache *cache, tc_variant **v, tc_position **pos, tc_e
     *eng = NULL;
     *v = NULL;
 }
+
+void proto_vline(FILE *out, const char *fmt, va_list ap)
+{
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+    fflush(out);
+}

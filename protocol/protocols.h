@@ -6,6 +6,7 @@
 #include "topochess.h"
 #include "topochess_engine.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* The largest hash table either protocol accepts (UCI's Hash, CECP's
@@ -43,6 +44,10 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
 /* Copies s into buf (size >= 16), cut to PROTO_ECHO_MAX bytes (and to
  * size) with "... (N bytes)" appended when it is longer; returns buf. */
 const char *proto_clip(const char *s, char *buf, size_t size);
+
+/* Writes one protocol line (fmt, then a line break) and flushes it; the
+ * caller holds whatever lock guards `out`. */
+void proto_vline(FILE *out, const char *fmt, va_list ap);
 
 /* Writes moves (played from p) in coordinate form, space separated. */
 void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size);

@@ -64,10 +64,8 @@ static void say(uci_state *u, const char *fmt, ...)
     va_list ap;
     pthread_mutex_lock(&u->out_lock);
     va_start(ap, fmt);
-    vfprintf(u->out, fmt, ap);
+    proto_vline(u->out, fmt, ap);
     va_end(ap);
-    fputc('\n', u->out);
-    fflush(u->out);
     pthread_mutex_unlock(&u->out_lock);
 }
 

@@ -72,10 +72,8 @@ static void emit(xb_state *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(x->out, fmt, ap);
+    proto_vline(x->out, fmt, ap);
     va_end(ap);
-    fputc('\n', x->out);
-    fflush(x->out);
 }
 
 /* ---------------------------------------------------------------- results */
