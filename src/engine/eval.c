@@ -150,6 +150,48 @@ eval_table *eval_table_new(const tc_variant *v)
     }
     build_weighted(t);
 
+    /* lines ("files"): the cell with its north and south rays, which follow
+     * the joins; the cells beside a line are its king steps off it */
+    for (int c = 0; c < n; c++) {
+        bits_clear(&t->line[c]);
+        bits_set(&t->line[c], c);
+        for (int d = 0; d < 8; d += 4) {
+            const uint8_t *r = v->ray_pool + v->ray_off[c][d];
+            for (int i = 0; i < v->ray_len[c][d]; i++)
+                bits_set(&t->line[c], r[i]);
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        bits_clear(&t->beside[c]);
+        BITS_FOREACH(x, t->line[c], {
+            for (int i = 0; i < v->nking[x]; i++)
+                if (!bits_has(&t->line[c], v->king[x][i]))
+                    bits_set(&t->beside[c], v->king[x][i]);
+        })
+    }
+    /* king distances, breadth first from every cell over the king's steps */
+    t->kdist = malloc(sizeof *t->kdist * TC_MAX_CELLS);
+    if (!t->kdist) {
+        free(t);
+        return NULL;
+    }
+    for (int c = 0; c < n; c++) {
+        int queue[TC_MAX_CELLS], head = 0, tail = 0;
+        memset(t->kdist[c], 0xff, sizeof t->kdist[c]);
+        t->kdist[c][c] = 0;
+        queue[tail++] = c;
+        while (head < tail) {
+            int x = queue[head++];
+            for (int i = 0; i < v->nking[x]; i++) {
+                int y = v->king[x][i];
+                if (t->kdist[c][y] == 0xff) {
+                    t->kdist[c][y] = (uint8_t)(t->kdist[c][x] + 1);
+                    queue[tail++] = y;
+                }
+            }
+        }
+    }
+
     /* stop masks: the pawn's path, the cells from which an enemy pawn
      * captures onto it, and every cell whose enemy pawn walks into those */
     int(*enemy_chain)[2 * TC_MAX_RANKS + 2] = malloc(sizeof *enemy_chain * 2 * TC_MAX_CELLS);
@@ -157,6 +199,7 @@ eval_table *eval_table_new(const tc_variant *v)
     if (!enemy_chain || !enemy_len) {
         free(enemy_chain);
         free(enemy_len);
+        free(t->kdist);
         free(t);
         return NULL;
     }
@@ -192,7 +235,12 @@ eval_table *eval_table_new(const tc_variant *v)
     return t;
 }
 
-void eval_table_free(eval_table *t) { free(t); }
+void eval_table_free(eval_table *t)
+{
+    if (t)
+        free(t->kdist);
+    free(t);
+}
 
 /// Running totals of one evaluation, per colour.
 typedef struct {
@@ -200,6 +248,10 @@ typedef struct {
     int phase;
     int danger[2], attackers[2]; /* against that colour's king */
     tc_bits pawn_att[2];
+    tc_bits att[2];       /* every cell a colour attacks */
+    tc_bits minor_att[2]; /* cells its knights and bishops attack */
+    tc_bits rook_att[2];  /* cells its rooks attack */
+    tc_bits occupied;
 } eval_acc;
 
 static inline void add(eval_acc *a, int col, int mg, int eg)
@@ -225,8 +277,21 @@ static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, i
                 mg /= 2;
                 eg /= 2;
             }
+            /* the closer to promotion, the more the kings' distances to the
+             * cell ahead and a clear path count */
+            int prog = t->start_dist - d + 1;
+            if (prog > 1 && next >= 0) {
+                int own_k = t->kdist[p->king[col]][next], their_k = t->kdist[p->king[them]][next];
+                own_k = own_k < 5 ? own_k : 5;
+                their_k = their_k < 5 ? their_k : 5;
+                eg += (prog - 1) * (their_k * W(PASSER_KING_THEM) - own_k * W(PASSER_KING_OWN));
+                if (!bits_meet(&a->occupied, &t->path[col][s]))
+                    eg += prog * W(PASSER_FREE) / 4;
+            }
             add(a, col, mg, eg);
         }
+        if (!bits_meet(own, &t->beside[s]))
+            add(a, col, -W(ISOLATED_MG), -W(ISOLATED_EG));
         if (bits_meet(own, &t->path[col][s]))
             add(a, col, -W(DOUBLED_MG), -W(DOUBLED_EG));
         for (int i = 0; i < v->npcap_from[col][s]; i++)
@@ -244,7 +309,11 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     const tc_bits *zone = &t->zone[p->king[them]];
     const tc_bits *own = &p->occ[col];
     const tc_bits *patt = &a->pawn_att[them];
+    const tc_bits *own_pawns = &p->pieces[TC_PIECE(col, TC_PAWN)];
+    const tc_bits *their_pawns = &p->pieces[TC_PIECE(them, TC_PAWN)];
+    tc_bits *att = &a->att[col];
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
+        tc_bits *typed = type == TC_ROOK ? &a->rook_att[col] : type == TC_QUEEN ? NULL : &a->minor_att[col];
         BITS_FOREACH(s, p->pieces[TC_PIECE(col, type)], {
             add(a, col, t->w.v[EP_KNIGHT_MG + 2 * (type - TC_KNIGHT)] + t->pst_mg[type][s],
                 t->w.v[EP_KNIGHT_EG + 2 * (type - TC_KNIGHT)] + t->pst_eg[type][s]);
@@ -253,6 +322,8 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
             if (type == TC_KNIGHT) {
                 for (int i = 0; i < v->nknight[s]; i++) {
                     int c = v->knight[s][i];
+                    bits_set(att, c);
+                    bits_set(typed, c);
                     hits += bits_has(zone, c);
                     mob += !bits_has(own, c) && !bits_has(patt, c);
                 }
@@ -263,6 +334,9 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                     int len = v->ray_len[s][d];
                     for (int i = 0; i < len; i++) {
                         int c = r[i];
+                        bits_set(att, c);
+                        if (typed)
+                            bits_set(typed, c);
                         hits += bits_has(zone, c);
                         if (bits_has(own, c))
                             break;
@@ -270,6 +344,12 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                         if (p->board[c])
                             break;
                     }
+                }
+                if (type == TC_ROOK && !bits_meet(own_pawns, &t->line[s])) {
+                    if (bits_meet(their_pawns, &t->line[s]))
+                        add(a, col, W(ROOK_SEMI_MG), W(ROOK_SEMI_EG));
+                    else
+                        add(a, col, W(ROOK_OPEN_MG), W(ROOK_OPEN_EG));
                 }
             }
             add(a, col, (mob - mob_base[type]) * t->w.v[EP_MOB_N_MG + 2 * (type - TC_KNIGHT)],
@@ -282,8 +362,31 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     }
     int k = p->king[col];
     add(a, col, t->pst_mg[TC_KING][k], t->pst_eg[TC_KING][k]);
+    for (int i = 0; i < v->nking[k]; i++)
+        bits_set(att, v->king[k][i]);
     if (bits_count(&p->pieces[TC_PIECE(col, TC_BISHOP)]) >= 2)
         add(a, col, W(BISHOP_PAIR_MG), W(BISHOP_PAIR_EG));
+}
+
+/* Threats by col on the other side's pieces: pieces its pawns attack,
+ * majors its minors attack, a queen its rooks attack, and pieces it
+ * attacks that nothing defends. */
+static void eval_threats(const eval_table *t, const tc_position *p, eval_acc *a, int col)
+{
+    int them = !col;
+    for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
+        const tc_bits *set = &p->pieces[TC_PIECE(them, type)];
+        BITS_FOREACH(s, *set, {
+            if (bits_has(&a->pawn_att[col], s))
+                add(a, col, W(THREAT_PAWN_MG), W(THREAT_PAWN_EG));
+            else if (type >= TC_ROOK && bits_has(&a->minor_att[col], s))
+                add(a, col, W(THREAT_MINOR_MG), W(THREAT_MINOR_EG));
+            else if (type == TC_QUEEN && bits_has(&a->rook_att[col], s))
+                add(a, col, W(THREAT_ROOK_MG), W(THREAT_ROOK_EG));
+            else if (bits_has(&a->att[col], s) && !bits_has(&a->att[them], s))
+                add(a, col, W(HANGING_MG), W(HANGING_EG));
+        })
+    }
 }
 
 int eval_position(const eval_table *t, const tc_position *p)
@@ -291,17 +394,22 @@ int eval_position(const eval_table *t, const tc_position *p)
     const tc_variant *v = p->v;
     eval_acc a;
     memset(&a, 0, sizeof a);
+    a.occupied = p->occ[0];
+    bits_or(&a.occupied, &p->occ[1]);
     for (int col = 0; col < 2; col++) {
         bits_clear(&a.pawn_att[col]);
         BITS_FOREACH(s, p->pieces[TC_PIECE(col, TC_PAWN)], {
             for (int i = 0; i < v->npcap[col][s]; i++)
                 bits_set(&a.pawn_att[col], v->pcap[col][s][i]);
         })
+        a.att[col] = a.pawn_att[col];
     }
     for (int col = 0; col < 2; col++) {
         eval_pawns(t, p, &a, col);
         eval_pieces(t, p, &a, col);
     }
+    for (int col = 0; col < 2; col++)
+        eval_threats(t, p, &a, col);
     for (int col = 0; col < 2; col++) {
         int them = !col;
         /* king safety counts only while the attacker keeps a queen */

@@ -8,7 +8,9 @@
 /// eval_params.c): piece values, scales of the reach-derived cell values,
 /// pawn progress, passed pawns by pushes left (1..7), pawn structure,
 /// mobility per cell, king danger per attacked zone cell, king shield,
-/// bishop pair, tempo.
+/// bishop pair, tempo; isolated pawns, rooks on open and half-open lines,
+/// passed pawns' king distances and free paths, threats (pieces attacked by
+/// pawns, majors by minors, queens by rooks, undefended pieces attacked).
 enum {
     EP_PAWN_MG, EP_PAWN_EG,
     EP_KNIGHT_MG, EP_KNIGHT_EG, EP_BISHOP_MG, EP_BISHOP_EG, EP_ROOK_MG, EP_ROOK_EG, EP_QUEEN_MG, EP_QUEEN_EG,
@@ -20,6 +22,10 @@ enum {
     EP_MOB_N_MG, EP_MOB_N_EG, EP_MOB_B_MG, EP_MOB_B_EG, EP_MOB_R_MG, EP_MOB_R_EG, EP_MOB_Q_MG, EP_MOB_Q_EG,
     EP_DANGER_N, EP_DANGER_B, EP_DANGER_R, EP_DANGER_Q,
     EP_SHIELD, EP_BISHOP_PAIR_MG, EP_BISHOP_PAIR_EG, EP_TEMPO,
+    EP_ISOLATED_MG, EP_ISOLATED_EG, EP_ROOK_OPEN_MG, EP_ROOK_OPEN_EG, EP_ROOK_SEMI_MG, EP_ROOK_SEMI_EG,
+    EP_PASSER_KING_OWN, EP_PASSER_KING_THEM, EP_PASSER_FREE,
+    EP_THREAT_PAWN_MG, EP_THREAT_PAWN_EG, EP_THREAT_MINOR_MG, EP_THREAT_MINOR_EG,
+    EP_THREAT_ROOK_MG, EP_THREAT_ROOK_EG, EP_HANGING_MG, EP_HANGING_EG,
     EP_COUNT
 };
 
@@ -44,6 +50,9 @@ typedef struct eval_table {
     tc_bits stop_mask[2][TC_MAX_CELLS]; /* enemy pawns here keep a pawn from passing */
     tc_bits path[2][TC_MAX_CELLS];      /* cells of the pawn's path to promotion */
     tc_bits zone[TC_MAX_CELLS];         /* a king's cell and its neighbours */
+    tc_bits line[TC_MAX_CELLS];         /* the cell and its north and south rays: its "file" */
+    tc_bits beside[TC_MAX_CELLS];       /* king steps off that line: the "adjacent files" */
+    uint8_t (*kdist)[TC_MAX_CELLS];     /* king steps between two cells (heap) */
     eval_params w;                      /* the weights the tables were built with */
 } eval_table;
 

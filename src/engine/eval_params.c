@@ -12,7 +12,10 @@ const char *const eval_param_names[EP_COUNT] = {
     "DOUBLED_MG", "DOUBLED_EG", "DEFENDED_MG", "DEFENDED_EG", "MOB_N_MG", "MOB_N_EG",
     "MOB_B_MG", "MOB_B_EG", "MOB_R_MG", "MOB_R_EG", "MOB_Q_MG", "MOB_Q_EG",
     "DANGER_N", "DANGER_B", "DANGER_R", "DANGER_Q", "SHIELD", "BISHOP_PAIR_MG",
-    "BISHOP_PAIR_EG", "TEMPO",
+    "BISHOP_PAIR_EG", "TEMPO", "ISOLATED_MG", "ISOLATED_EG", "ROOK_OPEN_MG", "ROOK_OPEN_EG",
+    "ROOK_SEMI_MG", "ROOK_SEMI_EG", "PASSER_KING_OWN", "PASSER_KING_THEM", "PASSER_FREE",
+    "THREAT_PAWN_MG", "THREAT_PAWN_EG", "THREAT_MINOR_MG", "THREAT_MINOR_EG", "THREAT_ROOK_MG",
+    "THREAT_ROOK_EG", "HANGING_MG", "HANGING_EG",
 };
 
 const eval_params eval_default_params = {{
@@ -22,4 +25,8 @@ const eval_params eval_default_params = {{
     85, 52, 32, 20, 12, 8, 8, 16, 6, 8,
     4, 4, 4, 4, 2, 4, 1, 2, 3, 3,
     4, 6, 10, 30, 50, 10,
+    12, 16, 40, 15, 18, 8,
+    2, 5, 30,
+    60, 45, 45, 35,
+    40, 20, 25, 15,
 }};
