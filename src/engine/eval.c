@@ -228,6 +228,24 @@ eval_table *eval_table_new(const tc_variant *v)
             }
             bits_reset(&m, c);
             t->stop_mask[col][c] = m;
+            /* outposts: enemy pawns that stand on, or walk into, a cell
+             * from which they capture onto c */
+            tc_bits from;
+            bits_clear(&from);
+            for (int i = 0; i < v->npcap_from[them][c]; i++)
+                bits_set(&from, v->pcap_from[them][c][i]);
+            tc_bits r = from;
+            for (int y = 0; y < n; y++) {
+                if (bits_has(&r, y) || !v->pawn_dy[them][y])
+                    continue;
+                const int *ch = enemy_chain[them * TC_MAX_CELLS + y];
+                for (int i = 0; i < enemy_len[them * TC_MAX_CELLS + y]; i++)
+                    if (bits_has(&from, ch[i])) {
+                        bits_set(&r, y);
+                        break;
+                    }
+            }
+            t->reach_mask[col][c] = r;
         }
     }
     free(enemy_chain);
@@ -251,6 +269,7 @@ typedef struct {
     tc_bits att[2];       /* every cell a colour attacks */
     tc_bits minor_att[2]; /* cells its knights and bishops attack */
     tc_bits rook_att[2];  /* cells its rooks attack */
+    tc_bits typed[2][7];  /* cells each piece type of a colour attacks */
     tc_bits occupied;
 } eval_acc;
 
@@ -292,6 +311,13 @@ static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, i
         }
         if (!bits_meet(own, &t->beside[s]))
             add(a, col, -W(ISOLATED_MG), -W(ISOLATED_EG));
+        for (int dir = 2; dir < 8; dir += 4) {
+            int x = v->step_to[s][dir];
+            if (x >= 0 && p->board[x] == TC_PIECE(col, TC_PAWN)) {
+                add(a, col, W(PHALANX_MG), W(PHALANX_EG));
+                break;
+            }
+        }
         if (bits_meet(own, &t->path[col][s]))
             add(a, col, -W(DOUBLED_MG), -W(DOUBLED_EG));
         for (int i = 0; i < v->npcap_from[col][s]; i++)
@@ -314,6 +340,7 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     tc_bits *att = &a->att[col];
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
         tc_bits *typed = type == TC_ROOK ? &a->rook_att[col] : type == TC_QUEEN ? NULL : &a->minor_att[col];
+        tc_bits *mine = &a->typed[col][type];
         BITS_FOREACH(s, p->pieces[TC_PIECE(col, type)], {
             add(a, col, t->w.v[EP_KNIGHT_MG + 2 * (type - TC_KNIGHT)] + t->pst_mg[type][s],
                 t->w.v[EP_KNIGHT_EG + 2 * (type - TC_KNIGHT)] + t->pst_eg[type][s]);
@@ -324,6 +351,7 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                     int c = v->knight[s][i];
                     bits_set(att, c);
                     bits_set(typed, c);
+                    bits_set(mine, c);
                     hits += bits_has(zone, c);
                     mob += !bits_has(own, c) && !bits_has(patt, c);
                 }
@@ -335,6 +363,7 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                     for (int i = 0; i < len; i++) {
                         int c = r[i];
                         bits_set(att, c);
+                        bits_set(mine, c);
                         if (typed)
                             bits_set(typed, c);
                         hits += bits_has(zone, c);
@@ -352,6 +381,9 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                         add(a, col, W(ROOK_OPEN_MG), W(ROOK_OPEN_EG));
                 }
             }
+            if (type <= TC_BISHOP && bits_has(&a->pawn_att[col], s) &&
+                !bits_meet(their_pawns, &t->reach_mask[col][s]))
+                add(a, col, t->w.v[EP_OUTPOST_N + type - TC_KNIGHT], 0);
             add(a, col, (mob - mob_base[type]) * t->w.v[EP_MOB_N_MG + 2 * (type - TC_KNIGHT)],
                 (mob - mob_base[type]) * t->w.v[EP_MOB_N_EG + 2 * (type - TC_KNIGHT)]);
             if (hits) {
@@ -389,6 +421,53 @@ static void eval_threats(const eval_table *t, const tc_position *p, eval_acc *a,
     }
 }
 
+/* Danger to col's king from safe checks (cells the other side's knights,
+ * bishops, rooks or queens attack from which they would check, that col
+ * does not defend) and from lines at the king with no pawn of col's. */
+static void king_checks(const eval_table *t, const tc_position *p, eval_acc *a, int col)
+{
+    const tc_variant *v = p->v;
+    int them = !col, k = p->king[col];
+    tc_bits orth, diag, kn;
+    bits_clear(&orth);
+    bits_clear(&diag);
+    bits_clear(&kn);
+    for (int d = 0; d < 8; d++) {
+        const uint8_t *r = v->ray_pool + v->ray_off[k][d];
+        tc_bits *into = dir_is_diag(d) ? &diag : &orth;
+        for (int i = 0; i < v->ray_len[k][d]; i++) {
+            bits_set(into, r[i]);
+            if (p->board[r[i]])
+                break;
+        }
+    }
+    for (int i = 0; i < v->nknight[k]; i++)
+        bits_set(&kn, v->knight[k][i]);
+    tc_bits safe;
+    for (int w = 0; w < 4; w++)
+        safe.w[w] = ~(a->att[col].w[w] | p->occ[them].w[w]);
+    bits_and(&kn, &safe);
+    bits_and(&orth, &safe);
+    bits_and(&diag, &safe);
+    int danger = 0;
+    if (bits_meet(&kn, &a->typed[them][TC_KNIGHT]))
+        danger += W(CHECK_N);
+    if (bits_meet(&diag, &a->typed[them][TC_BISHOP]))
+        danger += W(CHECK_B);
+    if (bits_meet(&orth, &a->typed[them][TC_ROOK]))
+        danger += W(CHECK_R);
+    if (bits_meet(&orth, &a->typed[them][TC_QUEEN]) || bits_meet(&diag, &a->typed[them][TC_QUEEN]))
+        danger += W(CHECK_Q);
+    a->danger[col] += danger;
+    const tc_bits *pawns = &p->pieces[TC_PIECE(col, TC_PAWN)];
+    int open = !bits_meet(pawns, &t->line[k]);
+    for (int d = 2; d < 8; d += 4) {
+        int x = v->step_to[k][d];
+        open += x >= 0 && !bits_meet(pawns, &t->line[x]);
+    }
+    a->mg[col] -= open * W(KING_OPEN);
+}
+
 int eval_position(const eval_table *t, const tc_position *p)
 {
     const tc_variant *v = p->v;
@@ -410,6 +489,8 @@ int eval_position(const eval_table *t, const tc_position *p)
     }
     for (int col = 0; col < 2; col++)
         eval_threats(t, p, &a, col);
+    for (int col = 0; col < 2; col++)
+        king_checks(t, p, &a, col);
     for (int col = 0; col < 2; col++) {
         int them = !col;
         /* king safety counts only while the attacker keeps a queen */

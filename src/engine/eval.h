@@ -10,7 +10,9 @@
 /// mobility per cell, king danger per attacked zone cell, king shield,
 /// bishop pair, tempo; isolated pawns, rooks on open and half-open lines,
 /// passed pawns' king distances and free paths, threats (pieces attacked by
-/// pawns, majors by minors, queens by rooks, undefended pieces attacked).
+/// pawns, majors by minors, queens by rooks, undefended pieces attacked);
+/// pawns side by side, minor pieces on outposts, safe checks and open
+/// lines at the king.
 enum {
     EP_PAWN_MG, EP_PAWN_EG,
     EP_KNIGHT_MG, EP_KNIGHT_EG, EP_BISHOP_MG, EP_BISHOP_EG, EP_ROOK_MG, EP_ROOK_EG, EP_QUEEN_MG, EP_QUEEN_EG,
@@ -26,6 +28,8 @@ enum {
     EP_PASSER_KING_OWN, EP_PASSER_KING_THEM, EP_PASSER_FREE,
     EP_THREAT_PAWN_MG, EP_THREAT_PAWN_EG, EP_THREAT_MINOR_MG, EP_THREAT_MINOR_EG,
     EP_THREAT_ROOK_MG, EP_THREAT_ROOK_EG, EP_HANGING_MG, EP_HANGING_EG,
+    EP_PHALANX_MG, EP_PHALANX_EG, EP_OUTPOST_N, EP_OUTPOST_B,
+    EP_CHECK_N, EP_CHECK_B, EP_CHECK_R, EP_CHECK_Q, EP_KING_OPEN,
     EP_COUNT
 };
 
@@ -48,6 +52,7 @@ typedef struct eval_table {
     int8_t promo_dist[2][TC_MAX_CELLS]; /* pushes to a promotion cell, -1 never */
     int8_t start_dist;                  /* promo distance of a pawn at its start */
     tc_bits stop_mask[2][TC_MAX_CELLS]; /* enemy pawns here keep a pawn from passing */
+    tc_bits reach_mask[2][TC_MAX_CELLS]; /* enemy pawns here can come to attack the cell */
     tc_bits path[2][TC_MAX_CELLS];      /* cells of the pawn's path to promotion */
     tc_bits zone[TC_MAX_CELLS];         /* a king's cell and its neighbours */
     tc_bits line[TC_MAX_CELLS];         /* the cell and its north and south rays: its "file" */

@@ -15,7 +15,8 @@ const char *const eval_param_names[EP_COUNT] = {
     "BISHOP_PAIR_EG", "TEMPO", "ISOLATED_MG", "ISOLATED_EG", "ROOK_OPEN_MG", "ROOK_OPEN_EG",
     "ROOK_SEMI_MG", "ROOK_SEMI_EG", "PASSER_KING_OWN", "PASSER_KING_THEM", "PASSER_FREE",
     "THREAT_PAWN_MG", "THREAT_PAWN_EG", "THREAT_MINOR_MG", "THREAT_MINOR_EG", "THREAT_ROOK_MG",
-    "THREAT_ROOK_EG", "HANGING_MG", "HANGING_EG",
+    "THREAT_ROOK_EG", "HANGING_MG", "HANGING_EG", "PHALANX_MG", "PHALANX_EG", "OUTPOST_N",
+    "OUTPOST_B", "CHECK_N", "CHECK_B", "CHECK_R", "CHECK_Q", "KING_OPEN",
 };
 
 const eval_params eval_default_params = {{
@@ -29,4 +30,6 @@ const eval_params eval_default_params = {{
     2, 5, 30,
     60, 45, 45, 35,
     40, 20, 25, 15,
+    8, 10, 25, 12,
+    8, 6, 8, 6, 15,
 }};
