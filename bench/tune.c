@@ -3,8 +3,9 @@
  * not in check, with no winning capture for the side to move) is a sample;
  * the error is the mean of (result - sigmoid(K * eval / 400))^2 over them,
  * with K fitted first, and each weight moves one step (1/16 of its size,
- * at least 1) up or down per sweep when that lowers the error (coordinate
- * descent). The weights are written as the C source
+ * at least 1) up or down, up to four steps a sweep, while that lowers the
+ * error (coordinate descent). TUNE_THREADS (default 2) threads share the
+ * error sums. The weights are written as the C source
  * of src/engine/eval_params.c. Games of any preset may be mixed: each
  * position is evaluated with its own variant's tables.
  *
@@ -14,6 +15,7 @@
 #include "see.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,16 +153,53 @@ static int read_pgn(tuner *t, const char *path, tc_move *buf)
     return games;
 }
 
-static double error_of(const tuner *t, double k)
+/// One thread's share of an error sum.
+typedef struct {
+    const tuner *t;
+    double k, sum;
+    size_t lo, hi;
+} error_part;
+
+static void *error_run(void *arg)
 {
+    error_part *w = arg;
+    const tuner *t = w->t;
     double sum = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = w->lo; i < w->hi; i++) {
         const sample *s = &t->s[i];
         int e = eval_position(t->var[s->variant].et, s->p);
         if (tc_side_to_move(s->p) == TC_BLACK)
             e = -e;
-        double pred = 1.0 / (1.0 + pow(10.0, -k * e / 400.0));
+        double pred = 1.0 / (1.0 + exp(-w->k * e * (2.302585092994046 / 400.0)));
         sum += (s->result - pred) * (s->result - pred);
+    }
+    w->sum = sum;
+    return NULL;
+}
+
+/* The mean squared error over every sample, on TUNE_THREADS threads (the
+ * tables are only read while it runs). */
+static double error_of(const tuner *t, double k)
+{
+    enum { MAX_THREADS = 16 };
+    const char *env = getenv("TUNE_THREADS");
+    int nt = env ? atoi(env) : 2;
+    nt = nt < 1 ? 1 : nt > MAX_THREADS ? MAX_THREADS : nt;
+    error_part part[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int i = 0; i < nt; i++) {
+        part[i] = (error_part){t, k, 0, t->n * (size_t)i / (size_t)nt, t->n * (size_t)(i + 1) / (size_t)nt};
+        started[i] = i > 0 && pthread_create(&th[i], NULL, error_run, &part[i]) == 0;
+        if (i > 0 && !started[i])
+            error_run(&part[i]);
+    }
+    error_run(&part[0]);
+    double sum = part[0].sum;
+    for (int i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        sum += part[i].sum;
     }
     return sum / (double)t->n;
 }
@@ -227,17 +266,24 @@ int main(int argc, char **argv)
         int improved = 0;
         for (int i = 0; i < EP_COUNT; i++) {
             int step = abs(w.v[i]) / 16 > 1 ? abs(w.v[i]) / 16 : 1;
-            /* one step up or down per sweep: small moves on little data */
+            /* steps up or down while the error falls, at most four per
+             * weight and sweep */
             for (int dir = 1; dir >= -1; dir -= 2) {
-                w.v[i] += dir * step;
-                set_params(&t, &w);
-                double e = error_of(&t, k);
-                if (e < best_e) {
+                int moved = 0;
+                while (moved < 4) {
+                    w.v[i] += dir * step;
+                    set_params(&t, &w);
+                    double e = error_of(&t, k);
+                    if (e >= best_e) {
+                        w.v[i] -= dir * step;
+                        break;
+                    }
                     best_e = e;
                     improved = 1;
-                    break;
+                    moved++;
                 }
-                w.v[i] -= dir * step;
+                if (moved)
+                    break;
             }
         }
         set_params(&t, &w);
