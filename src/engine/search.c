@@ -173,13 +173,17 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             return s;
     }
 
-    int best, stand = -INF;
+    int best, stand = -INF, orig_alpha = alpha;
+    tc_move best_move = 0;
     if (in_check)
         best = -MATE + ply;
     else {
         stand = evaluate(t);
-        if (stand >= beta)
+        if (stand >= beta) {
+            if (!tt_move)
+                tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);
             return stand;
+        }
         if (stand > alpha)
             alpha = stand;
         best = stand;
@@ -219,12 +223,15 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             best = s;
             if (s > alpha) {
                 alpha = s;
+                best_move = m;
                 update_pv(t, ply, m);
                 if (s >= beta)
                     break;
             }
         }
     }
+    int bound = best >= beta ? TT_LOWER : pv && best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_store(&t->e->tt, p->key, best_move, tt_score_to(best, ply), 0, bound);
     return best;
 }
 
