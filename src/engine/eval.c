@@ -84,6 +84,8 @@ static void build_weighted(eval_table *t)
         reach[c] = bits_count(&q);
     }
     fill_pst(t, TC_QUEEN, reach, W(PST_Q_MG), W(PST_Q_EG));
+    /* pawns: central cells, those with the widest reach, are worth more */
+    fill_pst(t, TC_PAWN, reach, W(PST_P_MG), W(PST_P_EG));
     /* the king hides where few cells surround it, and walks out to where
      * many do once the queens are gone */
     for (int c = 0; c < n; c++)
@@ -286,7 +288,8 @@ static void eval_pawns(const eval_table *t, const tc_position *p, eval_acc *a, i
     const tc_bits *own = &p->pieces[TC_PIECE(col, TC_PAWN)];
     const tc_bits *enemy = &p->pieces[TC_PIECE(them, TC_PAWN)];
     BITS_FOREACH(s, *own, {
-        add(a, col, W(PAWN_MG) + t->pawn_mg[col][s], W(PAWN_EG) + t->pawn_eg[col][s]);
+        add(a, col, W(PAWN_MG) + t->pawn_mg[col][s] + t->pst_mg[TC_PAWN][s],
+            W(PAWN_EG) + t->pawn_eg[col][s] + t->pst_eg[TC_PAWN][s]);
         int d = t->promo_dist[col][s];
         if (d > 0 && !bits_meet(enemy, &t->stop_mask[col][s])) {
             int k = d < 8 ? d : 7;

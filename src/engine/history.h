@@ -59,4 +59,41 @@ static inline int quiet_history(const search_thread *t, int ply, int piece, int 
     return s;
 }
 
+/* A hash of both sides' pawn cells, for the correction history. */
+static inline uint64_t pawn_hash(const tc_position *p)
+{
+    const tc_bits *w = &p->pieces[TC_PIECE(TC_WHITE, TC_PAWN)], *b = &p->pieces[TC_PIECE(TC_BLACK, TC_PAWN)];
+    uint64_t h = w->w[0] * 0x9e3779b97f4a7c15ull ^ (w->w[1] + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull ^
+                 (w->w[2] ^ b->w[2]) * 0x94d049bb133111ebull ^ (b->w[0] + 0x2545f4914f6cdd1dull) * 0xd6e8feb86659fd93ull ^
+                 (b->w[1] ^ w->w[3] ^ (b->w[3] << 1)) * 0xff51afd7ed558ccdull;
+    h ^= h >> 31;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
+
+static inline int32_t *corr_slot(const search_thread *t)
+{
+    return t->h ? &t->h->corr[t->pos->side][pawn_hash(t->pos) & (CORR_SIZE - 1)] : NULL;
+}
+
+/* The static evaluation with the correction history's adjustment. */
+static inline int corrected(const search_thread *t, int raw)
+{
+    const int32_t *c = corr_slot(t);
+    int v = raw + (c ? *c / CORR_GRAIN : 0);
+    return v > 20000 ? 20000 : v < -20000 ? -20000 : v;
+}
+
+/* After a search of depth `depth` found `best` where the static value was
+ * `static_eval`: moves the entry toward the difference. */
+static inline void corr_update(search_thread *t, int depth, int best, int static_eval)
+{
+    int32_t *c = corr_slot(t);
+    if (!c)
+        return;
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - static_eval) * CORR_GRAIN * w) / 256;
+    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+}
+
 #endif

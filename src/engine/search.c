@@ -178,7 +178,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     if (in_check)
         best = -MATE + ply;
     else {
-        stand = evaluate(t);
+        stand = corrected(t, evaluate(t));
         if (stand >= beta) {
             if (!tt_move)
                 tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);
@@ -296,7 +296,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     if (root && tt_move && !root_allowed(t, tt_move))
         tt_move = 0;
 
-    int static_eval = in_check ? -INF : evaluate(t);
+    int static_eval = in_check ? -INF : corrected(t, evaluate(t));
     /* a hash bound tighter than the static value is a better guess */
     int eval = static_eval;
     if (tt_hit && !in_check && abs(tt_score) < MATE_BOUND &&
@@ -511,6 +511,11 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     if (!excluded) {
         int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
         tt_store(&e->tt, p->key, best_move, tt_score_to(best, ply), depth, bound);
+        /* the correction history learns from quiet results that bound the
+         * static value on the side they were searched */
+        if (!in_check && (!best_move || quiet_move(p, best_move)) && abs(best) < MATE_BOUND &&
+            !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
+            corr_update(t, depth, best, static_eval);
     }
     return best;
 }

@@ -29,13 +29,20 @@ typedef struct {
 } eval_slot;
 
 /// Move-ordering statistics beyond the killers and the butterfly history
-/// (heap, made on a thread's first search): capture history by moving
+/// (heap, made on a thread's first search): the correction history (what
+/// searches found beyond the static evaluation, by pawn structure, added to
+/// later static evaluations of that structure); capture history by moving
 /// piece, target and victim type; the counter move to the previous move;
 /// continuation histories one and two plies back, indexed by (piece type,
 /// cell) of that earlier move and of this one (the colours follow from the
 /// distance). n is the variant's cell count.
+#define CORR_SIZE 16384 /* correction entries per side, a power of two */
+#define CORR_GRAIN 256  /* a correction entry counts 1/256 centipawns */
+#define CORR_LIMIT (CORR_GRAIN * 64)
+
 typedef struct search_hist {
     int n;
+    int32_t corr[2][CORR_SIZE]; /* by side to move and pawn structure */
     int16_t capture[16][TC_MAX_CELLS][8];
     tc_move counter[16][TC_MAX_CELLS];
     int16_t *cont[2]; /* [(8 * n) * (8 * n)] each */
