@@ -348,32 +348,20 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
             add(a, col, t->w.v[EP_KNIGHT_MG + 2 * (type - TC_KNIGHT)] + t->pst_mg[type][s],
                 t->w.v[EP_KNIGHT_EG + 2 * (type - TC_KNIGHT)] + t->pst_eg[type][s]);
             a->phase += phase_weight[type];
-            int mob = 0, hits = 0;
+            /* the cells this piece attacks (own pieces it defends too) */
+            tc_bits pa;
+            bits_clear(&pa);
             if (type == TC_KNIGHT) {
-                for (int i = 0; i < v->nknight[s]; i++) {
-                    int c = v->knight[s][i];
-                    bits_set(att, c);
-                    bits_set(typed, c);
-                    bits_set(mine, c);
-                    hits += bits_has(zone, c);
-                    mob += !bits_has(own, c) && !bits_has(patt, c);
-                }
+                for (int i = 0; i < v->nknight[s]; i++)
+                    bits_set(&pa, v->knight[s][i]);
             } else {
                 int d0 = type == TC_BISHOP ? 1 : 0, dstep = type == TC_QUEEN ? 1 : 2;
                 for (int d = d0; d < 8; d += dstep) {
                     const uint8_t *r = v->ray_pool + v->ray_off[s][d];
                     int len = v->ray_len[s][d];
                     for (int i = 0; i < len; i++) {
-                        int c = r[i];
-                        bits_set(att, c);
-                        bits_set(mine, c);
-                        if (typed)
-                            bits_set(typed, c);
-                        hits += bits_has(zone, c);
-                        if (bits_has(own, c))
-                            break;
-                        mob += !bits_has(patt, c);
-                        if (p->board[c])
+                        bits_set(&pa, r[i]);
+                        if (p->board[r[i]])
                             break;
                     }
                 }
@@ -384,6 +372,15 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
                         add(a, col, W(ROOK_OPEN_MG), W(ROOK_OPEN_EG));
                 }
             }
+            bits_or(att, &pa);
+            bits_or(mine, &pa);
+            if (typed)
+                bits_or(typed, &pa);
+            tc_bits z = pa;
+            bits_and(&z, zone);
+            int hits = bits_count(&z), mob = 0;
+            for (int w = 0; w < 4; w++)
+                mob += __builtin_popcountll(pa.w[w] & ~own->w[w] & ~patt->w[w]);
             if (type <= TC_BISHOP && bits_has(&a->pawn_att[col], s) &&
                 !bits_meet(their_pawns, &t->reach_mask[col][s]))
                 add(a, col, t->w.v[EP_OUTPOST_N + type - TC_KNIGHT], 0);
@@ -404,8 +401,8 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
 }
 
 /* Threats by col on the other side's pieces: pieces its pawns attack,
- * majors its minors attack, a queen its rooks attack, and pieces it
- * attacks that nothing defends. */
+ * majors its minors attack, a queen its rooks attack, and pieces and
+ * pawns it attacks that nothing defends. */
 static void eval_threats(const eval_table *t, const tc_position *p, eval_acc *a, int col)
 {
     int them = !col;
@@ -422,6 +419,13 @@ static void eval_threats(const eval_table *t, const tc_position *p, eval_acc *a,
                 add(a, col, W(HANGING_MG), W(HANGING_EG));
         })
     }
+    /* pawns attacked and not defended */
+    tc_bits weak = p->pieces[TC_PIECE(them, TC_PAWN)];
+    bits_and(&weak, &a->att[col]);
+    for (int w = 0; w < 4; w++)
+        weak.w[w] &= ~a->att[them].w[w];
+    int n = bits_count(&weak);
+    add(a, col, n * W(WEAK_PAWN_MG), n * W(WEAK_PAWN_EG));
 }
 
 /* Danger to col's king from safe checks (cells the other side's knights,

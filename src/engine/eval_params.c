@@ -17,7 +17,7 @@ const char *const eval_param_names[EP_COUNT] = {
     "THREAT_PAWN_MG", "THREAT_PAWN_EG", "THREAT_MINOR_MG", "THREAT_MINOR_EG", "THREAT_ROOK_MG",
     "THREAT_ROOK_EG", "HANGING_MG", "HANGING_EG", "PHALANX_MG", "PHALANX_EG", "OUTPOST_N",
     "OUTPOST_B", "CHECK_N", "CHECK_B", "CHECK_R", "CHECK_Q", "KING_OPEN",
-    "PST_P_MG", "PST_P_EG",
+    "PST_P_MG", "PST_P_EG", "WEAK_PAWN_MG", "WEAK_PAWN_EG",
 };
 
 const eval_params eval_default_params = {{
@@ -33,5 +33,5 @@ const eval_params eval_default_params = {{
     40, 20, 25, 15,
     8, 10, 25, 12,
     8, 6, 8, 6, 15,
-    2, 0,
+    2, 0, 5, 15,
 }};
