@@ -9,13 +9,16 @@
 #                        Fairy-Stockfish's FSF_NODES a move, standard chess
 #   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
 #                        UCI_LimitStrength at MOVETIME ms a move
+#   bench/engine.sh levels [ELO...]           this build at UCI_Elo ELO vs
+#                        Stockfish at the same UCI_Elo, MOVETIME ms a move
+#                        (the calibration of the limited-strength levels)
 #   bench/engine.sh selfplay [VARIANTS...]    GAMES self-play games at NODES a
 #                        move on every preset, for the tuner
 #   bench/engine.sh tune [SWEEPS]             build/tune over bench/out/*.pgn;
 #                        writes bench/out/eval_params.c (copy it over
 #                        src/engine/eval_params.c once an SPRT accepts it)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
-# FSF_NODES (10000), SEED (5). PGN and logs go to bench/out/.
+# FSF_NODES (10000), SEED (5), CONCURRENCY (1). PGN and logs go to bench/out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TC=${TC:-./topochess}
@@ -24,6 +27,7 @@ GAMES=${GAMES:-60}
 MOVETIME=${MOVETIME:-100}
 FSF_NODES=${FSF_NODES:-10000}
 SEED=${SEED:-5}
+CONCURRENCY=${CONCURRENCY:-1}
 ADJ="resign=3,700 draw=40,8,10"
 mkdir -p bench/out
 mode=${1:-}
@@ -33,7 +37,7 @@ run() { # name, then match arguments
   local name=$1
   shift
   echo "== $name"
-  nice -n 10 "$TC" match "$@" $ADJ concurrency=1 pgn="bench/out/$name.pgn" >"bench/out/$name.log" 2>&1 || true
+  nice -n 10 "$TC" match "$@" $ADJ concurrency="$CONCURRENCY" pgn="bench/out/$name.pgn" >"bench/out/$name.log" 2>&1 || true
   grep -E "^(Score|Elo|SPRT|Ptnml)" "bench/out/$name.log" | tail -n 4
 }
 
@@ -62,6 +66,15 @@ stockfish)
       openings=$((GAMES / 2)) balance=50 seed="$SEED"
   done
   ;;
+levels)
+  sf=$(command -v stockfish || echo /usr/games/stockfish)
+  for elo in ${*:-1500 2000}; do
+    run "levels-$elo" engine1=self name1="topochess-$elo" engine2="$sf" name2="stockfish-$elo" \
+      option1=UCI_LimitStrength=true option1=UCI_Elo="$elo" \
+      option2=UCI_LimitStrength=true option2=UCI_Elo="$elo" movetime="$MOVETIME" games="$GAMES" \
+      openings=$((GAMES / 2)) balance=50 seed="$SEED"
+  done
+  ;;
 selfplay)
   for v in ${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}; do
     run "selfplay-$v" --variant "$v" engine=self nodes="$NODES" games="$GAMES" openings="$GAMES" plies=6 \
@@ -73,7 +86,7 @@ tune)
   nice -n 10 build/tune bench/out/eval_params.c "${1:-6}" bench/out/*.pgn
   ;;
 *)
-  sed -n '2,22p' "$0" >&2
+  sed -n '2,25p' "$0" >&2
   exit 1
   ;;
 esac
