@@ -57,6 +57,7 @@ typedef struct xb_state {
     pthread_t thread;
     bool thread_live;
     bool discard; /* throw the move away (force, new, undo...) */
+    bool halting; /* the thread is being stopped: no pondering after it (lock) */
     bool done;    /* the thinking thread has finished (guarded by lock) */
     bool pondering;     /* it searches the expected reply, no move owed (lock) */
     tc_move ponder_move; /* that reply (lock) */
@@ -143,7 +144,7 @@ static void on_info(const tc_search_info *in, void *ctx)
  * so a ponder hit or a stop comes only after the engine has the position. */
 static bool start_pondering(xb_state *x, tc_move reply)
 {
-    if (!x->ponder_on || x->force || !reply || !tc_is_legal(x->pos, reply))
+    if (!x->ponder_on || x->halting || x->force || !reply || !tc_is_legal(x->pos, reply))
         return false;
     tc_position *q = tc_position_clone(x->pos);
     if (!q)
@@ -210,13 +211,15 @@ static void finish_thinking(xb_state *x, int how)
 {
     if (!x->thread_live)
         return;
-    if (how == XB_DISCARD) {
+    if (how != XB_WAIT) {
+        /* under the lock: the thread sets up a ponder search (and clears
+         * the engine's stop flag) only under it, and not after this */
         pthread_mutex_lock(&x->lock);
-        x->discard = true;
+        x->discard |= how == XB_DISCARD;
+        x->halting = true;
+        tc_engine_stop(x->eng);
         pthread_mutex_unlock(&x->lock);
     }
-    if (how != XB_WAIT)
-        tc_engine_stop(x->eng);
     pthread_join(x->thread, NULL);
     x->thread_live = false;
     tc_position_free(x->search_pos);
@@ -268,6 +271,7 @@ static void maybe_think(xb_state *x)
         return;
     }
     x->discard = false;
+    x->halting = false;
     x->done = false;
     if (pthread_create(&x->thread, NULL, think_main, x) == 0)
         x->thread_live = true;
