@@ -132,8 +132,9 @@ void tc_engine_stop(tc_engine *e);
  * tree and table kept, as a timed search whose time counts from this call.
  * `now` gives the clocks as they stand (only wtime, btime, winc, binc,
  * movestogo and movetime are read); NULL keeps those the search was given.
- * A search that has already pondered as long as its timed search would
- * take stops at once. Safe from any thread; a hit that arrives before the
+ * Under a clock, a search that has already pondered as long as the move's
+ * time stops at once (the time is saved); a movetime is used in full from
+ * the hit. Safe from any thread; a hit that arrives before the
  * search has begun still counts (cleared like the stop flag). */
 void tc_engine_ponderhit(tc_engine *e, const tc_limits *now);
 

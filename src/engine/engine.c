@@ -214,22 +214,28 @@ static void time_budget(const tc_limits *l, int side, int64_t *soft_ms, int64_t 
 
 /// Where a ponder search is: none runs; it ponders (untimed, waiting for
 /// its hit); hit (timed now, or a hit came before the search began). The
-/// move to PONDER_ON publishes start_ms and the ponder_* fields to the
+/// move to PONDER_ON publishes start_ms, limits and ponder_side to the
 /// thread that calls tc_engine_ponderhit.
 enum { PONDER_IDLE = 0, PONDER_ON = 1, PONDER_HIT = 2 };
 
-/* A ponder search becomes timed, `used` ms into it: the budgets count from
- * now, unless it has already searched as long as a timed search would. */
-static void ponder_to_timed(tc_engine *e, int64_t soft, int64_t hard, int64_t used)
+/* A ponder search becomes timed by l, `used` ms into it: its time counts
+ * from now. Under a clock, time not spent now is there for later moves, so
+ * a search that has already pondered as long as the move's soft limit
+ * stops at once; a movetime is the move's own and is used in full. */
+static void ponder_to_timed(tc_engine *e, const tc_limits *l, int64_t used)
 {
+    int64_t soft, hard;
+    time_budget(l, e->ponder_side, &soft, &hard);
     if (!soft && !hard)
         return; /* no clock: it goes on up to its other limits */
-    if (used >= (soft < hard ? soft : hard)) {
+    if (l->movetime <= 0 && used >= soft) {
         atomic_store(&e->stop, true);
         return;
     }
+    /* a movetime's soft limit is twice its hard one, as in time_budget,
+     * so that its iterations run until the hard limit */
     atomic_store(&e->hard_ms, used + hard);
-    atomic_store(&e->soft_ms, used + soft);
+    atomic_store(&e->soft_ms, l->movetime > 0 ? 2 * (used + hard) : used + soft);
 }
 
 void tc_engine_ponderhit(tc_engine *e, const tc_limits *now)
@@ -246,10 +252,7 @@ void tc_engine_ponderhit(tc_engine *e, const tc_limits *now)
     }
     if (state != PONDER_ON || !atomic_compare_exchange_strong(&e->ponder, &state, PONDER_HIT))
         return;
-    int64_t soft = e->ponder_soft, hard = e->ponder_hard;
-    if (now)
-        time_budget(now, e->ponder_side, &soft, &hard);
-    ponder_to_timed(e, soft, hard, search_now_ms() - e->start_ms);
+    ponder_to_timed(e, now ? now : &e->limits, search_now_ms() - e->start_ms);
 }
 
 /* Runs in the searching thread before the search: a ponder search starts
@@ -257,14 +260,9 @@ void tc_engine_ponderhit(tc_engine *e, const tc_limits *now)
 static void ponder_begin(tc_engine *e)
 {
     e->ponder_side = e->root->side;
-    time_budget(&e->limits, e->ponder_side, &e->ponder_soft, &e->ponder_hard);
     int state = PONDER_IDLE;
-    if (atomic_compare_exchange_strong(&e->ponder, &state, PONDER_ON))
-        return;
-    int64_t soft = e->ponder_soft, hard = e->ponder_hard;
-    if (e->hit_has_limits)
-        time_budget(&e->hit_limits, e->ponder_side, &soft, &hard);
-    ponder_to_timed(e, soft, hard, 0);
+    if (!atomic_compare_exchange_strong(&e->ponder, &state, PONDER_ON))
+        ponder_to_timed(e, e->hit_has_limits ? &e->hit_limits : &e->limits, 0);
 }
 
 /* `go infinite` answers only once stopped, a ponder search only after its

@@ -106,7 +106,6 @@ struct tc_engine {
     /* pondering (engine.c): its state, and what a hit turns it into */
     atomic_int ponder;         /* PONDER_* */
     int ponder_side;           /* the side to move at the root */
-    int64_t ponder_soft, ponder_hard; /* the time plan of the given limits */
     tc_limits hit_limits;      /* clocks of a hit before the search began */
     bool hit_has_limits;
     tc_info_fn info;
