@@ -682,7 +682,8 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
 
         long long n;
         if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
-            !strcmp(cmd, "random") || !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") ||
+            !strcmp(cmd, "random") || !strcmp(cmd, "computer") || !strcmp(cmd, "name") ||
+            !strcmp(cmd, "rating") ||
             !strcmp(cmd, "ics") || !strcmp(cmd, "draw") || !strcmp(cmd, "put") ||
             !strcmp(cmd, "hover") || !strcmp(cmd, ".") || !strcmp(cmd, "white") ||
             !strcmp(cmd, "black"))

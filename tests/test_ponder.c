@@ -291,13 +291,14 @@ static void test_xboard_ponder_miss(void)
         th_case("ponder: xboard %s searches afresh", i ? "easy while pondering, then the expected reply,"
                                                        : "ponder miss");
         char script[1024];
-        snprintf(script, sizeof script, XB_FORCED "#wait \ta1a2\n%susermove %s\n#wait move \nping 5\n#wait pong 5\n",
-                 before[i], i ? "a3b2" : "c1d1");
+        snprintf(script, sizeof script,
+                 XB_FORCED "#wait \ta1a2\n%susermove %s\n#wait move \nping 5\n#wait pong 5\n", before[i],
+                 i ? "a3b2" : "c1d1");
         char *out = run(xboard_loop_opts, "chess", script);
         const char *first = line_at(out, "move b6b2");
         const char *second = first ? line_at(first + 1, "move ") : NULL;
-        CHECK(second && first_iterations(out, second) == 3, "want 3 first iterations before the second move:\n%.3000s",
-              out);
+        CHECK(second && first_iterations(out, second) == 3,
+              "want 3 first iterations before the second move:\n%.3000s", out);
         CHECK(lines_from(out, NULL, "move ") == 2, "want 2 moves:\n%.3000s", out);
         if (!i)
             CHECK(strstr(out, "move c6a4\n1-0 {White mates}") != NULL, "want the mate c6a4:\n%.3000s", out);
@@ -338,8 +339,9 @@ static void test_xboard_commands_while_pondering(void)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         th_case("ponder: xboard '%s' while pondering", cmds[i][0][0] ? cmds[i][0] : "end of input");
         char script[512];
-        snprintf(script, sizeof script, "xboard\nprotover 2\nnew\nhard\nst 0.05\nusermove e2e4\n#wait move \n%s%s%s",
-                 cmds[i][0], cmds[i][0][0] ? "\n" : "", cmds[i][1]);
+        snprintf(script, sizeof script,
+                 "xboard\nprotover 2\nnew\nhard\nst 0.05\nusermove e2e4\n#wait move \n%s%s%s", cmds[i][0],
+                 cmds[i][0][0] ? "\n" : "", cmds[i][1]);
         char *out = run(xboard_loop_opts, "chess", script);
         int want = strstr(cmds[i][1], "move") ? 2 : 1;
         CHECK(lines_from(out, NULL, "move ") == want, "want %d moves:\n%.3000s", want, out);
