@@ -47,6 +47,10 @@ typedef struct tc_limits {
     int depth;            /* iterations to complete */
     uint64_t nodes;       /* stop after about this many nodes */
     int infinite;         /* search until tc_engine_stop */
+    int ponder;           /* pondering: searched as if infinite (it neither
+                             answers by itself nor watches the clock) until
+                             tc_engine_ponderhit makes it a timed search by
+                             the time fields, or tc_engine_stop ends it */
     int level;            /* 0 full strength; 1..20 weaker play (caps depth) */
     int elo;              /* 0 full strength; TC_ELO_MIN..TC_ELO_MAX: a weak
                              player that picks among the best few moves */
@@ -124,6 +128,15 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
  * legal move). The flag is cleared when a
  * search returns and by tc_engine_set_position. */
 void tc_engine_stop(tc_engine *e);
+/* The expected reply was played: a ponder search (limits.ponder) goes on,
+ * tree and table kept, as a timed search whose time counts from this call.
+ * `now` gives the clocks as they stand (only wtime, btime, winc, binc,
+ * movestogo and movetime are read); NULL keeps those the search was given.
+ * Under a clock, a search that has already pondered as long as the move's
+ * time stops at once (the time is saved); a movetime is used in full from
+ * the hit. Safe from any thread; a hit that arrives before the
+ * search has begun still counts (cleared like the stop flag). */
+void tc_engine_ponderhit(tc_engine *e, const tc_limits *now);
 
 /* Solved endings: 3-piece ones are built when the root needs them, 4-piece
  * ones are read from DIR (files of `topochess endgame --out DIR`); "" for

@@ -8,6 +8,6 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 .PHONY: tsan
 tsan:
 	$(MAKE) --no-print-directory CC=clang B=$(TS) BIN=$(TS)/topochess OPT="$(TSAN_FLAGS)" $(TS)/run_tests
-	TC_SANITIZE=1 TC_TEST_THREADS=3 TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./$(TS)/run_tests engine protocol
+	TC_SANITIZE=1 TC_TEST_THREADS=3 TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./$(TS)/run_tests engine protocol ponder
 
 CHECKS += tsan

@@ -49,6 +49,7 @@ typedef struct uci_state {
     bool limit_strength; /* UCI_LimitStrength */
     int elo;             /* UCI_Elo */
     int multipv;         /* MultiPV */
+    bool ponder;         /* Ponder: the GUI's word that it will ponder */
     int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
     char egtb_path[256]; /* EndgamePath */
 } uci_state;
@@ -291,6 +292,7 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Hash type spin default %zu min 1 max %d", u->hash_default, PROTO_MAX_HASH_MB);
     say(u, "option name Threads type spin default 1 min 1 max %d", MAX_THREADS);
     say(u, "option name Clear Hash type button");
+    say(u, "option name Ponder type check default false");
     say(u, "option name Skill Level type spin default 20 min 0 max 20");
     say(u, "option name MultiPV type spin default 1 min 1 max %d", TC_ENGINE_MAX_MULTIPV);
     say(u, "option name UCI_LimitStrength type check default false");
@@ -363,11 +365,13 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             ERR(u, "setoption: MultiPV needs a number from 1 to %d, got '%s'", TC_ENGINE_MAX_MULTIPV, value);
         else
             u->multipv = (int)x;
-    } else if (ieq(name, "UCI_LimitStrength")) {
+    } else if (ieq(name, "UCI_LimitStrength") || ieq(name, "Ponder")) {
+        bool *flag = ieq(name, "Ponder") ? &u->ponder : &u->limit_strength;
         if (ieq(value, "true") || ieq(value, "false"))
-            u->limit_strength = ieq(value, "true");
+            *flag = ieq(value, "true");
         else
-            ERR(u, "setoption: UCI_LimitStrength takes 'true' or 'false', got '%s'", value);
+            ERR(u, "setoption: %s takes 'true' or 'false', got '%s'",
+                flag == &u->ponder ? "Ponder" : "UCI_LimitStrength", clip);
     } else if (ieq(name, "UCI_Elo")) {
         if (parse_int(value, TC_ELO_MIN, TC_ELO_MAX, &x))
             ERR(u, "setoption: UCI_Elo needs a number from %d to %d, got '%s'", TC_ELO_MIN, TC_ELO_MAX, value);
@@ -492,8 +496,12 @@ static void cmd_go(uci_state *u, char **tok, int n)
             l.infinite = 1;
             continue;
         }
-        if (!strcmp(k, "ponder"))
-            continue; /* not offered; searched as a normal move */
+        if (!strcmp(k, "ponder")) {
+            /* the position holds the expected reply: searched without end
+             * until ponderhit (then by the clocks given here) or stop */
+            l.ponder = 1;
+            continue;
+        }
         if (!strcmp(k, "searchmoves")) {
             /* every following word that is a move of this position */
             while (i + 1 < n && isalpha((unsigned char)tok[i + 1][0]) && isdigit((unsigned char)tok[i + 1][1])) {
@@ -634,8 +642,11 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
             cmd_go(u, tok, n);
         else if (!strcmp(cmd, "stop"))
             finish_search(u, true);
-        else if (!strcmp(cmd, "ponderhit"))
-            ; /* pondering is not offered: the search goes on as it is */
+        else if (!strcmp(cmd, "ponderhit")) {
+            /* the reply came: the ponder search goes on, timed from now */
+            if (u->thread_live && u->limits.ponder && atomic_load(&u->running))
+                tc_engine_ponderhit(u->eng, NULL);
+        }
         else if (!strcmp(cmd, "quit"))
             quit = true;
         else if (!strcmp(cmd, "d"))

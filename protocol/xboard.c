@@ -8,8 +8,11 @@
  * that `?`, `force` and `quit` are heard while thinking; a `ping` while
  * thinking is answered after the move, without holding up the loop, so the
  * end of input is always seen: it stops the search (the move is still
- * written) and the loop returns. Error lines quote at most PROTO_ECHO_MAX
- * bytes of the command. */
+ * written) and the loop returns. With `hard` the same thread goes on, after
+ * its move, to ponder on the reply it expects: that reply turns the search
+ * into a timed one (ponder hit), any other command that changes the game
+ * drops it. Error lines quote at most PROTO_ECHO_MAX bytes of the
+ * command. */
 #include "protocols.h"
 #include "topochess_engine.h"
 
@@ -43,7 +46,8 @@ typedef struct xb_state {
     char egtb_path[256]; /* egtpath topochess PATH */
     bool force;
     int engine_side; /* colour the engine plays, -1 none */
-    bool post;
+    bool post;       /* (lock) */
+    bool ponder_on;  /* `hard`: ponder after each move (lock) */
     /* time control */
     int mps;           /* moves per session, 0: whole game */
     int64_t base_ms, inc_ms, st_ms;
@@ -53,7 +57,10 @@ typedef struct xb_state {
     pthread_t thread;
     bool thread_live;
     bool discard; /* throw the move away (force, new, undo...) */
+    bool halting; /* the thread is being stopped: no pondering after it (lock) */
     bool done;    /* the thinking thread has finished (guarded by lock) */
+    bool pondering;     /* it searches the expected reply, no move owed (lock) */
+    tc_move ponder_move; /* that reply (lock) */
     tc_position *search_pos;
     tc_limits limits;
     /* pings that came while thinking, answered after the move (lock) */
@@ -114,7 +121,10 @@ static void flush_pongs(xb_state *x)
 static void on_info(const tc_search_info *in, void *ctx)
 {
     xb_state *x = ctx;
-    if (!x->post || in->bound != TC_BOUND_EXACT)
+    pthread_mutex_lock(&x->lock);
+    bool post = x->post;
+    pthread_mutex_unlock(&x->lock);
+    if (!post || in->bound != TC_BOUND_EXACT)
         return;
     char pv[4096];
     proto_moves_text(x->search_pos, in->pv, in->pv_len, pv, sizeof pv);
@@ -129,22 +139,67 @@ static void on_info(const tc_search_info *in, void *ctx)
     pthread_mutex_unlock(&x->lock);
 }
 
+/* After the engine's move, with `hard`: sets up a ponder search on the
+ * position after `reply`, the answer it expects. The caller holds x->lock,
+ * so a ponder hit or a stop comes only after the engine has the position. */
+static bool start_pondering(xb_state *x, tc_move reply)
+{
+    if (!x->ponder_on || x->halting || x->force || !reply || !tc_is_legal(x->pos, reply))
+        return false;
+    tc_position *q = tc_position_clone(x->pos);
+    if (!q)
+        return false;
+    tc_make_move(q, reply);
+    if (tc_position_status(q) != TC_ONGOING || tc_engine_set_position(x->eng, q)) {
+        tc_position_free(q);
+        return false;
+    }
+    tc_position_free(x->search_pos);
+    x->search_pos = q;
+    int depth = x->limits.depth; /* sd holds; the clocks come with the hit */
+    tc_limits_init(&x->limits);
+    x->limits.depth = depth;
+    x->limits.ponder = 1;
+    x->pondering = true;
+    x->ponder_move = reply;
+    return true;
+}
+
+/* The thinking thread: searches, plays the move and, with `hard`, ponders
+ * on the expected reply; after a ponder hit it plays that search's move
+ * and may ponder again. A ponder search that was not hit plays nothing. */
 static void *think_main(void *arg)
 {
     xb_state *x = arg;
-    tc_search_result r = tc_engine_search(x->eng, &x->limits, on_info, x);
-    pthread_mutex_lock(&x->lock);
-    if (!x->discard && r.best && tc_is_legal(x->pos, r.best)) {
-        char buf[32];
-        tc_move_to_uci(x->pos, r.best, buf);
-        tc_make_move(x->pos, r.best);
-        emit(x, "move %s", buf);
-        announce_result(x);
+    for (bool again = true; again;) {
+        tc_search_result r = tc_engine_search(x->eng, &x->limits, on_info, x);
+        pthread_mutex_lock(&x->lock);
+        again = false;
+        if (!x->discard && !x->pondering && r.best && tc_is_legal(x->pos, r.best)) {
+            char buf[32];
+            tc_move_to_uci(x->pos, r.best, buf);
+            tc_make_move(x->pos, r.best);
+            emit(x, "move %s", buf);
+            again = !announce_result(x) && start_pondering(x, r.ponder);
+        }
+        flush_pongs(x);
+        if (!again) {
+            x->pondering = false;
+            x->done = true;
+        }
+        pthread_mutex_unlock(&x->lock);
     }
-    flush_pongs(x);
-    x->done = true;
-    pthread_mutex_unlock(&x->lock);
     return NULL;
+}
+
+/* The thread is pondering: no move is owed, and the game may change under
+ * it only through finish_thinking or a ponder hit. */
+static bool pondering(xb_state *x)
+{
+    pthread_mutex_lock(&x->lock);
+    bool p = x->thread_live && x->pondering;
+    pthread_mutex_unlock(&x->lock);
+    return p;
 }
 
 enum { XB_WAIT, XB_STOP, XB_DISCARD };
@@ -156,19 +211,22 @@ static void finish_thinking(xb_state *x, int how)
 {
     if (!x->thread_live)
         return;
-    if (how == XB_DISCARD) {
+    if (how != XB_WAIT) {
+        /* under the lock: the thread sets up a ponder search (and clears
+         * the engine's stop flag) only under it, and not after this */
         pthread_mutex_lock(&x->lock);
-        x->discard = true;
+        x->discard |= how == XB_DISCARD;
+        x->halting = true;
+        tc_engine_stop(x->eng);
         pthread_mutex_unlock(&x->lock);
     }
-    if (how != XB_WAIT)
-        tc_engine_stop(x->eng);
     pthread_join(x->thread, NULL);
     x->thread_live = false;
     tc_position_free(x->search_pos);
     x->search_pos = NULL;
 }
 
+/* Limits for the side to move in x->pos by the clocks and levels. */
 static void plan_limits(xb_state *x, tc_limits *l)
 {
     tc_limits_init(l);
@@ -213,6 +271,7 @@ static void maybe_think(xb_state *x)
         return;
     }
     x->discard = false;
+    x->halting = false;
     x->done = false;
     if (pthread_create(&x->thread, NULL, think_main, x) == 0)
         x->thread_live = true;
@@ -361,6 +420,9 @@ static int parse_gui_suffix(const tc_position *p, const char *text, tc_move *out
     return 0;
 }
 
+/* The opponent's move. While pondering, the expected reply is a ponder
+ * hit: the search goes on, timed by the clocks as they stand now; any
+ * other move drops the ponder search and the engine thinks afresh. */
 static void cmd_usermove(xb_state *x, const char *text)
 {
     tc_move m;
@@ -369,11 +431,24 @@ static void cmd_usermove(xb_state *x, const char *text)
     if (tc_move_parse(x->pos, text, &m, &err) && parse_gui_suffix(x->pos, text, &m)) {
         emit(x, "Illegal move: %s", text);
         pthread_mutex_unlock(&x->lock);
-        return;
+        return; /* a ponder search goes on */
     }
+    bool ponder_run = x->thread_live && x->pondering;
     tc_make_move(x->pos, m);
     int over = !x->force && announce_result(x);
+    if (ponder_run && m == x->ponder_move && !over) {
+        tc_limits now;
+        plan_limits(x, &now);
+        x->pondering = false; /* a move is owed again */
+        tc_engine_ponderhit(x->eng, &now);
+        pthread_mutex_unlock(&x->lock);
+        return;
+    }
+    if (ponder_run)
+        x->discard = true;
     pthread_mutex_unlock(&x->lock);
+    if (ponder_run)
+        finish_thinking(x, XB_DISCARD);
     if (!over)
         maybe_think(x);
 }
@@ -507,7 +582,7 @@ static void cmd_ping(xb_state *x, const char *arg)
     char clip[PROTO_ECHO_MAX + 40];
     proto_clip(arg ? arg : "", clip, sizeof clip);
     pthread_mutex_lock(&x->lock);
-    if (x->thread_live && !x->done) {
+    if (x->thread_live && !x->done && !x->pondering) {
         if (x->npongs == x->cap_pongs) {
             int cap = x->cap_pongs ? x->cap_pongs * 2 : 4;
             char **bigger = realloc(x->pongs, sizeof *bigger * (size_t)cap);
@@ -589,27 +664,37 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
             finish_thinking(x, XB_WAIT);
 
         if (!strcmp(cmd, "?")) {
-            if (x->thread_live)
+            /* move now; while pondering there is no move to make */
+            pthread_mutex_lock(&x->lock);
+            if (x->thread_live && !x->pondering)
                 tc_engine_stop(x->eng);
+            pthread_mutex_unlock(&x->lock);
             continue;
         }
         if (!strcmp(cmd, "ping")) {
             cmd_ping(x, arg);
             continue;
         }
-        /* other commands are answered while thinking */
-        if (changes_game(cmd))
+        /* other commands are answered while thinking; a move while
+         * pondering may be the ponder hit */
+        if (changes_game(cmd) && !(!strcmp(cmd, "usermove") && pondering(x)))
             finish_thinking(x, XB_DISCARD);
 
         long long n;
         if (!strcmp(cmd, "xboard") || !strcmp(cmd, "accepted") || !strcmp(cmd, "rejected") ||
-            !strcmp(cmd, "random") || !strcmp(cmd, "hard") || !strcmp(cmd, "easy") ||
-            !strcmp(cmd, "computer") || !strcmp(cmd, "name") || !strcmp(cmd, "rating") ||
+            !strcmp(cmd, "random") || !strcmp(cmd, "computer") || !strcmp(cmd, "name") ||
+            !strcmp(cmd, "rating") ||
             !strcmp(cmd, "ics") || !strcmp(cmd, "draw") || !strcmp(cmd, "put") ||
             !strcmp(cmd, "hover") || !strcmp(cmd, ".") || !strcmp(cmd, "white") ||
             !strcmp(cmd, "black"))
             ;
-        else if (!strcmp(cmd, "protover")) {
+        else if (!strcmp(cmd, "hard") || !strcmp(cmd, "easy")) {
+            pthread_mutex_lock(&x->lock);
+            x->ponder_on = cmd[0] == 'h';
+            pthread_mutex_unlock(&x->lock);
+            if (!x->ponder_on && pondering(x))
+                finish_thinking(x, XB_DISCARD);
+        } else if (!strcmp(cmd, "protover")) {
             pthread_mutex_lock(&x->lock);
             send_features(x);
             pthread_mutex_unlock(&x->lock);
@@ -659,10 +744,10 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
             cmd_undo(x, 2, line);
         } else if (!strcmp(cmd, "result")) {
             x->force = true;
-        } else if (!strcmp(cmd, "post")) {
-            x->post = true;
-        } else if (!strcmp(cmd, "nopost")) {
-            x->post = false;
+        } else if (!strcmp(cmd, "post") || !strcmp(cmd, "nopost")) {
+            pthread_mutex_lock(&x->lock);
+            x->post = cmd[0] == 'p';
+            pthread_mutex_unlock(&x->lock);
         } else if (!strcmp(cmd, "level")) {
             char *a1 = arg, *a2 = strtok_r(NULL, " \t", &save), *a3 = strtok_r(NULL, " \t", &save);
             long long mps, inc;
@@ -742,7 +827,8 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
             tc_move m;
             tc_error e2;
             pthread_mutex_lock(&x->lock);
-            bool is_move = !arg && !x->thread_live && tc_move_from_uci(x->pos, cmd, &m, &e2) == 0;
+            bool is_move = !arg && (!x->thread_live || x->pondering) &&
+                           tc_move_from_uci(x->pos, cmd, &m, &e2) == 0;
             pthread_mutex_unlock(&x->lock);
             if (is_move)
                 cmd_usermove(x, cmd);

@@ -65,6 +65,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(search)         \
     X(server)         \
     X(protocol)      \
+    X(ponder)        \
     X(games_api)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)

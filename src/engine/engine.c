@@ -82,6 +82,10 @@ tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
         return NULL;
     e->v = v;
     atomic_init(&e->stop, false);
+    atomic_init(&e->halt, false);
+    atomic_init(&e->ponder, 0);
+    atomic_init(&e->soft_ms, 0);
+    atomic_init(&e->hard_ms, 0);
     e->et = eval_table_new(v);
     e->root = tc_position_new(v);
     e->egtb = egtb_cache_new(v);
@@ -120,6 +124,8 @@ int tc_engine_set_position(tc_engine *e, const tc_position *p)
     tc_position_free(e->root);
     e->root = q;
     atomic_store(&e->stop, false);
+    atomic_store(&e->halt, false);
+    atomic_store(&e->ponder, 0);
     return 0;
 }
 
@@ -147,7 +153,11 @@ int tc_engine_set_hash(tc_engine *e, size_t mb)
 
 size_t tc_engine_hash_mb(const tc_engine *e) { return e->tt.mb; }
 
-void tc_engine_stop(tc_engine *e) { atomic_store(&e->stop, true); }
+void tc_engine_stop(tc_engine *e)
+{
+    atomic_store(&e->halt, true);
+    atomic_store(&e->stop, true);
+}
 
 void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx)
 {
@@ -168,11 +178,11 @@ static void *helper_main(void *arg)
 #endif
 
 /* Soft and hard time limits from the clock, the increment and the moves
- * left; the hard limit leaves a margin for the answer to reach the GUI. */
-static void plan_time(tc_engine *e, int side)
+ * left (both 0: untimed); the hard limit leaves a margin for the answer to
+ * reach the GUI. */
+static void time_budget(const tc_limits *l, int side, int64_t *soft_ms, int64_t *hard_ms)
 {
-    const tc_limits *l = &e->limits;
-    e->soft_ms = e->hard_ms = 0;
+    *soft_ms = *hard_ms = 0;
     if (l->infinite)
         return;
     if (l->movetime > 0) {
@@ -180,8 +190,8 @@ static void plan_time(tc_engine *e, int side)
          * time, 3 to 20 ms */
         int64_t keep = l->movetime / 20 < 3 ? 3 : l->movetime / 20 > 20 ? 20 : l->movetime / 20;
         int64_t t = l->movetime - keep > 1 ? l->movetime - keep : 1;
-        e->soft_ms = e->hard_ms = t;
-        e->soft_ms = t * 2; /* iterations run until the hard limit */
+        *hard_ms = t;
+        *soft_ms = t * 2; /* iterations run until the hard limit */
         return;
     }
     int64_t mine = side == TC_WHITE ? l->wtime : l->btime;
@@ -196,8 +206,99 @@ static void plan_time(tc_engine *e, int side)
         hard = soft * 4;
     if (soft > hard)
         soft = hard;
-    e->soft_ms = soft > 1 ? soft : 1;
-    e->hard_ms = hard > 1 ? hard : 1;
+    *soft_ms = soft > 1 ? soft : 1;
+    *hard_ms = hard > 1 ? hard : 1;
+}
+
+/* ---------------------------------------------------------------- pondering */
+
+/// Where a ponder search is: none runs; it ponders (untimed, waiting for
+/// its hit); hit (timed now, or a hit came before the search began). The
+/// move to PONDER_ON publishes start_ms, limits and ponder_side to the
+/// thread that calls tc_engine_ponderhit.
+enum { PONDER_IDLE = 0, PONDER_ON = 1, PONDER_HIT = 2 };
+
+/* A ponder search becomes timed by l, `used` ms into it: its time counts
+ * from now. Under a clock, time not spent now is there for later moves, so
+ * a search that has already pondered as long as the move's soft limit
+ * stops at once; a movetime is the move's own and is used in full. */
+static void ponder_to_timed(tc_engine *e, const tc_limits *l, int64_t used)
+{
+    int64_t soft, hard;
+    time_budget(l, e->ponder_side, &soft, &hard);
+    if (!soft && !hard)
+        return; /* no clock: it goes on up to its other limits */
+    if (l->movetime <= 0 && used >= soft) {
+        atomic_store(&e->stop, true);
+        return;
+    }
+    /* a movetime's soft limit is twice its hard one, as in time_budget,
+     * so that its iterations run until the hard limit */
+    atomic_store(&e->hard_ms, used + hard);
+    atomic_store(&e->soft_ms, l->movetime > 0 ? 2 * (used + hard) : used + soft);
+}
+
+void tc_engine_ponderhit(tc_engine *e, const tc_limits *now)
+{
+    int state = atomic_load(&e->ponder);
+    if (state == PONDER_IDLE) {
+        /* the search has not begun (or is no ponder search): it reads
+         * these only after seeing PONDER_HIT */
+        if (now)
+            e->hit_limits = *now;
+        e->hit_has_limits = now != NULL;
+        if (atomic_compare_exchange_strong(&e->ponder, &state, PONDER_HIT))
+            return;
+    }
+    if (state != PONDER_ON || !atomic_compare_exchange_strong(&e->ponder, &state, PONDER_HIT))
+        return;
+    ponder_to_timed(e, now ? now : &e->limits, search_now_ms() - e->start_ms);
+}
+
+/* Runs in the searching thread before the search: a ponder search starts
+ * untimed, or timed from the start when its hit came first. */
+static void ponder_begin(tc_engine *e)
+{
+    e->ponder_side = e->root->side;
+    int state = PONDER_IDLE;
+    if (!atomic_compare_exchange_strong(&e->ponder, &state, PONDER_ON))
+        ponder_to_timed(e, e->hit_has_limits ? &e->hit_limits : &e->limits, 0);
+}
+
+/* `go infinite` answers only once stopped, a ponder search only after its
+ * hit (then as its limits say) or a stop from outside: not when it reaches
+ * its depth, finds a mate or runs out of nodes. */
+static void wait_to_answer(tc_engine *e)
+{
+#ifndef TC_NO_THREADS /* no other thread could end the wait */
+    for (;;) {
+        if (atomic_load(&e->ponder) == PONDER_ON ? atomic_load(&e->halt)
+                                                 : !e->limits.infinite || atomic_load(&e->stop))
+            return;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)e;
+#endif
+}
+
+/* The reply expected after `best`: the line's second move, else the
+ * table's move in the position after best; 0 when neither is legal. */
+static tc_move expected_reply(tc_engine *e, tc_move best, const tc_move *pv, int pv_len)
+{
+    tc_position *q = best ? tc_position_clone(e->root) : NULL;
+    if (!q)
+        return 0;
+    tc_make_move(q, best);
+    tc_move reply = 0;
+    tt_entry te;
+    if (pv_len > 1 && pv[0] == best && tc_is_legal(q, pv[1]))
+        reply = pv[1];
+    else if (tt_probe(&e->tt, q->key, &te) && te.move && tc_is_legal(q, te.move))
+        reply = te.move;
+    tc_position_free(q);
+    return reply;
 }
 
 int tc_engine_set_endgame_path(tc_engine *e, const char *dir)
@@ -216,14 +317,11 @@ static void egtb_root_answer(tc_engine *e, tc_search_result *res)
     in.score = res->score;
     in.mate = search_mate_moves(res->score);
     in.pv_len = egtb_root_pv(e->egtb, e->root, in.pv, MAX_PLY);
-    res->ponder = in.pv_len > 1 ? in.pv[1] : 0;
+    res->ponder = expected_reply(e, res->best, in.pv, in.pv_len);
     in.time_ms = search_now_ms() - e->start_ms;
     if (e->info)
         e->info(&in, e->ctx);
-    while (e->limits.infinite && !atomic_load(&e->stop)) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    wait_to_answer(e);
 }
 
 tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info_fn info, void *ctx)
@@ -243,7 +341,16 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
         e->max_depth = e->limits.level;
     if (e->limits.elo > 0 && search_level_depth(e->limits.elo) < e->max_depth)
         e->max_depth = search_level_depth(e->limits.elo);
-    plan_time(e, e->root->side);
+#ifdef TC_NO_THREADS
+    e->limits.ponder = 0; /* no other thread could send the hit */
+#endif
+    int64_t soft = 0, hard = 0;
+    if (!e->limits.ponder)
+        time_budget(&e->limits, e->root->side, &soft, &hard);
+    atomic_store(&e->soft_ms, soft);
+    atomic_store(&e->hard_ms, hard);
+    if (e->limits.ponder)
+        ponder_begin(e);
     tt_new_search(&e->tt);
 
     tc_move *rootmoves = e->threads[0]->moves[0];
@@ -251,6 +358,7 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
     egtb_prepare(e->egtb, e->root);
     if (n == 0) {
         res.score = tc_in_check(e->root) ? -MATE : 0;
+        wait_to_answer(e);
     } else if ((res.best = egtb_root_move(e->egtb, e->root, &res.score)) != 0) {
         egtb_root_answer(e, &res);
     } else {
@@ -287,11 +395,7 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
             started++;
         }
         search_iterate(e->threads[0]);
-        /* `go infinite` must not answer before it is told to stop */
-        while (e->limits.infinite && !search_stopped(e->threads[0])) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
+        wait_to_answer(e); /* the helpers search on meanwhile */
         atomic_store(&e->stop, true);
         for (int i = 1; i < started; i++)
             pthread_join(e->threads[i]->handle, NULL);
@@ -304,14 +408,15 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
         search_thread *m = e->threads[0];
         res.best = search_level_choice(e, &res.score);
         res.depth = m->completed;
-        if (m->root_pv_len > 1 && m->root_pv[0] == res.best)
-            res.ponder = m->root_pv[1];
+        res.ponder = expected_reply(e, res.best, m->root_pv, m->root_pv_len);
     }
     res.mate = search_mate_moves(res.score);
     res.nodes = 0;
     for (int i = 0; i < e->nthreads; i++)
         res.nodes += e->threads[i]->nodes;
     res.time_ms = search_now_ms() - e->start_ms;
+    atomic_store(&e->ponder, PONDER_IDLE);
+    atomic_store(&e->halt, false);
     atomic_store(&e->stop, false);
     return res;
 }

@@ -98,6 +98,7 @@ struct tc_engine {
     search_thread *threads[TC_ENGINE_MAX_THREADS];
     tc_position *root;
     atomic_bool stop;
+    atomic_bool halt; /* tc_engine_stop was called (stop also means a limit hit) */
     int8_t lmr[64][64];
     int style; /* TC_STYLE_* flags */
     struct egtb_cache *egtb; /* solved endings (egtb_probe.c) */
@@ -107,7 +108,13 @@ struct tc_engine {
     /* the search in progress */
     tc_limits limits;
     int max_depth;
-    int64_t start_ms, soft_ms, hard_ms; /* soft/hard: 0 when untimed */
+    int64_t start_ms;
+    _Atomic int64_t soft_ms, hard_ms; /* 0 when untimed; a ponder hit sets them */
+    /* pondering (engine.c): its state, and what a hit turns it into */
+    atomic_int ponder;         /* PONDER_* */
+    int ponder_side;           /* the side to move at the root */
+    tc_limits hit_limits;      /* clocks of a hit before the search began */
+    bool hit_has_limits;
     tc_info_fn info;
     void *ctx;
 };
