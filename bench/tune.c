@@ -1,13 +1,15 @@
 /* bench/tune: fits the evaluation's weights to game results (the Texel
  * method). Every position of the given PGN games (after the opening plies,
  * not in check, with no winning capture for the side to move) is a sample;
- * the error is the mean of (result - sigmoid(K * eval / 400))^2 over them,
- * with K fitted first, and each weight moves one step (1/16 of its size,
- * at least 1) up or down, up to four steps a sweep, while that lowers the
- * error (coordinate descent). TUNE_THREADS (default 2) threads share the
- * error sums. The weights are written as the C source
- * of src/engine/eval_params.c. Games of any preset may be mixed: each
- * position is evaluated with its own variant's tables.
+ * the error is the mean of (result - sigmoid(K * eval / 400))^2 over them.
+ * K is fitted first, and again near its value after each sweep. The pawn's
+ * two values stay at 100, the unit the search's margins assume; every other
+ * weight moves in steps of 1/16 of its size (at least 1) up or down, up to
+ * four steps a sweep, while that lowers the error (coordinate descent).
+ * TUNE_ONLY=PREFIX,... moves only the weights whose names start so.
+ * TUNE_THREADS (default 2) threads share the error sums. The weights are
+ * written as the C source of src/engine/eval_params.c. Games of any preset
+ * may be mixed: each position is evaluated with its own variant's tables.
  *
  *   build/tune OUT.c SWEEPS GAMES.pgn...
  */
@@ -204,6 +206,23 @@ static double error_of(const tuner *t, double k)
     return sum / (double)t->n;
 }
 
+/* TUNE_ONLY: a comma-separated list of weight-name prefixes; only the
+ * weights they name move (default: all). */
+static bool tunable(int i)
+{
+    const char *only = getenv("TUNE_ONLY");
+    if (!only || !*only)
+        return true;
+    const char *name = eval_param_names[i];
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len && !strncmp(name, p, len))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
 static void set_params(tuner *t, const eval_params *w)
 {
     for (int i = 0; i < t->nvar; i++)
@@ -265,6 +284,8 @@ int main(int argc, char **argv)
     for (int sweep = 0; sweep < sweeps; sweep++) {
         int improved = 0;
         for (int i = 0; i < EP_COUNT; i++) {
+            if (i == EP_PAWN_MG || i == EP_PAWN_EG || !tunable(i))
+                continue; /* the unit: a pawn stays 100, as the search's margins assume */
             int step = abs(w.v[i]) / 16 > 1 ? abs(w.v[i]) / 16 : 1;
             /* steps up or down while the error falls, at most four per
              * weight and sweep */
@@ -287,7 +308,13 @@ int main(int argc, char **argv)
             }
         }
         set_params(&t, &w);
-        printf("sweep %d: error %.6f\n", sweep + 1, best_e);
+        /* K again, near the old one, for the weights as they now stand */
+        for (double kk = k - 0.1; kk <= k + 0.1001; kk += 0.02) {
+            double e = error_of(&t, kk);
+            if (e < best_e)
+                best_e = e, k = kk;
+        }
+        printf("sweep %d: error %.6f, K %.2f\n", sweep + 1, best_e, k);
         fflush(stdout);
         if (!improved)
             break;
