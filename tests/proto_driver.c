@@ -194,3 +194,12 @@ void th_proto_script(th_loop_fn loop, const char *variant, const proto_opts *opt
     close(p.from_loop);
     run->out = p.buf ? p.buf : calloc(1, 1);
 }
+
+char *th_proto_checked(th_loop_fn loop, const char *variant, const char *script)
+{
+    th_proto_run r;
+    th_proto_script(loop, variant, NULL, script, &r);
+    CHECK(r.waits_ok, "waited in vain for '%s':\n%.3000s", r.missed, r.out ? r.out : "");
+    CHECK(r.ended, "the loop did not end after the input closed:\n%.3000s", r.out ? r.out : "");
+    return r.out ? r.out : calloc(1, 1);
+}

@@ -29,4 +29,8 @@ typedef struct th_proto_run {
 void th_proto_script(th_loop_fn loop, const char *variant, const proto_opts *opts, const char *script,
                      th_proto_run *run);
 
+/* th_proto_script that fails the case when a wait or the loop's end timed
+ * out; the output (heap, never NULL: free it). */
+char *th_proto_checked(th_loop_fn loop, const char *variant, const char *script);
+
 #endif

@@ -22,14 +22,7 @@
  * expected reply is a3b2 whatever the search's details. */
 #define FORCED "8/4q3/1QB3p1/8/8/b7/1q3B2/K1k5 w - - 0 1"
 
-static char *run(th_loop_fn loop, const char *variant, const char *script)
-{
-    th_proto_run r;
-    th_proto_script(loop, variant, NULL, script, &r);
-    CHECK(r.waits_ok, "waited in vain for '%s':\n%.3000s", r.missed, r.out ? r.out : "");
-    CHECK(r.ended, "the loop did not end after the input closed:\n%.3000s", r.out ? r.out : "");
-    return r.out ? r.out : calloc(1, 1);
-}
+#define run th_proto_checked
 
 /* Lines of text[0, end) (end NULL: all) that start with prefix. */
 static int lines_from(const char *text, const char *end, const char *prefix)
@@ -83,6 +76,24 @@ static void check_answer_legal(tc_position *p, const bestmove_line *b, const cha
 }
 
 /* ---------------------------------------------------------------- UCI */
+
+/* out (freed here) holds one bestmove, legal after `moves` from the start
+ * of `variant`, with a legal ponder move. */
+static void check_one_answer(char *out, const char *variant, const char *moves)
+{
+    CHECK(lines_from(out, NULL, "bestmove ") == 1, "want one bestmove:\n%.2000s", out);
+    bestmove_line b;
+    tc_variant *v = th_variant(variant);
+    tc_position *p = v ? tc_position_new(v) : NULL;
+    tc_error err;
+    if (p && parse_bestmove(out, &b) == 0 && (!*moves || tc_play_moves(p, moves, &err) == 0))
+        check_answer_legal(p, &b, out);
+    else
+        CHECK(0, "no bestmove:\n%.2000s", out);
+    tc_position_free(p);
+    tc_variant_free(v);
+    free(out);
+}
 
 static void test_uci_option(void)
 {
@@ -152,19 +163,7 @@ static void test_uci_ponderhit(void)
         th_case("ponder: uci ponderhit answers (%s, script %zu)", variant, i);
         char script[512];
         snprintf(script, sizeof script, "position startpos moves e2e4 e7e5\n%s", scripts[i]);
-        char *out = run(uci_loop_opts, variant, script);
-        CHECK(lines_from(out, NULL, "bestmove ") == 1, "want one bestmove:\n%.2000s", out);
-        bestmove_line b;
-        tc_variant *v = th_variant(variant);
-        tc_position *p = v ? tc_position_new(v) : NULL;
-        tc_error err;
-        if (p && parse_bestmove(out, &b) == 0 && tc_play_moves(p, "e2e4 e7e5", &err) == 0)
-            check_answer_legal(p, &b, out);
-        else
-            CHECK(0, "no bestmove:\n%.2000s", out);
-        tc_position_free(p);
-        tc_variant_free(v);
-        free(out);
+        check_one_answer(run(uci_loop_opts, variant, script), variant, "e2e4 e7e5");
     }
 }
 
@@ -180,17 +179,7 @@ static void test_uci_ponder_stop(void)
                         eof ? "position startpos\ngo ponder wtime 100 btime 100\n#wait info depth 2 \n"
                             : "position startpos\ngo ponder wtime 100 btime 100\n#wait info depth 2 \nstop\n"
                               "#wait bestmove\nisready\n#wait readyok\n");
-        CHECK(lines_from(out, NULL, "bestmove ") == 1, "want one bestmove:\n%.2000s", out);
-        bestmove_line b;
-        tc_variant *v = th_variant(variants[i]);
-        tc_position *p = v ? tc_position_new(v) : NULL;
-        if (p && parse_bestmove(out, &b) == 0)
-            check_answer_legal(p, &b, out);
-        else
-            CHECK(0, "no bestmove:\n%.2000s", out);
-        tc_position_free(p);
-        tc_variant_free(v);
-        free(out);
+        check_one_answer(out, variants[i], "");
     }
 }
 

@@ -33,15 +33,7 @@ static int line_with(const char *text, const char *prefix, char *line, size_t si
     return -1;
 }
 
-/* Runs a script; fails the case when a wait or the end timed out. */
-static char *run(th_loop_fn loop, const char *variant, const char *script)
-{
-    th_proto_run r;
-    th_proto_script(loop, variant, NULL, script, &r);
-    CHECK(r.waits_ok, "waited in vain for '%s':\n%.2000s", r.missed, r.out ? r.out : "");
-    CHECK(r.ended, "the loop did not end after the input closed:\n%.2000s", r.out ? r.out : "");
-    return r.out ? r.out : calloc(1, 1);
-}
+#define run th_proto_checked
 
 /* The bestmove of `out` is a legal move of `variant`'s start position. */
 static void check_bestmove_legal(const char *out, const char *variant)

@@ -62,6 +62,25 @@ static int chain(const tc_variant *v, int colour, int c, int *out)
     return n;
 }
 
+/* The cells of `target`, and those from which a pawn of colour col walks
+ * into target (chains: each cell's pushes, from chain()). */
+static tc_bits pawns_into(const tc_variant *v, int col, const tc_bits *target, int (*chains)[2 * TC_MAX_RANKS + 2],
+                          const int *lens)
+{
+    tc_bits r = *target;
+    for (int y = 0; y < v->ncells; y++) {
+        if (bits_has(&r, y) || !v->pawn_dy[col][y])
+            continue;
+        const int *ch = chains[col * TC_MAX_CELLS + y];
+        for (int i = 0; i < lens[col * TC_MAX_CELLS + y]; i++)
+            if (bits_has(target, ch[i])) {
+                bits_set(&r, y);
+                break;
+            }
+    }
+    return r;
+}
+
 /* Fills the tables that depend on the weights. */
 static void build_weighted(eval_table *t)
 {
@@ -217,17 +236,7 @@ eval_table *eval_table_new(const tc_variant *v)
                 for (int i = 0; i < v->npcap_from[them][x]; i++)
                     bits_set(&s, v->pcap_from[them][x][i]);
             })
-            tc_bits m = s;
-            for (int y = 0; y < n; y++) {
-                if (bits_has(&m, y) || !v->pawn_dy[them][y])
-                    continue;
-                const int *ch = enemy_chain[them * TC_MAX_CELLS + y];
-                for (int i = 0; i < enemy_len[them * TC_MAX_CELLS + y]; i++)
-                    if (bits_has(&s, ch[i])) {
-                        bits_set(&m, y);
-                        break;
-                    }
-            }
+            tc_bits m = pawns_into(v, them, &s, enemy_chain, enemy_len);
             bits_reset(&m, c);
             t->stop_mask[col][c] = m;
             /* outposts: enemy pawns that stand on, or walk into, a cell
@@ -236,18 +245,7 @@ eval_table *eval_table_new(const tc_variant *v)
             bits_clear(&from);
             for (int i = 0; i < v->npcap_from[them][c]; i++)
                 bits_set(&from, v->pcap_from[them][c][i]);
-            tc_bits r = from;
-            for (int y = 0; y < n; y++) {
-                if (bits_has(&r, y) || !v->pawn_dy[them][y])
-                    continue;
-                const int *ch = enemy_chain[them * TC_MAX_CELLS + y];
-                for (int i = 0; i < enemy_len[them * TC_MAX_CELLS + y]; i++)
-                    if (bits_has(&from, ch[i])) {
-                        bits_set(&r, y);
-                        break;
-                    }
-            }
-            t->reach_mask[col][c] = r;
+            t->reach_mask[col][c] = pawns_into(v, them, &from, enemy_chain, enemy_len);
         }
     }
     free(enemy_chain);
