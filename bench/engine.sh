@@ -18,7 +18,7 @@
 #                        writes bench/out/eval_params.c (copy it over
 #                        src/engine/eval_params.c once an SPRT accepts it)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
-# FSF_NODES (10000), SEED (5), CONCURRENCY (1). PGN and logs go to bench/out/.
+# FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt). PGN and logs go to bench/out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TC=${TC:-./topochess}
@@ -28,6 +28,7 @@ MOVETIME=${MOVETIME:-100}
 FSF_NODES=${FSF_NODES:-10000}
 SEED=${SEED:-5}
 CONCURRENCY=${CONCURRENCY:-1}
+SPRT=${SPRT:-0,20,0.05,0.05}
 ADJ="resign=3,700 draw=40,8,10"
 mkdir -p bench/out
 mode=${1:-}
@@ -48,7 +49,7 @@ sprt)
   variants=${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}
   for v in $variants; do
     run "sprt-$v" --variant "$v" engine1=self name1=new engine2="$base uci" name2=base nodes="$NODES" \
-      games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED" sprt=0,20,0.05,0.05
+      games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED" sprt="$SPRT"
   done
   ;;
 fsf)
