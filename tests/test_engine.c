@@ -184,11 +184,11 @@ static void test_uci_multipv(void)
     free(out);
 
     out = run_loop(uci_loop_opts, "chess",
-                   "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 900\n"
+                   "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 850\n"
                    "setoption name UCI_Elo value 5000\nposition startpos\ngo depth 6\n#wait bestmove\n",
                    NULL);
     CHECK(out && count_lines(out, "info depth 1 ") == 1 && count_lines(out, "info depth 2 ") == 0,
-          "Elo 900 searches one ply:\n%s", out ? out : "");
+          "Elo 850 searches one ply (depth 1 + (N - 800) / 100):\n%s", out ? out : "");
     CHECK(out && strstr(out, "UCI_Elo needs a number from 800 to 2400"), "bad Elo refused:\n%s", out ? out : "");
     CHECK(out && word_after(out, "bestmove ", best, sizeof best) == 0 && strcmp(best, "0000"), "a move");
     free(out);

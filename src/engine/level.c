@@ -4,9 +4,17 @@
 
 #include <math.h>
 
+/* Calibration (bench/engine.sh levels, 100 ms a move): the full engine
+ * plays like Stockfish 15.1's UCI_Elo 2000-2100; the earlier mapping
+ * (depth 1 + (N - 800) / 160, scale (2500 - N) / 6) played like about
+ * UCI_Elo 1260-1300 at both N = 1500 and N = 1800, so the choice among
+ * lines, not the depth cap, set the strength. The scale now shrinks with
+ * the square of the distance to full strength. */
+#define LEVEL_FULL_ELO 2050
+
 int search_level_depth(int elo)
 {
-    int d = 1 + (elo - TC_ELO_MIN) / 160;
+    int d = 1 + (elo - TC_ELO_MIN) / 100;
     return d < 1 ? 1 : d;
 }
 
@@ -21,7 +29,8 @@ tc_move search_level_choice(const tc_engine *e, int *score)
         return t->best;
     }
     int elo = e->limits.elo < TC_ELO_MIN ? TC_ELO_MIN : e->limits.elo > TC_ELO_MAX ? TC_ELO_MAX : e->limits.elo;
-    double scale = (TC_ELO_MAX + 100 - elo) / 6.0;
+    double gap = elo < LEVEL_FULL_ELO ? LEVEL_FULL_ELO - elo : 0;
+    double scale = 1 + gap * gap / 4500.0;
     /* the position and the node count seed the draw: repeatable for one
      * search, different from move to move */
     uint64_t x = t->pos->key ^ (t->nodes * 0x9e3779b97f4a7c15ull);
