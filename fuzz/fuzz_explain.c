@@ -3,17 +3,12 @@
  * the input. The explanation must agree with tc_move_parse (legal exactly
  * when it parses, to the same move), always carry a message when it
  * refuses, and leave the position unchanged. */
+#include "spots.h"
 #include "topochess.h"
 #include "topochess_explain.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/// A fixed position to explain moves in.
-typedef struct {
-    const char *variant;
-    const char *fen; /* NULL: the variant's start */
-} spot;
 
 static const spot spots[] = {
     {"chess", NULL},
@@ -39,15 +34,7 @@ static void init(void)
     set = malloc(sizeof *set);
     if (!x || !set)
         abort();
-    for (size_t i = 0; i < NSPOTS; i++) {
-        tc_variant_def def;
-        tc_error err;
-        if (tc_preset_find(spots[i].variant, &def, &err) || !(variants[i] = tc_variant_new(&def, &err)))
-            abort();
-        pos[i] = tc_position_new(variants[i]);
-        if (!pos[i] || (spots[i].fen && tc_position_set_fen(pos[i], spots[i].fen, &err)))
-            abort();
-    }
+    spots_setup(spots, NSPOTS, variants, pos);
     ready = 1;
 }
 
@@ -55,11 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!ready)
         init();
-    char *text = malloc(size + 1);
+    char *text = spots_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     for (size_t i = 0; i < NSPOTS; i++) {
         tc_position *p = pos[i];
         char before[1024], after[1024];

@@ -1,16 +1,11 @@
 /* libFuzzer target: move text on fixed positions of several presets. A
  * parsed move must be legal and make/unmake cleanly; tc_play_moves must
  * leave the position unchanged when it fails. */
+#include "spots.h"
 #include "topochess.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/// A fixed position to parse moves in.
-typedef struct {
-    const char *variant;
-    const char *fen; /* NULL: the variant's start */
-} spot;
 
 static const spot spots[] = {
     {"chess", NULL},
@@ -36,15 +31,7 @@ static void init(void)
     list = malloc(sizeof *list);
     if (!list)
         abort();
-    for (size_t i = 0; i < NSPOTS; i++) {
-        tc_variant_def def;
-        tc_error err;
-        if (tc_preset_find(spots[i].variant, &def, &err) || !(variants[i] = tc_variant_new(&def, &err)))
-            abort();
-        pos[i] = tc_position_new(variants[i]);
-        if (!pos[i] || (spots[i].fen && tc_position_set_fen(pos[i], spots[i].fen, &err)))
-            abort();
-    }
+    spots_setup(spots, NSPOTS, variants, pos);
     ready = 1;
 }
 
@@ -52,11 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!ready)
         init();
-    char *text = malloc(size + 1);
+    char *text = spots_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     for (size_t i = 0; i < NSPOTS; i++) {
         tc_position *p = pos[i];
         tc_error err;
