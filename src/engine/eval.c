@@ -267,8 +267,6 @@ typedef struct {
     int danger[2], attackers[2]; /* against that colour's king */
     tc_bits pawn_att[2];
     tc_bits att[2];       /* every cell a colour attacks */
-    tc_bits minor_att[2]; /* cells its knights and bishops attack */
-    tc_bits rook_att[2];  /* cells its rooks attack */
     tc_bits typed[2][7];  /* cells each piece type of a colour attacks */
     tc_bits occupied;
 } eval_acc;
@@ -340,7 +338,6 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
     const tc_bits *their_pawns = &p->pieces[TC_PIECE(them, TC_PAWN)];
     tc_bits *att = &a->att[col];
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++) {
-        tc_bits *typed = type == TC_ROOK ? &a->rook_att[col] : type == TC_QUEEN ? NULL : &a->minor_att[col];
         tc_bits *mine = &a->typed[col][type];
         BITS_FOREACH(s, p->pieces[TC_PIECE(col, type)], {
             add(a, col, t->w.v[EP_KNIGHT_MG + 2 * (type - TC_KNIGHT)] + t->pst_mg[type][s],
@@ -372,8 +369,6 @@ static void eval_pieces(const eval_table *t, const tc_position *p, eval_acc *a, 
             }
             bits_or(att, &pa);
             bits_or(mine, &pa);
-            if (typed)
-                bits_or(typed, &pa);
             tc_bits z = pa;
             bits_and(&z, zone);
             int hits = bits_count(&z), mob = 0;
@@ -409,9 +404,10 @@ static void eval_threats(const eval_table *t, const tc_position *p, eval_acc *a,
         BITS_FOREACH(s, *set, {
             if (bits_has(&a->pawn_att[col], s))
                 add(a, col, W(THREAT_PAWN_MG), W(THREAT_PAWN_EG));
-            else if (type >= TC_ROOK && bits_has(&a->minor_att[col], s))
+            else if (type >= TC_ROOK &&
+                     (bits_has(&a->typed[col][TC_KNIGHT], s) || bits_has(&a->typed[col][TC_BISHOP], s)))
                 add(a, col, W(THREAT_MINOR_MG), W(THREAT_MINOR_EG));
-            else if (type == TC_QUEEN && bits_has(&a->rook_att[col], s))
+            else if (type == TC_QUEEN && bits_has(&a->typed[col][TC_ROOK], s))
                 add(a, col, W(THREAT_ROOK_MG), W(THREAT_ROOK_EG));
             else if (bits_has(&a->att[col], s) && !bits_has(&a->att[them], s))
                 add(a, col, W(HANGING_MG), W(HANGING_EG));
