@@ -8,7 +8,8 @@
 #   src/rules   -> include/ only                (the rules library)
 #   src/report  -> src/rules                    (the topology report)
 #   src/endgame -> src/rules                    (solved pawnless endings)
-#   src/engine  -> src/rules, src/endgame       (search and evaluation)
+#   src/nnue    -> src/rules                    (the learned evaluation)
+#   src/engine  -> src/rules, src/endgame, src/nnue (search and evaluation)
 #   protocol/   -> include/ (public API only)   (UCI and CECP loops)
 #   match/      -> include/ (public API only)   (match runner, engine processes)
 #   cli/        -> every layer above            (the topochess command)
@@ -36,16 +37,25 @@ ALL_HDR     := $(wildcard include/*.h src/*/*.h protocol/*.h match/*.h cli/*.h t
 INC_rules    := -Isrc/rules
 INC_report   := $(INC_rules) -Isrc/report
 INC_endgame  := $(INC_rules) -Isrc/endgame
-INC_engine   := $(INC_rules) -Isrc/endgame -Isrc/engine
+INC_nnue     := $(INC_rules) -Isrc/nnue
+INC_engine   := $(INC_rules) -Isrc/endgame -Isrc/nnue -Isrc/engine
 INC_protocol := -Iprotocol
 INC_match    := -Imatch
 INC_cli      := -Icli -Iprotocol -Imatch
 # Tests and fuzz targets reach into every layer.
-INC_all      := -Isrc/rules -Isrc/report -Isrc/endgame -Isrc/engine -Iprotocol -Imatch -Icli -Itests
+INC_all      := -Isrc/rules -Isrc/report -Isrc/endgame -Isrc/nnue -Isrc/engine -Iprotocol -Imatch -Icli -Itests
 layer_inc = $(or $(INC_$(word 2,$(subst /, ,$(1)))),$(INC_$(word 1,$(subst /, ,$(1)))),$(INC_all))
 
 B := build
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
+
+# Built-in nets: nets/<preset>.tcnn become a generated C array in the
+# library (tools/embed-nets; build/gen is never committed). The list file
+# changes only when the set of nets does, so that a removed net is noticed.
+NETS      := $(sort $(wildcard nets/*.tcnn))
+GEN       := build/gen
+NETS_C    := $(GEN)/nnue_nets.c
+LIB_OBJ   += $(B)/gen/nnue_nets.o
 ADAPT_OBJ := $(PROTO_SRC:%.c=$(B)/%.o) $(MATCH_SRC:%.c=$(B)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
@@ -65,6 +75,20 @@ all: $(BIN)
 $(B)/%.o: %.c $(ALL_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) $(call layer_inc,$<) -MMD -c $< -o $@
+
+$(GEN)/nets.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(NETS)' | cmp -s - $@ || echo '$(NETS)' > $@
+
+$(NETS_C): $(GEN)/nets.list $(NETS) tools/embed-nets
+	tools/embed-nets $@ $(NETS)
+
+$(B)/gen/nnue_nets.o: $(NETS_C) src/nnue/builtin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) -Isrc/nnue -c $< -o $@
+
+.PHONY: FORCE
+FORCE:
 
 $(B)/libtopochess.a: $(LIB_OBJ)
 	rm -f $@
@@ -101,9 +125,9 @@ check:
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(ALL_HDR)
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(ALL_HDR) $(NETS_C)
 	@mkdir -p $(dir $@)
-	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(INC_all) -o $@ $< $(FUZZ_EXTRA) $(LIB_SRC) $(LDLIBS)
+	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(INC_all) -o $@ $< $(FUZZ_EXTRA) $(LIB_SRC) $(NETS_C) $(LDLIBS)
 
 # The protocol targets also link the protocol loops.
 FUZZ_PROTO := $(B)/fuzz/fuzz_uci $(B)/fuzz/fuzz_xboard

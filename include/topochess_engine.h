@@ -157,6 +157,25 @@ void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx);
 enum { TC_STYLE_FULL = 0, TC_STYLE_MATERIAL = 1, TC_STYLE_NO_PRUNING = 2 };
 void tc_engine_set_style(tc_engine *e, int style);
 
+/* The learned evaluation (NNUE, docs/nnue.md). A new engine evaluates with
+ * the net built into the binary for its board when there is one (nets/ at
+ * build time), else with the hand-written evaluation. tc_engine_load_net
+ * reads a net file (the UCI option EvalFile), tc_engine_load_net_data the
+ * same bytes from memory; either checks the file against the engine's board
+ * and, when it is refused, leaves the engine on the hand-written evaluation
+ * and returns -1 with err naming the problem. tc_engine_use_builtin_net goes
+ * back to the built-in net (-1: none for this board, hand-written then);
+ * tc_engine_clear_net to the hand-written evaluation. Not during a search. */
+int tc_engine_load_net(tc_engine *e, const char *path, tc_error *err);
+int tc_engine_load_net_data(tc_engine *e, const void *data, size_t len, tc_error *err);
+int tc_engine_use_builtin_net(tc_engine *e);
+void tc_engine_clear_net(tc_engine *e);
+/* What evaluates, one line: "net 'klein-bottle' (built in, 8x12, H 256,
+ * avx2)", "net 'x' (file.tcnn, ...)" or "hand-written". */
+const char *tc_engine_eval_text(const tc_engine *e);
+/* 1 when a net evaluates. */
+int tc_engine_has_net(const tc_engine *e);
+
 /* Static evaluation of the engine's position, centipawns for the side to
  * move. */
 int tc_engine_evaluate(tc_engine *e);

@@ -6,4 +6,4 @@
 tune: $(B)/tune
 $(B)/tune: bench/tune.c $(B)/libtopochess.a $(ALL_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) -Isrc/rules -Isrc/engine -o $@ $< $(B)/libtopochess.a $(LDLIBS)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CPPFLAGS) -Isrc/rules -Isrc/nnue -Isrc/engine -o $@ $< $(B)/libtopochess.a $(LDLIBS)

@@ -19,9 +19,9 @@ YAML_DEFS   := -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATC
                -DYAML_VERSION_STRING='"0.2.5"' -DYAML_DECLARE_STATIC
 WASM_SRC    := $(LIB_SRC) $(wildcard wasm/*.c)
 YAML_SRC    := $(wildcard $(YAML_DIR)/src/*.c)
-WASM_OBJ    := $(WASM_SRC:%.c=$(WASM_B)/%.o) $(YAML_SRC:%.c=$(WASM_B)/%.o)
+WASM_OBJ    := $(WASM_SRC:%.c=$(WASM_B)/%.o) $(YAML_SRC:%.c=$(WASM_B)/%.o) $(WASM_B)/gen/nnue_nets.o
 # The export layer reads the report's figures, like the CLI.
-INC_wasm    := -Isrc/rules -Isrc/report -Isrc/engine
+INC_wasm    := -Isrc/rules -Isrc/report -Isrc/nnue -Isrc/engine
 WASM_LDFLAGS := -Wl,-z,stack-size=2097152 -Wl,--strip-all -Wl,--gc-sections
 
 .PHONY: wasm wasm-test
@@ -39,9 +39,16 @@ $(WASM_B)/$(YAML_DIR)/%.o: $(YAML_DIR)/%.c $(wildcard $(YAML_DIR)/include/*.h $(
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_FLAGS) $(YAML_DEFS) -I$(YAML_DIR)/include -w -c $< -o $@
 
+# The net's kernels use WebAssembly SIMD128 (src/nnue/kernels.c).
+$(WASM_B)/src/nnue/%.o: WASM_SIMD := -msimd128
+
+$(WASM_B)/gen/nnue_nets.o: $(NETS_C) src/nnue/builtin.h
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_FLAGS) $(WARN) -Isrc/nnue -c $< -o $@
+
 $(WASM_B)/%.o: %.c $(ALL_HDR)
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -Iinclude $(call layer_inc,$<) \
+	$(WASM_CC) $(WASM_FLAGS) $(WASM_SIMD) $(WARN) $(WASM_DEFS) -Iinclude $(call layer_inc,$<) \
 	    -I$(YAML_DIR)/include -c $< -o $@
 
 # Unit tests of web/src/lib against this build (and the native CLI for the

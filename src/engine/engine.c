@@ -7,6 +7,7 @@
 
 #include "egtb_probe.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,6 +20,7 @@ static void thread_free(search_thread *t)
     if (!t)
         return;
     search_hist_free(t);
+    nnue_state_free(t->nn);
     tc_position_free(t->pos);
     free(t->moves);
     free(t->scores);
@@ -96,6 +98,7 @@ tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
             e->lmr[d][m] = (int8_t)(0.75 + log((double)d) * log((double)m) / 2.25);
+    tc_engine_use_builtin_net(e);
     return e;
 }
 
@@ -108,6 +111,7 @@ void tc_engine_free(tc_engine *e)
     tt_free(&e->tt);
     egtb_cache_free(e->egtb);
     eval_table_free(e->et);
+    nnue_net_free(e->net);
     tc_position_free(e->root);
     free(e);
 }
@@ -165,7 +169,121 @@ void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx)
     e->poll_ctx = ctx;
 }
 
-int tc_engine_evaluate(tc_engine *e) { return eval_position(e->et, e->root); }
+/* ---------------------------------------------------------------- evaluation */
+
+/* A net's centipawns stay clear of the mate scores. */
+#define NET_EVAL_LIMIT (MATE_BOUND - 1000)
+
+static int net_clamp(int cp) { return cp > NET_EVAL_LIMIT ? NET_EVAL_LIMIT : cp < -NET_EVAL_LIMIT ? -NET_EVAL_LIMIT : cp; }
+
+int engine_static_eval(search_thread *t)
+{
+    if (t->e->style & TC_STYLE_MATERIAL)
+        return eval_material(t->pos);
+    if (t->nn)
+        return net_clamp(nnue_evaluate(t->nn, t->pos));
+    return eval_position(t->e->et, t->pos);
+}
+
+int tc_engine_evaluate(tc_engine *e)
+{
+    if (e->style & TC_STYLE_MATERIAL)
+        return eval_material(e->root);
+    if (e->net)
+        return net_clamp(nnue_evaluate_fresh(e->net, e->root, nnue_simd_best()));
+    return eval_position(e->et, e->root);
+}
+
+/* Puts a net in place (NULL: the hand-written evaluation); the threads'
+ * accumulators and cached evaluations belong to the old one. */
+static void set_net(tc_engine *e, nnue_net *n, const char *source)
+{
+    nnue_net_free(e->net);
+    e->net = n;
+    for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
+        if (e->threads[i]) {
+            nnue_state_free(e->threads[i]->nn);
+            e->threads[i]->nn = NULL;
+            memset(e->threads[i]->eval_cache, 0, sizeof *e->threads[i]->eval_cache * EVAL_CACHE);
+        }
+    if (n)
+        snprintf(e->eval_text, sizeof e->eval_text, "net '%s' (%s, %dx%d, H %d, L1 %d, L2 %d, %s)", n->name, source,
+                 n->W, n->R, n->H, n->L1, n->L2, nnue_simd_name(nnue_simd_best()));
+    else
+        snprintf(e->eval_text, sizeof e->eval_text, "hand-written");
+}
+
+int tc_engine_load_net_data(tc_engine *e, const void *data, size_t len, tc_error *err)
+{
+    nnue_net *n = nnue_net_load(data, len, e->v, err);
+    set_net(e, n, "from memory");
+    return n ? 0 : -1;
+}
+
+/* The largest net file read: a 16x16 board at H 1024 is about 13 MB. */
+#define NET_FILE_MAX (64u << 20)
+
+int tc_engine_load_net(tc_engine *e, const char *path, tc_error *err)
+{
+    set_net(e, NULL, "");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "cannot open net file '%.150s': %s", path, strerror(errno));
+        return -1;
+    }
+    unsigned char *buf = malloc(NET_FILE_MAX + 1);
+    size_t len = buf ? fread(buf, 1, NET_FILE_MAX + 1, f) : 0;
+    int bad = !buf || ferror(f);
+    fclose(f);
+    if (bad || len > NET_FILE_MAX) {
+        snprintf(err->msg, sizeof err->msg, "net file '%.150s': %s", path,
+                 !buf ? "out of memory" : bad ? "read error" : "larger than 64 MB, not a net");
+        free(buf);
+        return -1;
+    }
+    tc_error e2;
+    nnue_net *n = nnue_net_load(buf, len, e->v, &e2);
+    free(buf);
+    if (!n) {
+        snprintf(err->msg, sizeof err->msg, "'%.60s': %.180s", path, e2.msg);
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    char source[96];
+    snprintf(source, sizeof source, "%.80s", base ? base + 1 : path);
+    set_net(e, n, source);
+    return 0;
+}
+
+int tc_engine_use_builtin_net(tc_engine *e)
+{
+    const unsigned char *data;
+    const char *preset;
+    size_t len;
+    tc_error err;
+    nnue_net *n = NULL;
+    if (nnue_builtin_find(e->v, &data, &len, &preset) == 0)
+        n = nnue_net_load(data, len, e->v, &err);
+    set_net(e, n, "built in");
+    return n ? 0 : -1;
+}
+
+void tc_engine_clear_net(tc_engine *e) { set_net(e, NULL, ""); }
+
+const char *tc_engine_eval_text(const tc_engine *e) { return e->eval_text; }
+
+int tc_engine_has_net(const tc_engine *e) { return e->net != NULL; }
+
+/* A thread's accumulators for the engine's net, following its position. */
+static void thread_net_ready(tc_engine *e, search_thread *t)
+{
+    if (!e->net)
+        return;
+    if (!t->nn)
+        t->nn = nnue_state_new(e->net, MAX_PLY + 8);
+    if (t->nn)
+        nnue_refresh(t->nn, t->pos);
+}
 
 /* ---------------------------------------------------------------- driver */
 
@@ -371,6 +489,7 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
             }
             tc_position_free(t->pos);
             t->pos = q;
+            thread_net_ready(e, t);
             t->nodes = 0;
             atomic_store(&t->nodes_pub, 0);
             t->completed = 0;

@@ -46,8 +46,7 @@ static inline int evaluate(search_thread *t)
     eval_slot *slot = &t->eval_cache[t->pos->key & (EVAL_CACHE - 1)];
     if (slot->key != t->pos->key || !slot->key) {
         slot->key = t->pos->key;
-        slot->score = (t->e->style & TC_STYLE_MATERIAL) ? eval_material(t->pos)
-                                                        : eval_position(t->e->et, t->pos);
+        slot->score = engine_static_eval(t);
     }
     return slot->score;
 }
@@ -213,10 +212,10 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         }
         t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
         t->stack_to[ply + 1] = TC_MOVE_TO(m);
-        tc_make_move(p, m);
+        search_make(t, m);
         tt_prefetch(&t->e->tt, p->key);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
-        tc_unmake_move(p);
+        search_unmake(t);
         if (aborting(t))
             return 0;
         if (s > best) {
@@ -352,12 +351,12 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     continue;
                 t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
                 t->stack_to[ply + 1] = TC_MOVE_TO(m);
-                tc_make_move(p, m);
+                search_make(t, m);
                 t->null_at[ply + 1] = false;
                 int s = -qsearch(t, -pc_beta, -pc_beta + 1, ply + 1);
                 if (s >= pc_beta)
                     s = -negamax(t, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut);
-                tc_unmake_move(p);
+                search_unmake(t);
                 if (aborting(t))
                     return 0;
                 if (s >= pc_beta) {
@@ -439,10 +438,10 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         }
         t->stack_piece[ply + 1] = piece;
         t->stack_to[ply + 1] = to;
-        tc_make_move(p, m);
+        search_make(t, m);
         bool gives_check = tc_in_check(p);
         if (futile && !gives_check) {
-            tc_unmake_move(p);
+            search_unmake(t);
             continue;
         }
         tt_prefetch(&e->tt, p->key);
@@ -481,7 +480,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             if (s > alpha && s < beta)
                 s = -negamax(t, -beta, -alpha, nd, ply + 1, false);
         }
-        tc_unmake_move(p);
+        search_unmake(t);
         if (aborting(t))
             return 0;
         searched++;

@@ -7,6 +7,7 @@
 #include "topochess_engine.h"
 
 #include "eval.h"
+#include "nnue.h"
 #include "tt.h"
 
 #ifndef TC_NO_THREADS /* single-threaded builds (the wasm module) have no pthreads */
@@ -64,6 +65,7 @@ typedef struct search_thread {
     int static_eval[MAX_PLY + 1];
     bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
     search_hist *h;
+    nnue_state *nn; /* the net's accumulators when a net evaluates, else NULL */
     int stack_piece[MAX_PLY + 2]; /* piece and target of the move that left */
     int stack_to[MAX_PLY + 2];    /* ply i (index i + 1); piece 0: null move */
     tc_move excluded[MAX_PLY + 1]; /* singular search: the move left out */
@@ -93,6 +95,8 @@ typedef struct search_thread {
 struct tc_engine {
     const tc_variant *v;
     eval_table *et;
+    nnue_net *net;       /* the learned evaluation, or NULL: hand-written */
+    char eval_text[160]; /* tc_engine_eval_text */
     tt_table tt;
     int nthreads;
     search_thread *threads[TC_ENGINE_MAX_THREADS];
@@ -130,6 +134,27 @@ static inline bool search_stopped(const search_thread *t)
 {
     return atomic_load_explicit(&t->e->stop, memory_order_relaxed);
 }
+
+/* Make and unmake in the search: the net's accumulator follows the board. */
+static inline void search_make(search_thread *t, tc_move m)
+{
+    if (t->nn)
+        nnue_make(t->nn, t->pos, m);
+    else
+        tc_make_move(t->pos, m);
+}
+
+static inline void search_unmake(search_thread *t)
+{
+    if (t->nn)
+        nnue_unmake(t->nn, t->pos);
+    else
+        tc_unmake_move(t->pos);
+}
+
+/* engine.c: the static evaluation the search uses (material, net or
+ * hand-written, as the engine is set), centipawns for the side to move. */
+int engine_static_eval(search_thread *t);
 
 /* history.c: frees a thread's move-ordering statistics; clears them. */
 void search_hist_free(search_thread *t);
