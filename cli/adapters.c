@@ -10,7 +10,8 @@
 
 int cmd_uci(cli_ctx *c)
 {
-    return uci_loop(stdin, stdout, &c->def);
+    proto_opts o = {0, NULL, 0, c->eval_file};
+    return uci_loop_opts(stdin, stdout, &c->def, &o);
 }
 
 int cmd_xboard(cli_ctx *c)

@@ -21,7 +21,7 @@ static const option options[] = {
     {"--ascii", 0, OPT_ASCII},       {"--pgn", 1, OPT_PGN},                   {"--pgn-out", 1, OPT_PGN_OUT},
     {"--compact", 0, OPT_COMPACT},   {"--json", 0, OPT_JSON},                 {"--out", 1, OPT_OUT},
     {"--threads", 1, OPT_THREADS},   {"--endgames", 0, OPT_ENDGAMES},
-    {"--xboard", 0, OPT_XBOARD},
+    {"--xboard", 0, OPT_XBOARD},     {"--eval-file", 1, OPT_EVAL_FILE},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -83,6 +83,7 @@ static int apply(const option *o, const char *value, cli_ctx *c)
     case OPT_PGN: c->pgn_in = value; break;
     case OPT_PGN_OUT: c->pgn_out = value; break;
     case OPT_COMPACT: c->compact = 1; break;
+    case OPT_EVAL_FILE: c->eval_file = value; break;
     }
     return 0;
 }

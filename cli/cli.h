@@ -31,6 +31,7 @@ typedef struct cli_ctx {
     const char *out_dir; /* endgame --out DIR */
     int threads;     /* endgame --threads N (0: default) */
     int endgames;    /* topology --endgames */
+    const char *eval_file; /* play, uci --eval-file: a net file (docs/nnue.md) */
 } cli_ctx;
 
 /* The options, as bits of a command's `options` mask. */
@@ -55,7 +56,8 @@ enum {
     OPT_THREADS = 1u << 15,
     OPT_ENDGAMES = 1u << 16,
     OPT_XBOARD = 1u << 17,
-    OPT_OWN = 1u << 18 /* the command reads every argument itself (serve) */
+    OPT_OWN = 1u << 18, /* the command reads every argument itself (serve) */
+    OPT_EVAL_FILE = 1u << 19
 };
 
 /// One command: what it runs, which options and how many arguments it takes.

@@ -19,7 +19,7 @@ static int usage(FILE *out)
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
             "  topology [--endgames]  report the board's topology, computed from its step function\n"
             "  play [--engine white|black|off] [--level 1-20] [--movetime MS]\n"
-            "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii]\n"
+            "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii] [--eval-file NET]\n"
             "                      play a game in the terminal, alone or against topochess\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
@@ -27,6 +27,7 @@ static int usage(FILE *out)
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
+            "                      (uci --eval-file NET: evaluate with that net, see docs/nnue.md)\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
             "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
             "                      the hub of variant pages in the browser (topochess serve --help)\n"
@@ -150,11 +151,13 @@ static const cli_command commands[] = {
     {"perft", cmd_perft, 1, POSITION_OPTS | OPT_DIVIDE, 1, 1, "one DEPTH", "perft DEPTH [--divide]"},
     {"topology", cmd_topology, 1, VARIANT_OPTS | OPT_ENDGAMES, 0, 0, "", "topology [--endgames]"},
     {"play", cmd_play, 1,
-     POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT, 0, 0, "",
-     "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact]"},
+     POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT |
+         OPT_EVAL_FILE, 0, 0, "",
+     "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact] "
+     "[--eval-file FILE]"},
     {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN | OPT_XBOARD, 1, 1, "one FILE", "pgn FILE [--fen | --xboard]"},
     {"bench", cmd_bench, 0, 0, 0, 0, "", "bench"},
-    {"uci", cmd_uci, 0, VARIANT_OPTS, 0, 0, "", "uci"},
+    {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE, 0, 0, "", "uci [--eval-file FILE]"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",

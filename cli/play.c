@@ -34,6 +34,7 @@ typedef struct play_state {
     char engine_line[160]; /* the engine's last move, shown under the board */
     const char *pgn_out;
     const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
+    const char *eval_file;     /* --eval-file, or NULL: the built-in net */
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;
@@ -279,8 +280,12 @@ static void engine_move(play_state *s)
 
 static int ensure_engine(play_state *s)
 {
-    if (!s->engine)
+    if (!s->engine) {
         s->engine = tc_engine_new(tc_position_variant(s->pos), 64, 1);
+        tc_error err;
+        if (s->engine && s->eval_file && tc_engine_load_net(s->engine, s->eval_file, &err))
+            printf("engine: --eval-file %s; evaluation: hand-written\n", err.msg);
+    }
     if (!s->engine)
         printf("engine: out of memory\n");
     return s->engine != NULL;
@@ -587,7 +592,7 @@ int cmd_play(cli_ctx *c)
         pos = rp.position;
     }
     play_state s = {pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
-                    NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g};
+                    NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g, c->eval_file};
     if (!s.compact && isatty(STDOUT_FILENO)) {
         /* a terminal too short for the full drawing gets the compact one */
         struct winsize ws;

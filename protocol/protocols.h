@@ -30,6 +30,7 @@ typedef struct proto_opts {
     size_t hash_mb; /* hash table at startup and the Hash default; 0: 64 MB */
     proto_cache *cache; /* NULL: every variant and engine built afresh */
     int threads;        /* search threads at startup; 0: one */
+    const char *eval_file; /* a net file to evaluate with (UCI's EvalFile); NULL: the built-in */
 } proto_opts;
 
 /* Each reads commands from `in` until `quit` or end of input and writes

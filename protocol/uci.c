@@ -52,6 +52,7 @@ typedef struct uci_state {
     bool ponder;         /* Ponder: the GUI's word that it will ponder */
     int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
     char egtb_path[256]; /* EndgamePath */
+    char eval_file[256]; /* EvalFile: a path, <built-in> or <none> */
 } uci_state;
 
 static void say(uci_state *u, const char *fmt, ...)
@@ -243,6 +244,31 @@ static void run_perft(uci_state *u, char *last, size_t size)
 
 /* Makes `def` the variant: new tables, engine and start position. On
  * failure everything stays as it was. */
+#define EVAL_BUILTIN "<built-in>"
+#define EVAL_NONE "<none>"
+
+static bool ieq(const char *a, const char *b);
+
+/* Sets the evaluation EvalFile names and says what evaluates now; a file
+ * that cannot be used leaves the hand-written evaluation. */
+static void apply_eval_file(uci_state *u)
+{
+    tc_error err;
+    const char *f = u->eval_file;
+    if (ieq(f, EVAL_BUILTIN)) {
+        if (tc_engine_use_builtin_net(u->eng)) {
+            say(u, "info string EvalFile: no built-in net for %s; evaluation: hand-written", u->def.name);
+            return;
+        }
+    } else if (ieq(f, EVAL_NONE)) {
+        tc_engine_clear_net(u->eng);
+    } else if (tc_engine_load_net(u->eng, f, &err)) {
+        say(u, "info string error: EvalFile: %s; evaluation: hand-written", err.msg);
+        return;
+    }
+    say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng));
+}
+
 static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
 {
     if (proto_switch_variant(u->cache, def, u->hash_mb, u->threads, &u->v, &u->pos, &u->eng, err))
@@ -250,6 +276,8 @@ static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
     tc_engine_set_style(u->eng, u->style);
     tc_engine_set_endgame_path(u->eng, u->egtb_path);
     u->def = *def;
+    if (u->eval_file[0] && !ieq(u->eval_file, EVAL_BUILTIN))
+        apply_eval_file(u); /* the new engine starts on its built-in net */
     return 0;
 }
 
@@ -300,6 +328,7 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Evaluation type combo default full var full var material");
     say(u, "option name Pruning type check default true");
     say(u, "option name EndgamePath type string default <empty>");
+    say(u, "option name EvalFile type string default " EVAL_BUILTIN);
     say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
     say(u, "uciok");
 }
@@ -394,6 +423,9 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
     } else if (ieq(name, "EndgamePath")) {
         snprintf(u->egtb_path, sizeof u->egtb_path, "%s", strcmp(value, "<empty>") ? value : "");
         tc_engine_set_endgame_path(u->eng, u->egtb_path);
+    } else if (ieq(name, "EvalFile")) {
+        snprintf(u->eval_file, sizeof u->eval_file, "%s", value[0] ? value : EVAL_BUILTIN);
+        apply_eval_file(u);
     } else if (ieq(name, "Clear Hash")) {
         tc_engine_new_game(u->eng);
     } else if (ieq(name, "UCI_Variant")) {
@@ -601,6 +633,8 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
     u->skill = 20;
     u->elo = TC_ELO_MAX;
     u->multipv = 1;
+    snprintf(u->eval_file, sizeof u->eval_file, "%s",
+             opts && opts->eval_file && opts->eval_file[0] ? opts->eval_file : EVAL_BUILTIN);
     tc_error err;
     tc_variant_def start = *def;
     if (use_variant(u, &start, &err)) {

@@ -200,6 +200,7 @@ static void set_net(tc_engine *e, nnue_net *n, const char *source)
 {
     nnue_net_free(e->net);
     e->net = n;
+    e->net_builtin = false;
     for (int i = 0; i < TC_ENGINE_MAX_THREADS; i++)
         if (e->threads[i]) {
             nnue_state_free(e->threads[i]->nn);
@@ -262,9 +263,12 @@ int tc_engine_use_builtin_net(tc_engine *e)
     size_t len;
     tc_error err;
     nnue_net *n = NULL;
+    if (e->net_builtin)
+        return 0;
     if (nnue_builtin_find(e->v, &data, &len, &preset) == 0)
         n = nnue_net_load(data, len, e->v, &err);
     set_net(e, n, "built in");
+    e->net_builtin = n != NULL;
     return n ? 0 : -1;
 }
 

@@ -96,6 +96,7 @@ struct tc_engine {
     const tc_variant *v;
     eval_table *et;
     nnue_net *net;       /* the learned evaluation, or NULL: hand-written */
+    bool net_builtin;    /* net is the one built in for the board */
     char eval_text[160]; /* tc_engine_eval_text */
     tt_table tt;
     int nthreads;

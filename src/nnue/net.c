@@ -10,14 +10,17 @@
 
 uint32_t nnue_crc32(const void *data, size_t len)
 {
-    /* bit by bit: a net is read once, so a table buys nothing */
+    uint32_t table[256]; /* per call: no global state, and cheap beside a net */
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+        table[i] = c;
+    }
     const unsigned char *b = data;
     uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < len; i++) {
-        crc ^= b[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-    }
+    for (size_t i = 0; i < len; i++)
+        crc = (crc >> 8) ^ table[(crc ^ b[i]) & 0xff];
     return ~crc;
 }
 
