@@ -313,7 +313,7 @@ static void test_simd(void)
                 bad |= !same || el != e0 || fl != e0;
                 compared++;
             }
-            CHECK(e0 == ref_eval(&t, p[0]), "%s: scalar %d, the formula %d", presets[k], e0, ref_eval(&t, p[0]));
+            CHECK(e0 == ref_eval(&t, p[0]), "%s: scalar %d (fresh %d), the formula %d, step %d", presets[k], e0, nnue_evaluate_fresh(n, p[0], 0), ref_eval(&t, p[0]), step);
         }
         CHECK(compared > 100 || !names[0], "%s: only %d comparisons", presets[k], compared);
         free(ml);

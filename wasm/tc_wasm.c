@@ -20,6 +20,7 @@
 #include "topochess_engine.h"
 #include "topochess_explain.h"
 
+#include "nnue.h"
 #include "report.h"
 
 #include <stdarg.h>
@@ -1187,4 +1188,23 @@ int EXPORT(tcw_engine_evaluate)(tc_engine *e, const tc_position *p)
     if (tc_engine_set_position(e, p))
         return 0;
     return tc_engine_evaluate(e);
+}
+
+/* The learned evaluation: a net file's bytes (docs/nnue-format.md) for the
+ * engine's board; -1 with err set when it is refused, and the engine then
+ * evaluates by hand. A new engine starts on the built-in net, if any. */
+int EXPORT(tcw_engine_load_net)(tc_engine *e, const void *data, size_t len, tc_error *err)
+{
+    clear(err);
+    return tc_engine_load_net_data(e, data, len, err);
+}
+
+void EXPORT(tcw_engine_clear_net)(tc_engine *e) { tc_engine_clear_net(e); }
+int EXPORT(tcw_engine_has_net)(const tc_engine *e) { return tc_engine_has_net(e); }
+
+/* A random net for v's board (speed figures and tests): its bytes, the
+ * length written at *len; free with tcw_free. */
+unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double seed, size_t *len)
+{
+    return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, (uint64_t)seed, len);
 }

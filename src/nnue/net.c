@@ -188,6 +188,50 @@ void nnue_net_free(nnue_net *n)
     free(n);
 }
 
+static unsigned char *put_le(unsigned char *p, uint32_t x, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        *p++ = (unsigned char)(x >> (8 * i));
+    return p;
+}
+
+unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint64_t seed, size_t *len)
+{
+    size_t in = 12 * (size_t)W * R, h = (size_t)H;
+    *len = NNUE_HEADER_BYTES + 6 + 4 * h + 4 * in * h + 4 * (size_t)L1 + (size_t)L1 * 2 * h + 4 * (size_t)L2 +
+           (size_t)L2 * L1 + 4 + (size_t)L2 + 4;
+    unsigned char *b = malloc(*len), *p = b;
+    if (!b)
+        return NULL;
+    uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
+#define RND(lo, hi) (s ^= s << 13, s ^= s >> 7, s ^= s << 17, (int)((lo) + (int64_t)(s % (uint64_t)((hi) - (lo) + 1))))
+    uint32_t head[8] = {NNUE_VERSION, (uint32_t)W, (uint32_t)R, (uint32_t)H, (uint32_t)L1, (uint32_t)L2, 400, 6};
+    memcpy(p, NNUE_MAGIC, 4);
+    p += 4;
+    for (int i = 0; i < 8; i++)
+        p = put_le(p, head[i], 4);
+    memcpy(p, "random", 6);
+    p += 6;
+    for (size_t i = 0; i < 2 * h; i++)
+        p = put_le(p, (uint32_t)RND(0, 40), 2);
+    for (size_t i = 0; i < 2 * in * h; i++)
+        p = put_le(p, (uint32_t)RND(-20, 20), 2);
+    for (int i = 0; i < L1; i++)
+        p = put_le(p, (uint32_t)RND(-2000, 2000), 4);
+    for (size_t i = 0; i < (size_t)L1 * 2 * h; i++)
+        *p++ = (unsigned char)RND(-8, 8);
+    for (int i = 0; i < L2; i++)
+        p = put_le(p, (uint32_t)RND(-2000, 2000), 4);
+    for (size_t i = 0; i < (size_t)L2 * L1; i++)
+        *p++ = (unsigned char)RND(-20, 20);
+    p = put_le(p, (uint32_t)RND(-500, 500), 4);
+    for (int i = 0; i < L2; i++)
+        *p++ = (unsigned char)RND(-64, 64);
+#undef RND
+    put_le(p, nnue_crc32(b, *len - 4), 4);
+    return b;
+}
+
 /* The board a definition's joins make: size, file rule, rank rule, seam. */
 static bool same_board(const tc_variant_def *a, const tc_variant_def *b)
 {

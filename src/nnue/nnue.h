@@ -51,6 +51,11 @@ uint32_t nnue_crc32(const void *data, size_t len);
 nnue_net *nnue_net_load(const void *data, size_t len, const tc_variant *v, tc_error *err);
 void nnue_net_free(nnue_net *n);
 
+/* A valid net file (heap bytes) of random weights, named "random", for
+ * speed measurements and the wasm tests; NULL if memory runs out. The same
+ * seed gives the same bytes. */
+unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint64_t seed, size_t *len);
+
 /* The net built into the binary for v's board (nets/<preset>.tcnn at build
  * time): the preset of v's name if v has its board, else any preset with
  * v's board. 0 and its bytes if there is one, -1 if not. */

@@ -47,6 +47,10 @@ export interface TcExports {
   tcw_engine_search(e: number, p: number, depth: number, movetimeMs: number, nodes: number, level: number,
     poll: number): number;
   tcw_engine_evaluate(e: number, p: number): number;
+  tcw_engine_load_net(e: number, data: number, len: number, err: number): number;
+  tcw_engine_clear_net(e: number): void;
+  tcw_engine_has_net(e: number): number;
+  tcw_nnue_random(v: number, hidden: number, seed: number, len: number): number;
 }
 
 /** What the host lets a running search do: report progress, be stopped. */
