@@ -44,6 +44,7 @@ typedef struct xb_state {
     proto_cache *cache; /* from the options, may be NULL */
     int threads;
     char egtb_path[256]; /* egtpath topochess PATH */
+    char eval_file[256]; /* option EvalFile=FILE: a path, <built-in> or <none> */
     bool force;
     int engine_side; /* colour the engine plays, -1 none */
     bool post;       /* (lock) */
@@ -279,12 +280,41 @@ static void maybe_think(xb_state *x)
 
 /* ---------------------------------------------------------------- setup */
 
+/* Sets the evaluation the EvalFile option names: a comment line says
+ * what evaluates, a `telluser` line why a file could not be used (the
+ * hand-written evaluation then). */
+static void apply_eval_file(xb_state *x)
+{
+    tc_error err;
+    char msg[400];
+    const char *f = x->eval_file;
+    bool failed = false;
+    if (!*f || !strcmp(f, "<built-in>")) {
+        if (tc_engine_use_builtin_net(x->eng))
+            snprintf(msg, sizeof msg, "EvalFile: no built-in net for %s; evaluation: hand-written", x->def.name);
+        else
+            snprintf(msg, sizeof msg, "evaluation: %s", tc_engine_eval_text(x->eng));
+    } else if (!strcmp(f, "<none>")) {
+        tc_engine_clear_net(x->eng);
+        snprintf(msg, sizeof msg, "evaluation: hand-written");
+    } else if ((failed = tc_engine_load_net(x->eng, f, &err) != 0)) {
+        snprintf(msg, sizeof msg, "EvalFile: %s; evaluation: hand-written", err.msg);
+    } else {
+        snprintf(msg, sizeof msg, "evaluation: %s", tc_engine_eval_text(x->eng));
+    }
+    pthread_mutex_lock(&x->lock);
+    emit(x, "%s %s", failed ? "telluser" : "#", msg);
+    pthread_mutex_unlock(&x->lock);
+}
+
 static int use_variant(xb_state *x, const tc_variant_def *def, tc_error *err)
 {
     if (proto_switch_variant(x->cache, def, x->hash_mb, x->threads, &x->v, &x->pos, &x->eng, err))
         return -1;
     tc_engine_set_endgame_path(x->eng, x->egtb_path);
     x->def = *def;
+    if (x->eval_file[0] && strcmp(x->eval_file, "<built-in>"))
+        apply_eval_file(x); /* the new engine starts on its built-in net */
     return 0;
 }
 
@@ -313,6 +343,7 @@ static void send_features(xb_state *x)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? "," : "",
                                 gui_name(tc_preset(i)->name));
     emit(x, "feature done=0");
+    emit(x, "feature option=\"EvalFile -file <built-in>\"");
     emit(x, "feature myname=\"topochess\" setboard=1 usermove=1 ping=1 memory=1 smp=1 sigint=0 "
             "sigterm=0 colors=0 analyze=0 variants=\"%s\" highlight=1 egt=\"topochess\" done=1",
          list);
@@ -569,7 +600,7 @@ static bool changes_game(const char *cmd)
 {
     static const char *const list[] = {"new", "variant", "setboard", "undo", "remove", "force",
                                        "result", "usermove", "quit", "go", "playother",
-                                       "memory", "cores", "edit", "egtpath"};
+                                       "memory", "cores", "edit", "egtpath", "option"};
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
         if (!strcmp(cmd, list[i]))
             return true;
@@ -814,6 +845,15 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
             else {
                 snprintf(x->egtb_path, sizeof x->egtb_path, "%s", path);
                 tc_engine_set_endgame_path(x->eng, x->egtb_path);
+            }
+        } else if (!strcmp(cmd, "option")) {
+            /* option EvalFile=FILE (the feature sent for it); the name of a
+             * file may hold spaces */
+            if (!rest || strncmp(rest, "EvalFile=", 9))
+                error_line(x, "unknown option", line);
+            else {
+                snprintf(x->eval_file, sizeof x->eval_file, "%s", rest + 9);
+                apply_eval_file(x);
             }
         } else if (!strcmp(cmd, "lift")) {
             if (!arg)

@@ -432,6 +432,18 @@ static void test_refused(void)
         CHECK(strstr(out, "info string evaluation: net 'test-chess'") && strstr(out, want_net),
               "the good file is not in use after it:\n%s", out);
         free(out);
+
+        th_case("nnue: CECP's option EvalFile: a damaged file gets telluser, a good one is used");
+        snprintf(script, sizeof script,
+                 "xboard\nprotover 2\noption EvalFile=%s\noption EvalFile=%s\nping 1\n#wait pong 1\nquit\n", path,
+                 gpath);
+        out = th_proto_checked(xboard_loop_opts, "chess", script);
+        CHECK(strstr(out, "feature option=\"EvalFile -file"), "no EvalFile feature in:\n%s", out);
+        char *tell = strstr(out, "telluser EvalFile:");
+        CHECK(tell && strstr(tell, "checksum") && strstr(tell, "hand-written"), "no telluser naming the checksum:\n%s",
+              out);
+        CHECK(strstr(out, "# evaluation: net 'test-chess'"), "the good file is not in use:\n%s", out);
+        free(out);
         unlink(path);
         unlink(gpath);
     }

@@ -7,6 +7,7 @@
 
 #include "egtb_probe.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -180,8 +181,15 @@ int engine_static_eval(search_thread *t)
 {
     if (t->e->style & TC_STYLE_MATERIAL)
         return eval_material(t->pos);
-    if (t->nn)
-        return net_clamp(nnue_evaluate(t->nn, t->pos));
+    if (t->nn) {
+        int cp = nnue_evaluate(t->nn, t->pos);
+#ifdef TC_DEBUG
+        /* debug builds (make sanitize): the accumulator the search kept
+         * through its moves gives what a refresh gives */
+        assert(cp == nnue_evaluate_fresh(t->e->net, t->pos, t->nn->simd));
+#endif
+        return net_clamp(cp);
+    }
     return eval_position(t->e->et, t->pos);
 }
 
