@@ -15,8 +15,10 @@ nnue_state *nnue_state_new(const nnue_net *net, int plies)
     s->cap = plies + 1;
     size_t bytes = (size_t)s->cap * 2 * (size_t)net->H * sizeof *s->acc;
     s->acc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-    if (!s->acc) {
-        free(s);
+    s->delta = malloc(sizeof *s->delta * (size_t)s->cap);
+    s->done = calloc((size_t)s->cap, sizeof *s->done);
+    if (!s->acc || !s->delta || !s->done) {
+        nnue_state_free(s);
         return NULL;
     }
     return s;
@@ -27,6 +29,8 @@ void nnue_state_free(nnue_state *s)
     if (!s)
         return;
     free(s->acc);
+    free(s->delta);
+    free(s->done);
     free(s);
 }
 
@@ -62,9 +66,41 @@ void nnue_refresh(nnue_state *s, const tc_position *p)
 {
     s->top = s->over = 0;
     refresh_into(s->net, s->simd, p, s->acc);
+    s->done[0] = true;
 }
 
-const int16_t *nnue_accumulator(const nnue_state *s) { return s->acc + (size_t)s->top * 2 * s->net->H; }
+/* Entry i from entry i - 1 and the move's delta. */
+static void apply_delta(nnue_state *s, int i)
+{
+    const nnue_net *n = s->net;
+    const nnue_delta *d = &s->delta[i];
+    int16_t *next = s->acc + (size_t)i * 2 * n->H, *prev = next - 2 * n->H;
+    for (int persp = 0; persp < 2; persp++) {
+        const int16_t *add[4], *sub[4];
+        int na = 0, ns = 0;
+        for (int k = 0; k < d->n; k++) {
+            if (d->before[k])
+                sub[ns++] = row(n, persp, d->before[k], d->cell[k]);
+            if (d->after[k])
+                add[na++] = row(n, persp, d->after[k], d->cell[k]);
+        }
+        nnue_k_update(s->simd, next + persp * n->H, prev + persp * n->H, add, na, sub, ns, n->H);
+    }
+    s->done[i] = true;
+}
+
+/* The top entry, computed: from the nearest computed entry below it. */
+static const int16_t *current(nnue_state *s)
+{
+    int i = s->top;
+    while (!s->done[i])
+        i--; /* entry 0 is always computed */
+    while (i < s->top)
+        apply_delta(s, ++i);
+    return s->acc + (size_t)s->top * 2 * s->net->H;
+}
+
+const int16_t *nnue_accumulator(nnue_state *s) { return current(s); }
 
 void nnue_make(nnue_state *s, tc_position *p, tc_move m)
 {
@@ -95,31 +131,26 @@ void nnue_make(nnue_state *s, tc_position *p, tc_move m)
         s->over++; /* evaluated by a refresh until taken back */
         return;
     }
-    const nnue_net *n = s->net;
-    int16_t *prev = s->acc + (size_t)s->top * 2 * n->H, *next = prev + 2 * n->H;
     s->top++;
+    nnue_delta *d = &s->delta[s->top];
     int changes = 0;
-    for (int i = 0; i < nc; i++)
-        changes += (old[i] != p->board[cells[i]]) * ((old[i] != 0) + (p->board[cells[i]] != 0));
-    /* a refresh reads every piece: cheaper when the move changes more */
+    d->n = 0;
+    for (int i = 0; i < nc; i++) {
+        int now = p->board[cells[i]];
+        if (old[i] == now)
+            continue;
+        d->cell[d->n] = (int16_t)cells[i];
+        d->before[d->n] = (uint8_t)old[i];
+        d->after[d->n++] = (uint8_t)now;
+        changes += (old[i] != 0) + (now != 0);
+    }
+    /* a refresh reads every piece: cheaper when the move changes more (it
+     * needs this position, so it is done now) */
     if (changes > bits_count(&p->occ[0]) + bits_count(&p->occ[1])) {
-        refresh_into(n, s->simd, p, next);
-        return;
-    }
-    for (int persp = 0; persp < 2; persp++) {
-        const int16_t *add[4], *sub[4];
-        int na = 0, ns = 0;
-        for (int i = 0; i < nc; i++) {
-            int now = p->board[cells[i]];
-            if (old[i] == now)
-                continue;
-            if (old[i])
-                sub[ns++] = row(n, persp, old[i], cells[i]);
-            if (now)
-                add[na++] = row(n, persp, now, cells[i]);
-        }
-        nnue_k_update(s->simd, next + persp * n->H, prev + persp * n->H, add, na, sub, ns, n->H);
-    }
+        refresh_into(s->net, s->simd, p, s->acc + (size_t)s->top * 2 * s->net->H);
+        s->done[s->top] = true;
+    } else
+        s->done[s->top] = false;
 }
 
 void nnue_unmake(nnue_state *s, tc_position *p)
@@ -174,7 +205,7 @@ int nnue_evaluate(nnue_state *s, const tc_position *p)
 {
     if (s->over)
         return nnue_evaluate_fresh(s->net, p, s->simd);
-    return forward(s->net, s->simd, nnue_accumulator(s), p->side);
+    return forward(s->net, s->simd, current(s), p->side);
 }
 
 int nnue_evaluate_fresh(const nnue_net *net, const tc_position *p, int simd)

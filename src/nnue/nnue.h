@@ -67,15 +67,27 @@ int nnue_simd_best(void);
 int nnue_simd_available(int level);
 const char *nnue_simd_name(int level);
 
+/// What one move changed: up to four cells with the piece before and after
+/// (0: empty). Kept so that an accumulator is brought up to date only when
+/// an evaluation needs it (many searched nodes are never evaluated).
+typedef struct nnue_delta {
+    int n;
+    int16_t cell[4];
+    uint8_t before[4], after[4];
+} nnue_delta;
+
 /// One thread's accumulators: a stack with one entry per ply made since the
-/// last refresh, each the two perspectives' H int16 values. Plies beyond
-/// the stack (never in a search, whose depth is capped) are counted in
-/// `over` and evaluated by a refresh.
+/// last refresh, each the two perspectives' H int16 values, computed from
+/// the entry below and the move's delta when first needed (`done`). Plies
+/// beyond the stack (never in a search, whose depth is capped) are counted
+/// in `over` and evaluated by a refresh.
 typedef struct nnue_state {
     const nnue_net *net;
     int simd;
     int top, cap, over;
-    int16_t *acc; /* [cap][2][H] */
+    int16_t *acc;       /* [cap][2][H] */
+    nnue_delta *delta;  /* [cap]: the move into each entry */
+    bool *done;         /* [cap]: the entry's accumulator is computed */
 } nnue_state;
 
 /* A state for net with room for `plies` moves; NULL if memory runs out. */
@@ -96,8 +108,9 @@ void nnue_unmake_null(nnue_state *s, tc_position *p);
 /* Centipawns for p's side to move, from the accumulator (p must be the
  * position the state follows). */
 int nnue_evaluate(nnue_state *s, const tc_position *p);
-/* The current accumulator (perspective 0, then 1), for tests. */
-const int16_t *nnue_accumulator(const nnue_state *s);
+/* The current accumulator (perspective 0, then 1), brought up to date;
+ * for tests. */
+const int16_t *nnue_accumulator(nnue_state *s);
 /* The same evaluation from scratch with the given kernels (no state). */
 int nnue_evaluate_fresh(const nnue_net *net, const tc_position *p, int simd);
 
