@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The learned evaluation's search speed in wasm (Node) beside the native
 // build: for each preset, a fixed-depth search from the start position with
-// the hand-written evaluation and with a random net (H 256, L1 32, L2 32;
-// written by the module, given to the native engine as --eval-file), the
-// same tree on both sides (the node counts are printed to show it).
-// Prints figures; asserts nothing.
-//   make && make wasm && nice node bench/nnue-wasm.mjs [--depth D] [--smoke]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// the hand-written evaluation and with a random net (H 256, L1 32, L2 32,
+// seed 7: the same bytes build/nnue_bench makes), the same tree on both
+// sides (the node counts are printed to show it). Times are CPU time: the
+// native figures come from build/nnue_bench, the wasm ones from Node's
+// process CPU time (which also counts V8's compiler and GC threads, so it
+// is on the wasm side's disadvantage). Prints figures; asserts nothing.
+//   make nnue-bench wasm && nice node bench/nnue-wasm.mjs [--depth D] [--smoke]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,8 +20,8 @@ const di = args.indexOf('--depth');
 const DEPTH = di >= 0 ? Number(args[di + 1]) : smoke ? 4 : 8;
 const HIDDEN = 256;
 const wasmPath = resolve(process.env.TC_WASM ?? join(root, 'build/wasm/topochess.wasm'));
-const bin = resolve(process.env.TC_BIN ?? join(root, 'topochess'));
-for (const f of [wasmPath, bin]) if (!existsSync(f)) throw new Error(`${f} missing: run make && make wasm`);
+const bin = resolve(process.env.TC_NNUE_BENCH ?? join(root, 'build/nnue_bench'));
+for (const f of [wasmPath, bin]) if (!existsSync(f)) throw new Error(`${f} missing: run make nnue-bench wasm`);
 
 let mem = null;
 const imports = {
@@ -65,37 +66,37 @@ function wasmSearch(v, net) {
     x.tcw_free(p);
   } else x.tcw_engine_clear_net(e);
   const g = x.tcw_game_new(v);
-  const t0 = performance.now();
+  const t0 = process.cpuUsage();
   const r = JSON.parse(take(x.tcw_engine_search(e, g, DEPTH, 0, 0, 0, 0)));
-  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(t0);
+  const ms = (cpu.user + cpu.system) / 1000;
   x.tcw_game_free(g);
   x.tcw_engine_free(e);
   return { nodes: r.nodes, ms };
 }
 
-function nativeSearch(variant, netFile) {
-  return new Promise((res, rej) => {
-    const p = spawn(bin, ['uci', '--variant', variant, ...(netFile ? ['--eval-file', netFile] : [])]);
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d.toString();
-      if (/^bestmove/m.test(out)) p.stdin.end('quit\n');
-    });
-    p.on('error', rej);
-    p.on('close', () => {
-      const last = out.split('\n').filter((l) => l.startsWith(`info depth ${DEPTH} `)).pop() ?? '';
-      res({ nodes: Number(/ nodes (\d+)/.exec(last)?.[1]), ms: Number(/ time (\d+)/.exec(last)?.[1]) });
-    });
-    p.stdin.write(`${netFile ? '' : 'setoption name EvalFile value <none>\n'}setoption name Hash value 16\n`
-      + `position startpos\ngo depth ${DEPTH}\n`);
-  });
+/** The native searches of build/nnue_bench: nodes and CPU ms per preset. */
+function nativeSearches() {
+  const r = spawnSync(bin, ['--depth', String(DEPTH), '--search-only', ...(smoke ? ['--smoke'] : [])],
+    { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`nnue_bench failed: ${r.stderr}`);
+  const out = new Map();
+  for (const line of r.stdout.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length === 6 && /^\d+$/.test(f[1] ?? '')) {
+      const [name, hn, hnps, nn, nnps] = [f[0], ...f.slice(1, 5).map(Number)];
+      out.set(name, { hand: { nodes: hn, ms: hn / hnps * 1000 }, net: { nodes: nn, ms: nn / nnps * 1000 } });
+    }
+  }
+  return out;
 }
 
 const presets = JSON.parse(take(x.tcw_presets_json())).map((p) => p.name ?? p.def?.name).filter(Boolean);
-const list = smoke ? presets.slice(0, 2) : presets;
-const dir = mkdtempSync(join(tmpdir(), 'tc-nnue-bench-'));
+const list = smoke ? presets.slice(0, 2) : presets; // nnue_bench --smoke does the same two
+const native = nativeSearches();
 const knps = (r) => (r.ms > 0 ? Math.round(r.nodes / r.ms) : 0);
-console.log(`search from the start position, depth ${DEPTH}; net: random, H ${HIDDEN}; Node ${process.version}`);
+console.log(`search from the start position, depth ${DEPTH}, 16 MB hash; net: random (seed 7), H ${HIDDEN}; `
+  + `Node ${process.version}; knps by CPU time`);
 console.log('preset              native hand  native net   wasm hand    wasm net  (knps; nodes net: native/wasm)  wasm/native net');
 const tot = { nh: [0, 0], nn: [0, 0], wh: [0, 0], wn: [0, 0] };
 const add = (k, r) => { tot[k][0] += r.nodes; tot[k][1] += r.ms; };
@@ -108,9 +109,9 @@ for (const name of list) {
   const net = new Uint8Array(mem.buffer, bp, new DataView(mem.buffer).getUint32(lp, true)).slice();
   x.tcw_free(bp);
   x.tcw_free(lp);
-  const file = join(dir, `${name}.tcnn`);
-  writeFileSync(file, net);
-  const nh = await nativeSearch(name, null), nn = await nativeSearch(name, file);
+  const nat = native.get(name);
+  if (!nat) throw new Error(`no native figures for ${name}`);
+  const nh = nat.hand, nn = nat.net;
   const wh = wasmSearch(v, null), wn = wasmSearch(v, net);
   add('nh', nh), add('nn', nn), add('wh', wh), add('wn', wn);
   console.log(`${name.padEnd(18)} ${String(knps(nh)).padStart(12)} ${String(knps(nn)).padStart(11)} `
@@ -122,4 +123,3 @@ const k = (t) => Math.round(t[0] / Math.max(1, t[1]));
 console.log(`${'total'.padEnd(18)} ${String(k(tot.nh)).padStart(12)} ${String(k(tot.nn)).padStart(11)} `
   + `${String(k(tot.wh)).padStart(11)} ${String(k(tot.wn)).padStart(11)}  `
   + `wasm/native: hand ${(k(tot.wh) / k(tot.nh)).toFixed(2)}, net ${(k(tot.wn) / k(tot.nn)).toFixed(2)}`);
-rmSync(dir, { recursive: true, force: true });

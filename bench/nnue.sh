@@ -4,11 +4,11 @@
 # natively (build/nnue_bench: also evaluations per second per SIMD level)
 # and in wasm under Node (bench/nnue-wasm.mjs, beside the native UCI
 # engine). Prints figures; asserts nothing.
-#   bench/nnue.sh            depth 9 native, depth 8 wasm, every preset
-#   SMOKE=1 bench/nnue.sh    depth 4, two presets (CI)
+#   bench/nnue.sh            depth 9 native (DEPTH), depth 8 wasm (WASM_DEPTH), every preset
+#   SMOKE=1 bench/nnue.sh    depth 5 native, 4 wasm, two presets (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-make -s -j2 topochess nnue-bench
+make -s -j2 nnue-bench
 if [ "${SMOKE:-0}" = 1 ]; then
     nice ./build/nnue_bench --smoke
 else
