@@ -234,6 +234,7 @@ char *srv_render_document(const srv_doc *d, size_t *len)
         srv_buf_html(&b, d->variant);
         srv_buf_str(&b, "\">analysis</a></nav>");
     }
+    srv_buf_str(&b, "<a class=\"tc-docs-link\" href=\"/docs\">docs</a>");
     srv_buf_str(&b, "</header>\n<main>\n");
     srv_buf_str(&b, d->main_html);
     srv_buf_str(&b, "\n</main>\n");

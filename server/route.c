@@ -3,6 +3,7 @@
 #include "route.h"
 
 #include "buf.h"
+#include "docs.h"
 #include "render.h"
 
 #include <fcntl.h>
@@ -457,6 +458,8 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
             serve_text(r, &p->detail_json, TYPE_JSON);
         else
             srv_route_error(r, 404, 1, "no variant '%.64s'", path + 14);
+    } else if (srv_docs_route(path, rq, r)) {
+        /* the manual (docs.c) */
     } else if (api) {
         srv_route_error(r, 404, 1, "no such API route: %.200s", path);
     } else {
