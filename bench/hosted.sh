@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-./topochess}
 WATCHERS=${WATCHERS:-1000}
-if [ "${SMOKE:-0}" = 1 ]; then DUR=${2:-1} WATCHERS=50; else DUR=${2:-10}; fi
+if [ "${SMOKE:-0}" = 1 ]; then DUR=1 WATCHERS=50; else DUR=${2:-10}; fi
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 for t in wrk curl jq python3; do command -v $t >/dev/null || { echo "bench/hosted.sh: $t is missing"; exit 1; }; done
 tmp=$(mktemp -d)
