@@ -12,6 +12,10 @@
 #     (tests/docs/compare.pl);
 #   - ids and tokens that a page shows in an answer and uses in later
 #     commands (the hub's games) are replaced by the ones the hub really gave;
+#   - a command shown without "$ " (how to build or run something, as
+#     README's set-up lines) is checked without running it: each `make`
+#     target must exist, each tools/, bench/ or fuzz/ script must be there,
+#     and `./topochess CMD` must know CMD (`./topochess CMD --help`);
 #   - a session of `topochess play` is typed in: a shown line "White to
 #     move> e4" (or "Black to move> ...", "Game over (0-1)> ...") gives the
 #     input "e4", and its prompt is looked for in the output;
@@ -51,7 +55,7 @@ if grep -q 'localhost:8080' "${pages[@]}" 2>/dev/null; then
   (cd "$work" && exec ./topochess serve --port 0 --pages variants --db "$tmp/hub.db" > "$tmp/serve.out" 2> "$tmp/serve.err") &
   spid=$!
   for _ in $(seq 1 100); do
-    port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.out")
+    port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.out" 2>/dev/null)
     [ -n "$port" ] && break
     sleep 0.1
   done
@@ -84,7 +88,11 @@ awk -v dir="$tmp/c" '
       where = FILENAME ":" FNR; mode = blockmode
       next
     }
-    if (cmd != "") out = out line "\n"
+    if (cmd != "") { out = out line "\n"; next }
+    if (line ~ /^([A-Z_]+=[^ ]+ )*(make( |$)|tools\/|bench\/|fuzz\/|\.\/topochess( |$))/) {
+      sub(/[ ]+#.*$/, "", line)
+      print FILENAME ":" FNR "\t" line > (dir "/plain")
+    }
     next
   }
   /^$/ { next }  # a blank line inside a block keeps it open
@@ -94,6 +102,30 @@ awk -v dir="$tmp/c" '
 
 cmp=$root/tests/docs/compare.pl
 passed=0 failed=0 skipped=0
+targets=$(make -C "$root" -qp 2>/dev/null | sed -n 's/^\([A-Za-z0-9_./%-][A-Za-z0-9_./%-]*\):.*/\1/p' | sort -u)
+# Commands shown without "$ ": checked, not run.
+while IFS=$'\t' read -r where line; do
+  why=
+  IFS='&|;' read -ra parts <<< "$line"
+  for part in "${parts[@]}"; do
+    set -- $part
+    while [ $# -gt 0 ] && [[ $1 == *=* ]]; do shift; done
+    [ $# -gt 0 ] || continue
+    case $1 in
+      make)
+        shift
+        [[ " $* " == *" -C "* ]] && continue
+        for t in "$@"; do
+          [[ $t == -* ]] && continue
+          grep -qxF -- "$t" <<< "$targets" || why="make has no target '$t'"
+        done ;;
+      tools/*|bench/*|fuzz/*) [ -f "$root/$1" ] || why="$1 is missing" ;;
+      ./topochess)
+        [ -n "${2:-}" ] && ! "$root/$BIN" "$2" --help > /dev/null 2>&1 && why="topochess $2 --help fails" ;;
+    esac
+  done
+  if [ -z "$why" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $where: $line"; echo "  $why"; fi
+done < <(cat "$tmp/c/plain" 2>/dev/null)
 for f in $(ls "$tmp/c"/*.cmd 2>/dev/null | sort -t/ -k1 -V); do
   k=${f%.cmd}
   where=$(cat "$k.where") mode=$(cat "$k.mode")
