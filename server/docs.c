@@ -158,8 +158,17 @@ static void cell_html(srv_buf *b, const char *s, size_t n)
         s++, n--;
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
+    /* "\|" is a '|' of the cell's text, even in a code span (as GitHub reads it) */
+    char *t = malloc(n + 1);
+    if (!t)
+        return;
+    size_t tn = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(s[i] == '\\' && i + 1 < n && s[i + 1] == '|'))
+            t[tn++] = s[i];
     size_t hl = 0;
-    char *h = srv_render_markdown(s, n, &hl);
+    char *h = srv_render_markdown(t, tn, &hl);
+    free(t);
     if (!h)
         return;
     char *in = h;
