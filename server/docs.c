@@ -95,17 +95,24 @@ static void page_title(const char *text, const char *name, char *out, size_t n)
     snprintf(out, n, "%s", name);
 }
 
-static void answer_document(srv_response *r, const char *title, char *main_html)
+static void not_found(srv_docs_answer *a, const char *fmt, const char *what)
 {
-    if (!main_html) {
-        srv_route_page(r, NULL, 0);
+    a->status = 404;
+    snprintf(a->message, sizeof a->message, fmt, what);
+}
+
+/* A 200 document around main_html (taken over); body NULL when memory ran
+ * out (the router answers 500). */
+static void answer_document(srv_docs_answer *a, const char *title, char *main_html)
+{
+    a->status = 200;
+    a->page = 1;
+    a->name = "page.html";
+    if (!main_html)
         return;
-    }
     srv_doc d = {.data_page = "docs", .title = title, .main_html = main_html};
-    size_t len = 0;
-    char *doc = srv_render_document(&d, &len);
+    a->body = srv_render_document(&d, &a->len);
     free(main_html);
-    srv_route_page(r, doc, len);
 }
 
 static int by_name(const void *a, const void *b)
@@ -114,11 +121,11 @@ static int by_name(const void *a, const void *b)
 }
 
 /* /docs: every *.md of the folder, by name, with its title. */
-static void index_page(const char *dir, srv_response *r)
+static void index_page(const char *dir, srv_docs_answer *a)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        srv_route_error(r, 404, 0, "the manual's folder cannot be read");
+        not_found(a, "the manual's folder cannot be read%s", "");
         return;
     }
     char *names[SRV_DOC_PAGES];
@@ -148,7 +155,7 @@ static void index_page(const char *dir, srv_response *r)
         free(names[i]);
     }
     srv_buf_str(&b, "</ul></section>");
-    answer_document(r, "topochess manual", srv_buf_take(&b, NULL));
+    answer_document(a, "topochess manual", srv_buf_take(&b, NULL));
 }
 
 /* One cell's Markdown as inline HTML (cmark's paragraph taken off). */
@@ -269,7 +276,7 @@ static char *render_page(const char *text, size_t len)
 }
 
 /* /docs/NAME or /docs/NAME.md: the page rendered. */
-static void doc_page(const char *dir, const char *name, size_t n, srv_response *r)
+static void doc_page(const char *dir, const char *name, size_t n, srv_docs_answer *a)
 {
     char path[PATH_MAX + 300], title[200], base[128];
     snprintf(base, sizeof base, "%.*s", (int)n, name);
@@ -277,7 +284,7 @@ static void doc_page(const char *dir, const char *name, size_t n, srv_response *
     size_t len = 0;
     char *text = read_file(path, SRV_DOC_MAX, &len);
     if (!text) {
-        srv_route_error(r, 404, 0, "no page '%.64s' in the manual (see /docs)", base);
+        not_found(a, "no page '%.64s' in the manual (see /docs)", base);
         return;
     }
     page_title(text, base, title, sizeof title);
@@ -291,49 +298,44 @@ static void doc_page(const char *dir, const char *name, size_t n, srv_response *
     srv_buf_str(&b, "</article>");
     char full[240];
     snprintf(full, sizeof full, "%s - topochess manual", title);
-    answer_document(r, full, html ? srv_buf_take(&b, NULL) : (srv_buf_free(&b), NULL));
+    answer_document(a, full, html ? srv_buf_take(&b, NULL) : (srv_buf_free(&b), NULL));
 }
 
-static void picture(const char *dir, const char *name, srv_response *r)
+static void picture(const char *dir, const char *name, srv_docs_answer *a)
 {
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t len = 0;
-    char *p = read_file(path, SRV_DOC_PICTURE_MAX, &len);
-    if (!p) {
-        srv_route_error(r, 404, 0, "no picture '%.64s' in the manual", name);
+    a->body = read_file(path, SRV_DOC_PICTURE_MAX, &a->len);
+    if (!a->body) {
+        not_found(a, "no picture '%.64s' in the manual", name);
         return;
     }
-    r->status = 200;
-    r->type = srv_content_type(name);
-    r->cache = "no-cache";
-    r->owned = p;
-    r->body = p;
-    r->len = len;
+    a->status = 200;
+    a->name = name;
 }
 
-int srv_docs_route(const char *path, const srv_request *rq, srv_response *r)
+int srv_docs_get(const char *path, srv_docs_answer *a)
 {
-    (void)rq;
     if (strncmp(path, "/docs", 5) || (path[5] != '\0' && path[5] != '/'))
         return 0;
+    memset(a, 0, sizeof *a);
     char dir[PATH_MAX];
     if (!docs_dir(dir, sizeof dir)) {
-        srv_route_error(r, 404, 0, "the manual is not installed (no docs folder; topochess serve --docs DIR)");
+        not_found(a, "%sthe manual is not installed (no docs folder; topochess serve --docs DIR)", "");
         return 1;
     }
     const char *name = path[5] ? path + 6 : "";
     size_t n = strlen(name);
     if (n == 0)
-        index_page(dir, r);
+        index_page(dir, a);
     else if (plain_name(name, n, ".md"))
-        doc_page(dir, name, n - 3, r);
+        doc_page(dir, name, n - 3, a);
     else if (plain_name(name, n, ".png") || plain_name(name, n, ".jpg") || plain_name(name, n, ".svg") ||
              plain_name(name, n, ".webp"))
-        picture(dir, name, r);
+        picture(dir, name, a);
     else if (plain_name(name, n, ""))
-        doc_page(dir, name, n, r);
+        doc_page(dir, name, n, a);
     else
-        srv_route_error(r, 404, 0, "no page '%.64s' in the manual (see /docs)", name);
+        not_found(a, "no page '%.64s' in the manual (see /docs)", name);
     return 1;
 }
