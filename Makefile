@@ -77,7 +77,7 @@ $(BIN): $(CLI_OBJ) $(ADAPT_OBJ) $(B)/libtopochess.a
 $(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(ADAPT_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# The README's library example is built and run as part of the tests.
+# The library's example (docs/library.md) is built and run as part of the tests.
 $(B)/examples/%: examples/%.c $(B)/libtopochess.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) -Iinclude -o $@ $< $(B)/libtopochess.a $(LDLIBS)

@@ -110,9 +110,21 @@ static void answer_document(srv_docs_answer *a, const char *title, char *main_ht
     a->name = "page.html";
     if (!main_html)
         return;
-    srv_doc d = {.data_page = "docs", .title = title, .main_html = main_html};
-    a->body = srv_render_document(&d, &a->len);
+    /* the manual's own few rules (the pages' stylesheet, web/src/styles, has
+     * none for it): wide tables, code and pictures scroll or shrink on a
+     * phone instead of widening the page */
+    srv_buf m = {0};
+    srv_buf_str(&m, "<style>.tc-docs pre,.tc-docs-table{overflow-x:auto}.tc-docs img{max-width:100%;height:auto}"
+                    ".tc-docs table{border-collapse:collapse}.tc-docs th,.tc-docs td{border:1px solid #ddd5c6;"
+                    "padding:3px 6px;vertical-align:top;text-align:left}</style>\n");
+    srv_buf_str(&m, main_html);
     free(main_html);
+    char *whole = srv_buf_take(&m, NULL);
+    if (!whole)
+        return;
+    srv_doc d = {.data_page = "docs", .title = title, .main_html = whole};
+    a->body = srv_render_document(&d, &a->len);
+    free(whole);
 }
 
 static int by_name(const void *a, const void *b)

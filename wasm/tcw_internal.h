@@ -36,6 +36,9 @@ typedef struct {
 int sb_grow(sb *s, size_t more);
 void sb_putn(sb *s, const char *t, size_t len);
 void sb_puts(sb *s, const char *t);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
 void sb_printf(sb *s, const char *fmt, ...);
 void sb_str(sb *s, const char *t);
 char *sb_done(sb *s, tc_error *err);
