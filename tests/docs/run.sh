@@ -38,7 +38,7 @@ BIN=${1:-./topochess}
 shift || true
 pages=("$@")
 [ ${#pages[@]} -gt 0 ] || pages=(README.md docs/*.md)
-LIMIT=${DOCS_TEST_LIMIT:-120}
+LIMIT=${DOCS_TEST_LIMIT:-300}   # seconds a command (the KQKR solve takes about a minute, more under load)
 
 tmp=$(mktemp -d)
 spid=
