@@ -101,13 +101,19 @@ $(BIN): $(CLI_OBJ) $(ADAPT_OBJ) $(B)/libtopochess.a
 $(B)/run_tests: $(TEST_OBJ) $(filter-out $(B)/cli/main.o,$(CLI_OBJ)) $(ADAPT_OBJ) $(B)/libtopochess.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# The README's library example is built and run as part of the tests.
+# The library's example (docs/library.md) is built and run as part of the tests.
 $(B)/examples/%: examples/%.c $(B)/libtopochess.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) -Iinclude -o $@ $< $(B)/libtopochess.a $(LDLIBS)
 
-test: $(B)/run_tests $(BIN) $(B)/examples/replies
+# The house rules: the rules library in layers, no circle between any two
+# files of any folder (the wasm export layer is compiled natively for it),
+# no file over 800 lines without a reason at its top.
+HOUSE_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard wasm/*.c))
+test: $(B)/run_tests $(BIN) $(B)/examples/replies $(HOUSE_OBJ)
 	tools/check-layers $(B)
+	tools/check-cycles $(B)
+	tools/check-sizes
 	./$(B)/examples/replies > /dev/null
 	TC_BIN=./$(BIN) ./$(B)/run_tests
 

@@ -2,14 +2,17 @@
 # Perft speed of topochess beside Debian's stockfish and fairy-stockfish on
 # the same standard positions, measured in one run on this machine.
 # Usage: bench/compare.sh [path/to/topochess]
+# SMOKE=1: perft 3 and 2 only, no search bench (make bench-smoke).
 set -euo pipefail
 TC=${1:-./topochess}
 PATH="$PATH:/usr/games"
+SMOKE=${SMOKE:-0}
 
 positions=(
   "start|startpos|6|119060324"
   "kiwipete|fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1|5|193690690"
 )
+[ "$SMOKE" = 1 ] && positions=("start|startpos|3|8902" "kiwipete|fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1|2|2039")
 
 now() { date +%s.%N; }
 
@@ -53,6 +56,7 @@ done
 
 # Search speed: topochess's search bench beside Fairy-Stockfish's own bench
 # (different positions and depths: nodes per second is what compares).
+[ "$SMOKE" = 1 ] && { echo "search bench: skipped (smoke mode)"; exit 0; }
 echo
 printf '%-16s %12s %10s\n' "search bench" nodes nps
 tcout=$("$TC" bench 2>/dev/null)

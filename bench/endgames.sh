@@ -5,9 +5,11 @@
 # `topochess endgame` once per preset and ending (nice, 2 threads).
 #   bench/endgames.sh                 # every preset, the eight endings
 #   ENDINGS="KRK" bench/endgames.sh   # just KRK (the speed figure)
+#   SMOKE=1 bench/endgames.sh          # KQK and KRK on chess and torus (make bench-smoke)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-./topochess}
+if [ "${SMOKE:-0}" = 1 ]; then ENDINGS=${ENDINGS:-"KQK KRK"} VARIANTS=${VARIANTS:-"chess torus"}; fi
 ENDINGS=${ENDINGS:-"KQK KRK KBBK KBNK KNNK KQKR KRKB KRKN"}
 VARIANTS=${VARIANTS:-"chess cylinder monteiro-cylinder torus mobius klein-bottle folding"}
 [ -x "$BIN" ] || make -s -j2 "$BIN"

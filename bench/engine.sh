@@ -19,6 +19,9 @@
 #                        src/engine/eval_params.c once an SPRT accepts it)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
 # FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt). PGN and logs go to bench/out/.
+# SMOKE=1 with no mode (make bench-smoke): every mode at 2 games and 200 nodes
+# (20 ms), this build as its own base, one sweep of the tuner, in a scratch
+# folder; modes whose engine is not installed say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TC=${TC:-./topochess}
@@ -30,16 +33,27 @@ SEED=${SEED:-5}
 CONCURRENCY=${CONCURRENCY:-1}
 SPRT=${SPRT:-0,20,0.05,0.05}
 ADJ="resign=3,700 draw=40,8,10"
-mkdir -p bench/out
+OUT=${BENCH_OUT:-bench/out}
 mode=${1:-}
 shift || true
+if [ "${SMOKE:-0}" = 1 ] && [ -z "$mode" ]; then
+  OUT=$(mktemp -d)
+  trap 'rm -rf "$OUT"' EXIT
+  export BENCH_OUT=$OUT NODES=200 GAMES=2 MOVETIME=20 FSF_NODES=200 SMOKE=0
+  "$0" sprt "$TC" torus
+  "$0" selfplay torus
+  for m in fsf stockfish levels; do "$0" "$m" "$([ $m = fsf ] && echo 1 || echo 1500)"; done
+  "$0" tune 1
+  exit 0
+fi
+mkdir -p "$OUT"
 
 run() { # name, then match arguments
   local name=$1
   shift
   echo "== $name"
-  nice -n 10 "$TC" match "$@" $ADJ concurrency="$CONCURRENCY" pgn="bench/out/$name.pgn" >"bench/out/$name.log" 2>&1 || true
-  grep -E "^(Score|Elo|SPRT|Ptnml)" "bench/out/$name.log" | tail -n 4
+  nice -n 10 "$TC" match "$@" $ADJ concurrency="$CONCURRENCY" pgn="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
+  grep -E "^(Score|Elo|SPRT|Ptnml)" "$OUT/$name.log" | tail -n 4
 }
 
 case "$mode" in
@@ -54,6 +68,7 @@ sprt)
   ;;
 fsf)
   fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+  [ -x "$fsf" ] || { echo "== fsf: fairy-stockfish is not installed"; exit 0; }
   for r in ${*:-3}; do
     run "fsf-x$r" engine1=self name1=topochess engine2="$fsf" name2=fairy-stockfish \
       nodes1=$((FSF_NODES * r)) nodes2="$FSF_NODES" games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED"
@@ -61,6 +76,7 @@ fsf)
   ;;
 stockfish)
   sf=$(command -v stockfish || echo /usr/games/stockfish)
+  [ -x "$sf" ] || { echo "== stockfish: stockfish is not installed"; exit 0; }
   for elo in ${*:-2000 2400}; do
     run "stockfish-$elo" engine1=self name1=topochess engine2="$sf" name2="stockfish-$elo" \
       option2=UCI_LimitStrength=true option2=UCI_Elo="$elo" movetime="$MOVETIME" games="$GAMES" \
@@ -69,6 +85,7 @@ stockfish)
   ;;
 levels)
   sf=$(command -v stockfish || echo /usr/games/stockfish)
+  [ -x "$sf" ] || { echo "== levels: stockfish is not installed"; exit 0; }
   for elo in ${*:-1500 2000}; do
     run "levels-$elo" engine1=self name1="topochess-$elo" engine2="$sf" name2="stockfish-$elo" \
       option1=UCI_LimitStrength=true option1=UCI_Elo="$elo" \
@@ -84,10 +101,10 @@ selfplay)
   ;;
 tune)
   make --no-print-directory tune
-  nice -n 10 build/tune bench/out/eval_params.c "${1:-6}" bench/out/*.pgn
+  nice -n 10 build/tune "$OUT/eval_params.c" "${1:-6}" "$OUT"/*.pgn
   ;;
 *)
-  sed -n '2,25p' "$0" >&2
+  sed -n '2,28p' "$0" >&2
   exit 1
   ;;
 esac

@@ -9,10 +9,12 @@
 #     1,000 have received it.
 # Usage: bench/hosted.sh [./topochess] [seconds per wrk run, default 10]
 # Runs under nice; prints the figures.
+# SMOKE=1: 1 second a wrk run, 50 watchers, no PostgreSQL (make bench-smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-./topochess}
-DUR=${2:-10}
+WATCHERS=${WATCHERS:-1000}
+if [ "${SMOKE:-0}" = 1 ]; then DUR=1 WATCHERS=50; else DUR=${2:-10}; fi
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 for t in wrk curl jq python3; do command -v $t >/dev/null || { echo "bench/hosted.sh: $t is missing"; exit 1; }; done
 tmp=$(mktemp -d)
@@ -90,22 +92,22 @@ nice -n 10 wrk -t2 -c64 -d"${DUR}s" --latency "$U/api/games/$id" | figures
 stop
 
 moves_bench SQLite "$tmp/m.db"
-if ls -d /usr/lib/postgresql/*/bin > /dev/null 2>&1; then
+if [ "${SMOKE:-0}" != 1 ] && ls -d /usr/lib/postgresql/*/bin > /dev/null 2>&1; then
   export -f serve stop figures moves_bench
   export BIN DUR tmp
   tools/with-postgres bash -c 'moves_bench PostgreSQL "$TG_TEST_DB"' 2>&1 | grep -v '^with-postgres'
 fi
 
-# ---- 1,000 watchers
+# ---- 1,000 watchers (WATCHERS)
 serve "$tmp/w.db"
 g=$(curl -s -X POST -d '{"variant":"klein-bottle"}' "$U/api/games")
 id=$(jq -r .id <<< "$g"); W=$(jq -r .white.token <<< "$g")
-echo "1000 live watchers on one game:"
+echo "$WATCHERS live watchers on one game:"
 echo "  server before: $(rss)"
-python3 - "$port" "$id" "$W" "$spid" <<'PY'
+python3 - "$port" "$id" "$W" "$spid" "$WATCHERS" <<'PY'
 import asyncio, json, sys, time, urllib.request
 port, gid, tok, pid = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-N = 1000
+N = int(sys.argv[5])
 async def watch(ready, got):
     r, w = await asyncio.open_connection("127.0.0.1", port)
     w.write(f"GET /api/games/{gid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())

@@ -4,9 +4,10 @@
 # switching between chess and cylinder every 1000 games) and prints games
 # per second, by CPU time and by wall time.
 # Usage: bench/pgn_speed.sh [path/to/topochess] [GAMES]
+# SMOKE=1: 500 games (make bench-smoke).
 set -euo pipefail
 TC=${1:-./topochess}
-GAMES=${2:-20000}
+if [ "${SMOKE:-0}" = 1 ]; then GAMES=${2:-500}; else GAMES=${2:-20000}; fi
 pgn=$(mktemp --suffix=.pgn)
 trap 'rm -f "$pgn"' EXIT
 awk -v n="$GAMES" 'BEGIN {

@@ -4,9 +4,11 @@
 # 53 KB app.js when web/dist is built. The server and wrk share the machine;
 # each run is bounded (DURATION seconds, CONNS connections, 127.0.0.1 only).
 #   bench/server.sh [BIN]   (DURATION=5 CONNS=32 THREADS=2 by default)
+#   SMOKE=1 bench/server.sh (1 second a path, 4 connections: make bench-smoke)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-./topochess}
+if [ "${SMOKE:-0}" = 1 ]; then DURATION=${DURATION:-1} CONNS=${CONNS:-4}; fi
 DURATION=${DURATION:-5} CONNS=${CONNS:-32} THREADS=${THREADS:-2}
 command -v wrk >/dev/null || { echo "bench/server.sh: wrk is missing (apt-get install wrk)"; exit 1; }
 out=$(mktemp)

@@ -235,7 +235,7 @@ static int write_params(const char *path, const eval_params *w, size_t samples, 
     if (!f)
         return -1;
     fprintf(f, "/* The evaluation's weights, fitted by bench/tune to %zu positions of\n"
-               " * games (mean squared error %.6f, was %.6f); see the README. */\n"
+               " * games (mean squared error %.6f, was %.6f); see docs/engine.md. */\n"
                "#include \"eval.h\"\n\nconst char *const eval_param_names[EP_COUNT] = {\n",
             samples, after, before);
     for (int i = 0; i < EP_COUNT; i++)

@@ -5,6 +5,7 @@
 // Runs in Node, and in Chromium when playwright-core and /usr/bin/chromium
 // are there. Prints figures; asserts nothing.
 //   make && make wasm && nice -n 10 node bench/wasm.mjs [--runs N] [--depth D]
+// SMOKE=1 (make bench-smoke): one round, perft 3, search depth 4, Node only.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { wasiHost } from '../web/src/lib/wasi-host.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -19,29 +21,25 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : def;
 };
-const RUNS = opt('--runs', 5);
-const SEARCH_DEPTH = opt('--depth', 9);
+const SMOKE = process.env.SMOKE === '1';
+const RUNS = opt('--runs', SMOKE ? 1 : 5);
+const SEARCH_DEPTH = opt('--depth', SMOKE ? 4 : 9);
 const VARIANT = 'klein-bottle';
-const PERFT_DEPTH = 4;
+const PERFT_DEPTH = SMOKE ? 3 : 4;
 const wasmPath = resolve(process.env.TC_WASM ?? join(root, 'build/wasm/topochess.wasm'));
 const bin = resolve(process.env.TC_BIN ?? join(root, 'topochess'));
 for (const f of [wasmPath, bin]) if (!existsSync(f)) throw new Error(`${f} missing: run make && make wasm`);
 const bytes = readFileSync(wasmPath);
 
 // Runs in Node and, serialised, in the page: sets up the raw exports with
-// the same WASI shims as web/src/lib/wasm.ts and returns two timers.
-async function setup(wasm, variant) {
+// the pages' own WASI host functions (web/src/lib/wasi-host.js, passed in
+// as the function wasi) and returns two timers.
+async function setup(wasm, variant, wasi) {
   let mem = null;
   const now = () => performance.now();
   const imports = {
     env: { tc_host_info: () => {}, tc_host_poll: () => 0 },
-    wasi_snapshot_preview1: {
-      clock_time_get: (_id, _p, out) => {
-        new DataView(mem.buffer).setBigUint64(out, BigInt(Math.round(now() * 1e6)), true);
-        return 0;
-      },
-      fd_write: () => 8, fd_close: () => 8, fd_seek: () => 8,
-    },
+    wasi_snapshot_preview1: wasi(() => mem, now),
   };
   const { instance } = await WebAssembly.instantiate(wasm, imports);
   const x = instance.exports;
@@ -121,10 +119,11 @@ async function chromium() {
   });
   const page = await ctx.newPage();
   await page.setContent('<!doctype html><title>bench</title>');
-  await page.evaluate(async ({ src, b64, variant }) => {
+  await page.evaluate(async ({ src, wasiSrc, b64, variant }) => {
     const wasm = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    await new Function(`return (${src})`)()(wasm, variant);
-  }, { src: setup.toString(), b64: bytes.toString('base64'), variant: VARIANT });
+    const wasi = new Function(`return (${wasiSrc})`)();
+    await new Function(`return (${src})`)()(wasm, variant, wasi);
+  }, { src: setup.toString(), wasiSrc: wasiHost.toString(), b64: bytes.toString('base64'), variant: VARIANT });
   return {
     version: ctx.browser()?.version() ?? 'unknown',
     perft: (d) => page.evaluate((depth) => globalThis.tcBench.perft(depth), d),
@@ -140,9 +139,9 @@ const mnps = (n, ms) => (n / ms / 1000).toFixed(2);
 const knps = (n, ms) => Math.round(n / ms);
 const pct = (a, b) => `${Math.round((100 * a) / b)}%`;
 
-await setup(bytes, VARIANT);
+await setup(bytes, VARIANT, wasiHost);
 const node = { perft: async (d) => globalThis.tcBench.perft(d), search: async (d) => globalThis.tcBench.search(d) };
-const chrome = await chromium();
+const chrome = SMOKE ? null : await chromium();
 const targets = [['native', { perft: async () => nativePerft(), search: () => nativeSearch() }], ['node', node],
   ...(chrome ? [['chromium', chrome]] : [])];
 // Rounds interleave the builds, so that load from elsewhere on the machine
@@ -179,4 +178,4 @@ for (const name of rows) {
     + `  best ${r.best}  = ${pct(r.nodes / r.ms, natS.nodes / natS.ms)} of native (${same})`);
 }
 if (chrome) console.log(`chromium: ${chrome.version}`);
-else console.log('chromium: not measured (playwright-core or /usr/bin/chromium missing)');
+else console.log(SMOKE ? 'chromium: not measured (smoke mode)' : 'chromium: not measured (playwright-core or /usr/bin/chromium missing)');

@@ -2,8 +2,11 @@
 #include "cli.h"
 #include "server.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int number(const char *opt, const char *s, int lo, int hi, int *out)
 {
@@ -25,7 +28,7 @@ static int usage(int help, const char *bad)
             "usage: topochess serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
             "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
-            "                       [--create-per-minute N] [--cors ORIGIN]\n");
+            "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR]\n");
     return !help;
 }
 
@@ -83,6 +86,14 @@ int cmd_serve(cli_ctx *c)
             o.pages_dir = v;
         else if (!strcmp(a, "--static"))
             o.static_dir = v;
+        else if (!strcmp(a, "--docs")) {
+            /* the manual's folder (server/docs.c reads it per request) */
+            if (access(v, R_OK | X_OK)) {
+                fprintf(stderr, "topochess serve: --docs %s: %s\n", v, strerror(errno));
+                return 1;
+            }
+            setenv("TC_DOCS_DIR", v, 1);
+        }
         else
             return usage(0, arg);
         if (bad)

@@ -1,4 +1,4 @@
-# The explain API's example (README, section Library) is built with the
+# The explain API's example (docs/library.md and docs/cli.md) is built with the
 # tests and its output checked by `make check`. (Rules in a fragment come
 # before the top Makefile's own, so the default goal is set back to all.)
 .DEFAULT_GOAL := all

@@ -61,5 +61,5 @@ CHECKS += wasm-test
 
 # The export layer, natively under the sanitizers (fuzz/fuzz_wasm.c, run by
 # fuzz/ci.sh with the other targets).
-$(B)/fuzz/fuzz_wasm: FUZZ_EXTRA := wasm/tc_wasm.c
-$(B)/fuzz/fuzz_wasm: wasm/tc_wasm.c
+$(B)/fuzz/fuzz_wasm: FUZZ_EXTRA := $(wildcard wasm/*.c)
+$(B)/fuzz/fuzz_wasm: $(wildcard wasm/*.c wasm/*.h)

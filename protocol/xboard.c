@@ -13,6 +13,10 @@
  * into a timed one (ponder hit), any other command that changes the game
  * drops it. Error lines quote at most PROTO_ECHO_MAX bytes of the
  * command. */
+/* Over 800 lines because: one CECP command table and its handlers share the
+ * loop's state (game, clocks, the search thread and pondering); the parts
+ * that do not (board setup lines, highlight boards) already live in
+ * protocols.c. */
 #include "protocols.h"
 #include "topochess_engine.h"
 

@@ -225,15 +225,17 @@ char *srv_render_document(const srv_doc *d, size_t *len)
                     "<script type=\"module\" src=\"/assets/app.js\"></script>\n</head>\n<body data-page=\"");
     srv_buf_html(&b, d->data_page);
     srv_buf_str(&b, "\">\n<header class=\"tc-header\"><a class=\"tc-home\" href=\"/\">topochess</a>");
+    srv_buf_str(&b, "<nav class=\"tc-nav\">");
     if (d->variant) {
-        srv_buf_str(&b, "<nav class=\"tc-nav\"><a href=\"/v/");
+        srv_buf_str(&b, "<a href=\"/v/");
         srv_buf_html(&b, d->variant);
         srv_buf_str(&b, "\">rules</a> <a href=\"/play?variant=");
         srv_buf_html(&b, d->variant);
         srv_buf_str(&b, "\">play</a> <a href=\"/analysis?variant=");
         srv_buf_html(&b, d->variant);
-        srv_buf_str(&b, "\">analysis</a></nav>");
+        srv_buf_str(&b, "\">analysis</a> ");
     }
+    srv_buf_str(&b, "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
     srv_buf_str(&b, "</header>\n<main>\n");
     srv_buf_str(&b, d->main_html);
     srv_buf_str(&b, "\n</main>\n");

@@ -3,6 +3,7 @@
 #include "route.h"
 
 #include "buf.h"
+#include "docs.h"
 #include "render.h"
 
 #include <fcntl.h>
@@ -386,6 +387,23 @@ void srv_response_release(srv_response *r)
     r->fd = -1;
 }
 
+/* The manual's answer (docs.c) as a response. */
+static void docs_answer(srv_docs_answer *a, srv_response *r)
+{
+    if (a->status != 200) {
+        srv_route_error(r, a->status, 0, "%s", a->message);
+    } else if (a->page) {
+        srv_route_page(r, a->body, a->len);
+    } else {
+        r->status = 200;
+        r->type = srv_content_type(a->name);
+        r->cache = "no-cache";
+        r->owned = a->body;
+        r->body = a->body;
+        r->len = a->len;
+    }
+}
+
 void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
 {
     reset(r);
@@ -439,6 +457,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
     if (!q)
         ps.n = 0;
 
+    srv_docs_answer doc;
     if (!strcmp(path, "/")) {
         serve_text(r, &s->hub_html, TYPE_HTML);
     } else if (!strncmp(path, "/v/", 3)) {
@@ -457,6 +476,8 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
             serve_text(r, &p->detail_json, TYPE_JSON);
         else
             srv_route_error(r, 404, 1, "no variant '%.64s'", path + 14);
+    } else if (srv_docs_get(path, &doc)) {
+        docs_answer(&doc, r);
     } else if (api) {
         srv_route_error(r, 404, 1, "no such API route: %.200s", path);
     } else {

@@ -8,6 +8,7 @@
 #include "route.h"
 #include "site.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,104 @@ static int route(const srv_site *s, const char *method, const char *target, char
     int status = r.status;
     srv_response_release(&r);
     return status;
+}
+
+/* The manual at /docs (server/docs.c), from a scratch folder given as
+ * TC_DOCS_DIR, then from the repository's docs/. */
+static void docs_cases(const srv_site *s, const char *dir)
+{
+    th_case("the manual at /docs");
+    struct {
+        const char *name, *text;
+    } files[] = {
+        {"alpha.md", "# Alpha `page`\n\nSee [beta](beta.md) and ![a picture](pic.png).\n\n"
+                     "| a | b |\n|---|:--:|\n| `x\\|y` | **z** |\n\n<script>alert(1)</script>\n"},
+        {"beta.md", "No heading here.\n\n```\n| not | a table |\n|---|---|\n```\n"},
+        {"pic.png", "\x89PNG\r\n"},
+        {"notes.txt", "not a page"},
+    };
+    char path[512];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL, "cannot write %s", path);
+        if (f) {
+            fputs(files[i].text, f);
+            fclose(f);
+        }
+    }
+    setenv("TC_DOCS_DIR", dir, 1);
+    struct {
+        const char *target;
+        int status;
+        const char *type, *text, *absent;
+    } cases[] = {
+        {"/docs", 200, "text/html", "<a href=\"/docs/alpha\">Alpha page</a>", "notes"},
+        {"/docs/", 200, "text/html", "<a href=\"/docs/beta\">beta</a>", NULL},
+        {"/docs/alpha", 200, "text/html", "<title>Alpha page - topochess manual</title>", "<script>"},
+        {"/docs/alpha", 200, "text/html", "<a href=\"beta.md\">beta</a>", NULL},
+        {"/docs/alpha", 200, "text/html", "<img src=\"pic.png\"", NULL},
+        {"/docs/alpha", 200, "text/html", "<th>a</th><th>b</th>", NULL},
+        {"/docs/alpha", 200, "text/html", "<td><code>x|y</code></td><td><strong>z</strong></td>", NULL},
+        {"/docs/alpha", 200, "text/html", "href=\"/docs\">docs</a>", NULL},
+        {"/docs/alpha.md", 200, "text/html", "<h1>Alpha <code>page</code></h1>", NULL},
+        {"/docs/beta", 200, "text/html", "<pre><code>| not | a table |", "<table>"},
+        {"/docs/pic.png", 200, "image/png", "PNG", NULL},
+        {"/docs/notes.txt", 404, "text/html", NULL, NULL},
+        {"/docs/gamma", 404, "text/html", "no page &#39;gamma&#39; in the manual", NULL},
+        {"/docs/a/b", 404, "text/html", NULL, NULL},
+        {"/docs/.hidden.md", 404, "text/html", NULL, NULL},
+        {"/docs/%2e%2e/Makefile", 400, "text/html", NULL, NULL},
+        {"/docsalpha", 404, "text/html", NULL, NULL},
+        {"/", 200, "text/html", "<a class=\"tc-docs-link\" href=\"/docs\">docs</a>", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *body = NULL;
+        const char *type = NULL;
+        int st = route(s, "GET", cases[i].target, &body, &type);
+        CHECK(st == cases[i].status, "%s: %d, expected %d", cases[i].target, st, cases[i].status);
+        CHECK(type && !strncmp(type, cases[i].type, strlen(cases[i].type)), "%s: type %s", cases[i].target,
+              type ? type : "none");
+        CHECK(!cases[i].text || (body && strstr(body, cases[i].text)), "%s: no '%s'", cases[i].target,
+              cases[i].text);
+        CHECK(!cases[i].absent || (body && !strstr(body, cases[i].absent)), "%s: has '%s'", cases[i].target,
+              cases[i].absent);
+        free(body);
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/missing", dir);
+    setenv("TC_DOCS_DIR", path, 1);
+    char *body = NULL;
+    CHECK(route(s, "GET", "/docs", &body, NULL) == 404 && body && strstr(body, "--docs DIR"),
+          "a missing docs folder: %s", body ? body : "");
+    free(body);
+
+    /* every page of the repository's docs/ is on the index and renders */
+    th_case("the manual: every page of docs/");
+    setenv("TC_DOCS_DIR", "docs", 1);
+    char *index = NULL;
+    CHECK(route(s, "GET", "/docs", &index, NULL) == 200, "/docs");
+    DIR *d = opendir("docs");
+    int pages = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".md"))
+            continue;
+        pages++;
+        char link[300], target[300];
+        snprintf(link, sizeof link, "<a href=\"/docs/%.*s\">", (int)(n - 3), e->d_name);
+        snprintf(target, sizeof target, "/docs/%.*s", (int)(n - 3), e->d_name);
+        CHECK(index && strstr(index, link), "docs/%s is not on /docs", e->d_name);
+        CHECK(route(s, "GET", target, NULL, NULL) == 200, "%s", target);
+    }
+    if (d)
+        closedir(d);
+    CHECK(pages >= 10, "only %d pages in docs/", pages);
+    free(index);
+    unsetenv("TC_DOCS_DIR");
 }
 
 static void site_cases(const char *static_dir)
@@ -168,6 +267,12 @@ static void site_cases(const char *static_dir)
         big[SRV_MAX_TARGET + 1] = '\0';
         CHECK(route(s, "GET", big, NULL, NULL) == 414, "long target");
         free(big);
+    }
+
+    char docs_dir[] = "/tmp/tc-server-docs-XXXXXX";
+    if (mkdtemp(docs_dir)) {
+        docs_cases(s, docs_dir);
+        rmdir(docs_dir);
     }
 
     th_case("random request targets");

@@ -16,124 +16,11 @@
  *   tc_host_info(json, len)  one search progress report, during a search;
  *   tc_host_poll()           nonzero when the host wants the search stopped.
  */
-#include "topochess.h"
-#include "topochess_engine.h"
-#include "topochess_explain.h"
-
-#include "nnue.h"
-#include "report.h"
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__wasm__)
-#define EXPORT(name) __attribute__((export_name(#name))) name
-#define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
-#else /* a native build (fuzz/fuzz_wasm.c) supplies the two host functions */
-#define EXPORT(name) name
-#define IMPORT(name)
-#endif
-
-IMPORT(tc_host_info) void tc_host_info(const char *json, size_t len);
-IMPORT(tc_host_poll) int tc_host_poll(void);
-
-/* ---------------------------------------------------------------- text builder */
-
-/// A growing NUL-terminated string; `oom` latches the first failed growth.
-typedef struct {
-    char *b;
-    size_t n, cap;
-    int oom;
-} sb;
-
-static int sb_grow(sb *s, size_t more)
-{
-    if (s->oom)
-        return -1;
-    if (s->n + more + 1 <= s->cap)
-        return 0;
-    size_t cap = s->cap ? s->cap : 256;
-    while (cap < s->n + more + 1)
-        cap *= 2;
-    char *b = realloc(s->b, cap);
-    if (!b) {
-        s->oom = 1;
-        return -1;
-    }
-    s->b = b;
-    s->cap = cap;
-    return 0;
-}
-
-static void sb_putn(sb *s, const char *t, size_t len)
-{
-    if (sb_grow(s, len))
-        return;
-    memcpy(s->b + s->n, t, len);
-    s->n += len;
-    s->b[s->n] = 0;
-}
-
-static void sb_puts(sb *s, const char *t) { sb_putn(s, t, strlen(t)); }
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sb *s, const char *fmt, ...)
-{
-    char tmp[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        return;
-    if ((size_t)k < sizeof tmp) {
-        sb_putn(s, tmp, (size_t)k);
-        return;
-    }
-    if (sb_grow(s, (size_t)k))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(s->b + s->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    s->n += (size_t)k;
-}
-
-/* A JSON string literal (or null for NULL). */
-static void sb_str(sb *s, const char *t)
-{
-    if (!t) {
-        sb_puts(s, "null");
-        return;
-    }
-    sb_putn(s, "\"", 1);
-    for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
-        if (*c == '"' || *c == '\\') {
-            char e[2] = {'\\', (char)*c};
-            sb_putn(s, e, 2);
-        } else if (*c < 0x20) {
-            sb_printf(s, "\\u%04x", *c);
-        } else {
-            sb_putn(s, (const char *)c, 1);
-        }
-    }
-    sb_putn(s, "\"", 1);
-}
-
-/* Hands the text to the caller, or NULL (and frees it) if memory ran out. */
-static char *sb_done(sb *s, tc_error *err)
-{
-    if (s->oom || !s->b) {
-        free(s->b);
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-        return NULL;
-    }
-    return s->b;
-}
+/* Files: this one (memory, variants, lines, report, games),
+ * tcw_explain.c (paths and reasons), tcw_engine.c (the engine),
+ * tcw_text.c (the JSON text builder); what they share is in
+ * tcw_internal.h. */
+#include "tcw_internal.h"
 
 /* ---------------------------------------------------------------- memory */
 
@@ -143,7 +30,7 @@ void EXPORT(tcw_free)(void *p) { free(p); }
 /* A tc_error for the host to pass to failing calls; msg is at offset 0. */
 tc_error *EXPORT(tcw_error_new)(void) { return calloc(1, sizeof(tc_error)); }
 
-static void clear(tc_error *err)
+void tcw_clear(tc_error *err)
 {
     if (err)
         err->msg[0] = 0;
@@ -215,7 +102,7 @@ char *EXPORT(tcw_presets_json)(void)
 
 tc_variant *EXPORT(tcw_variant_preset)(const char *name, tc_error *err)
 {
-    clear(err);
+    tcw_clear(err);
     tc_variant_def def;
     if (tc_preset_find(name, &def, err))
         return NULL;
@@ -224,7 +111,7 @@ tc_variant *EXPORT(tcw_variant_preset)(const char *name, tc_error *err)
 
 tc_variant *EXPORT(tcw_variant_frontmatter)(const char *text, size_t len, tc_error *err)
 {
-    clear(err);
+    tcw_clear(err);
     tc_variant_def def;
     if (tc_frontmatter_parse(text, len, &def, err))
         return NULL;
@@ -321,7 +208,7 @@ typedef struct {
     int nlines;
 } line_walk;
 
-static void cell_str(sb *s, const tc_variant *v, int c)
+void tcw_cell_str(sb *s, const tc_variant *v, int c)
 {
     char name[8];
     tc_cell_name(v, c, name);
@@ -337,7 +224,7 @@ static void emit_line(line_walk *w, const char *kind, const int *cells, const in
     sb_puts(s, ",\"cells\":[");
     for (int i = 0; i < n; i++) {
         sb_puts(s, i ? "," : "");
-        cell_str(s, w->v, cells[i]);
+        tcw_cell_str(s, w->v, cells[i]);
     }
     sb_puts(s, "],\"joins\":[");
     for (int i = 1; i < n; i++)
@@ -528,7 +415,7 @@ char *EXPORT(tcw_variant_report)(const tc_variant *v)
     for (int c = 0, k = 0; c < r->ncells; c++)
         if (r->degenerate[c]) {
             sb_puts(&s, k++ ? "," : "");
-            cell_str(&s, v, c);
+            tcw_cell_str(&s, v, c);
         }
     /* per-cell empty-board destination counts, cells in index order */
     const char *names[4] = {"king", "knight", "bishop", "rook"};
@@ -567,7 +454,7 @@ void EXPORT(tcw_game_free)(tc_position *p) { tc_position_free(p); }
 
 int EXPORT(tcw_game_set_fen)(tc_position *p, const char *fen, tc_error *err)
 {
-    clear(err);
+    tcw_clear(err);
     return tc_position_set_fen(p, fen, err);
 }
 
@@ -607,7 +494,7 @@ static const char *kind_name(int k)
 }
 
 /* {uci,san,from,to,promotion,kind,capture,piece}: p is the position before m. */
-static void move_json(sb *s, const tc_position *p, tc_move m)
+void tcw_move_json(sb *s, const tc_position *p, tc_move m)
 {
     const tc_variant *v = tc_position_variant(p);
     char uci[16], san[32];
@@ -621,9 +508,9 @@ static void move_json(sb *s, const tc_position *p, tc_move m)
     sb_puts(s, ",\"san\":");
     sb_str(s, san);
     sb_puts(s, ",\"from\":");
-    cell_str(s, v, TC_MOVE_FROM(m));
+    tcw_cell_str(s, v, TC_MOVE_FROM(m));
     sb_puts(s, ",\"to\":");
-    cell_str(s, v, TC_MOVE_TO(m));
+    tcw_cell_str(s, v, TC_MOVE_TO(m));
     int pr = TC_MOVE_PROMO(m);
     if (pr)
         sb_printf(s, ",\"promotion\":\"%c\"", " pnbrqk"[pr]);
@@ -643,7 +530,7 @@ char *EXPORT(tcw_game_legal)(const tc_position *p)
     sb_puts(&s, "[");
     for (int i = 0; i < n; i++) {
         sb_puts(&s, i ? "," : "");
-        move_json(&s, p, l->moves[i]);
+        tcw_move_json(&s, p, l->moves[i]);
     }
     sb_puts(&s, "]");
     free(l);
@@ -664,7 +551,7 @@ int EXPORT(tcw_game_legal_count)(const tc_position *p)
  * written before it was played), or NULL with the library's message. */
 char *EXPORT(tcw_game_play)(tc_position *p, const char *text, tc_error *err)
 {
-    clear(err);
+    tcw_clear(err);
     tc_move m;
     if (tc_move_parse(p, text, &m, err))
         return NULL;
@@ -673,7 +560,7 @@ char *EXPORT(tcw_game_play)(tc_position *p, const char *text, tc_error *err)
         return NULL;
     }
     sb s = {0};
-    move_json(&s, p, m);
+    tcw_move_json(&s, p, m);
     char *out = sb_done(&s, err);
     if (out)
         tc_make_move(p, m);
@@ -689,7 +576,7 @@ int EXPORT(tcw_game_undo)(tc_position *p)
     return 0;
 }
 
-static const char *status_name(tc_status st)
+const char *tcw_status_name(tc_status st)
 {
     switch (st) {
     case TC_CHECKMATE: return "checkmate";
@@ -701,510 +588,11 @@ static const char *status_name(tc_status st)
     }
 }
 
-static const char *result_of(const tc_position *p, tc_status st)
+const char *tcw_result_of(const tc_position *p, tc_status st)
 {
     if (st == TC_ONGOING)
         return "*";
     if (st == TC_CHECKMATE)
         return tc_side_to_move(p) == TC_WHITE ? "0-1" : "1-0";
     return "1/2-1/2";
-}
-
-/* ---------------------------------------------------------------- explain */
-
-static const char *path_kind(int k)
-{
-    static const char *const names[] = {"ray", "step", "leap", "push", "capture", "castle"};
-    return k >= 0 && k < 6 ? names[k] : "ray";
-}
-
-static const char *path_end(int e)
-{
-    static const char *const names[] = {"target", "off", "own", "piece", "return", "short"};
-    return e >= 0 && e < 6 ? names[e] : "short";
-}
-
-static char piece_letter(int piece) { return " PNBRQK  pnbrqk"[piece & 15]; }
-
-/* A library path in the Line shape of the TypeScript API: cells from the
- * piece's own cell on, joins per hop. */
-static void path_json(sb *s, const tc_position *p, const tc_path *path)
-{
-    const tc_variant *v = tc_position_variant(p);
-    sb_printf(s, "{\"kind\":\"%s\",\"piece\":\"%c\",\"cells\":[", path_kind(path->kind),
-              piece_letter(path->piece));
-    cell_str(s, v, path->from);
-    for (int i = 0; i < path->len; i++) {
-        sb_puts(s, ",");
-        cell_str(s, v, path->cells[i]);
-    }
-    sb_puts(s, "],\"joins\":[");
-    for (int i = 0; i < path->len; i++)
-        sb_printf(s, i ? ",%d" : "%d", path->joins[i]);
-    int last = path->len ? path->cells[path->len - 1] : -1;
-    int q = last >= 0 ? tc_piece_at(p, last) : 0;
-    int capture = (q && TC_COLOUR(q) != TC_COLOUR(path->piece)) ||
-                  (path->kind == TC_LINE_PAWN_CAPTURE && last >= 0 && last == tc_ep_cell(p) && !q);
-    sb_printf(s, "],\"end\":\"%s\",\"capture\":%s,\"truncated\":%s}", path_end(path->end),
-              capture ? "true" : "false", path->truncated ? "true" : "false");
-}
-
-static void path_set_json(sb *s, const tc_position *p, const tc_path_set *set)
-{
-    sb_puts(s, "[");
-    for (int i = 0; i < set->count; i++) {
-        sb_puts(s, i ? "," : "");
-        path_json(s, p, &set->paths[i]);
-    }
-    sb_puts(s, "]");
-}
-
-/* The lines along which pieces of colour `by` attack `target`. */
-static void attack_lines(sb *s, const tc_position *p, int target, int by)
-{
-    tc_path_set *set = malloc(sizeof *set);
-    if (!set) {
-        s->oom = 1;
-        return;
-    }
-    if (tc_attack_paths(p, target, by, set) < 0)
-        set->count = 0;
-    path_set_json(s, p, set);
-    free(set);
-}
-
-/* {status,text,result,check,turn,checkers:[lines],repetitions,halfmove,fullmove,ply} */
-char *EXPORT(tcw_game_status)(const tc_position *p)
-{
-    tc_status st = tc_position_status(p);
-    int side = tc_side_to_move(p);
-    sb s = {0};
-    sb_printf(&s, "{\"status\":\"%s\",\"text\":", status_name(st));
-    sb_str(&s, tc_status_text(st));
-    sb_printf(&s, ",\"result\":\"%s\",\"check\":%s,\"turn\":\"%c\",\"checkLines\":", result_of(p, st),
-              tc_in_check(p) ? "true" : "false", side == TC_WHITE ? 'w' : 'b');
-    if (tc_in_check(p))
-        attack_lines(&s, p, tc_king_cell(p, side), 1 - side);
-    else
-        sb_puts(&s, "[]");
-    sb_puts(&s, ",\"king\":");
-    int k = tc_king_cell(p, side);
-    if (k >= 0)
-        cell_str(&s, tc_position_variant(p), k);
-    else
-        sb_puts(&s, "null");
-    sb_printf(&s, ",\"repetitions\":%d,\"halfmove\":%d,\"fullmove\":%d,\"ply\":%d}", tc_repetitions(p),
-              tc_halfmove_clock(p), tc_fullmove_number(p), tc_ply_count(p));
-    return sb_done(&s, NULL);
-}
-
-/* Lines of the piece on `cell` in this position (tc_piece_lines): mode 0
- * where it may move (own king's safety aside), 1 what it attacks. */
-char *EXPORT(tcw_game_lines)(const tc_position *p, int cell, int mode)
-{
-    if (cell < 0 || cell >= tc_variant_cells(tc_position_variant(p)) || mode < 0 || mode > 1)
-        return NULL;
-    tc_path_set *set = malloc(sizeof *set);
-    if (!set)
-        return NULL;
-    if (tc_piece_lines(p, cell, mode ? TC_LINES_ATTACKS : TC_LINES_MOVES, set) < 0)
-        set->count = 0;
-    sb s = {0};
-    path_set_json(&s, p, set);
-    free(set);
-    return sb_done(&s, NULL);
-}
-
-/* Lines along which pieces of colour `by` (0 white, 1 black) attack `cell`. */
-char *EXPORT(tcw_game_attacks)(const tc_position *p, int cell, int by)
-{
-    if (cell < 0 || cell >= tc_variant_cells(tc_position_variant(p)) || by < 0 || by > 1)
-        return NULL;
-    sb s = {0};
-    attack_lines(&s, p, cell, by);
-    return sb_done(&s, NULL);
-}
-
-/* The path of a legal move (SAN or coordinates), or NULL with the reason. */
-char *EXPORT(tcw_game_move_path)(const tc_position *p, const char *text, tc_error *err)
-{
-    clear(err);
-    tc_move m;
-    if (tc_move_parse(p, text, &m, err))
-        return NULL;
-    tc_path *path = malloc(sizeof *path);
-    if (!path)
-        return NULL;
-    char *out = NULL;
-    if (tc_move_path(p, m, path) == 0) {
-        sb s = {0};
-        path_json(&s, p, path);
-        out = sb_done(&s, err);
-    } else {
-        snprintf(err->msg, sizeof err->msg, "no line of the piece reaches the destination");
-    }
-    free(path);
-    return out;
-}
-
-static const char *why_name(tc_why w)
-{
-    static const char *const names[] = {"legal", "syntax", "no-piece", "not-yours", "cannot-reach",
-                                        "king-attacked", "ambiguous", "needs-promotion", "cannot-castle",
-                                        "game-over"};
-    return (int)w >= 0 && (int)w < 10 ? names[w] : "syntax";
-}
-
-/* Why a move text is (or is not) legal here: tc_explain_move as JSON. */
-char *EXPORT(tcw_game_explain)(const tc_position *p, const char *text)
-{
-    tc_explanation *x = malloc(sizeof *x);
-    if (!x)
-        return NULL;
-    int rc = tc_explain_move(p, text, x);
-    const tc_variant *v = tc_position_variant(p);
-    sb s = {0};
-    sb_printf(&s, "{\"legal\":%s,\"why\":\"%s\",\"message\":", rc == 0 ? "true" : "false", why_name(x->why));
-    sb_str(&s, x->message);
-    sb_puts(&s, ",\"move\":");
-    if (x->move && tc_is_legal(p, x->move))
-        move_json(&s, p, x->move);
-    else if (x->move) {
-        char u[16];
-        tc_move_to_uci(p, x->move, u);
-        sb_puts(&s, "{\"uci\":");
-        sb_str(&s, u);
-        sb_puts(&s, "}");
-    } else
-        sb_puts(&s, "null");
-    const int cells[3] = {x->from, x->to, x->king};
-    const char *names[3] = {"from", "to", "king"};
-    for (int i = 0; i < 3; i++) {
-        sb_printf(&s, ",\"%s\":", names[i]);
-        if (cells[i] >= 0 && cells[i] < tc_variant_cells(v))
-            cell_str(&s, v, cells[i]);
-        else
-            sb_puts(&s, "null");
-    }
-    if (x->piece)
-        sb_printf(&s, ",\"piece\":\"%c\"", piece_letter(x->piece));
-    else
-        sb_puts(&s, ",\"piece\":null");
-    sb_printf(&s, ",\"status\":\"%s\",\"candidates\":[",
-              x->why == TC_WHY_GAME_OVER ? status_name(x->status) : "ongoing");
-    for (int i = 0; i < x->ncandidates && i < TC_EXPLAIN_CANDIDATES; i++) {
-        sb_puts(&s, i ? "," : "");
-        move_json(&s, p, x->candidates[i]);
-    }
-    sb_puts(&s, "],\"blocked\":");
-    if (x->why == TC_WHY_CANNOT_REACH && x->blocked.len > 0)
-        path_json(&s, p, &x->blocked);
-    else
-        sb_puts(&s, "null");
-    sb_puts(&s, ",\"blocker\":");
-    if (x->why == TC_WHY_CANNOT_REACH && x->blocker >= 0)
-        cell_str(&s, v, x->blocker);
-    else
-        sb_puts(&s, "null");
-    sb_puts(&s, ",\"attackers\":");
-    if (x->why == TC_WHY_KING_ATTACKED && x->move) {
-        /* the lines attack the king in the position after the move */
-        tc_position *after = tc_position_clone(p);
-        if (after)
-            tc_make_move(after, x->move);
-        path_set_json(&s, after ? after : p, &x->attackers);
-        tc_position_free(after);
-    } else if (x->why == TC_WHY_KING_ATTACKED || x->why == TC_WHY_CANNOT_CASTLE) {
-        path_set_json(&s, p, &x->attackers);
-    } else {
-        sb_puts(&s, "[]");
-    }
-    sb_puts(&s, "}");
-    free(x);
-    return sb_done(&s, NULL);
-}
-
-/* {startFen,moves:[{uci,san,...}]}: the history replayed from its start. */
-char *EXPORT(tcw_game_history)(const tc_position *p)
-{
-    tc_position *q = tc_position_new(tc_position_variant(p));
-    if (!q)
-        return NULL;
-    tc_error e;
-    if (tc_position_set_fen(q, tc_position_start_fen(p), &e)) {
-        tc_position_free(q);
-        return NULL;
-    }
-    sb s = {0};
-    sb_puts(&s, "{\"startFen\":");
-    sb_str(&s, tc_position_start_fen(p));
-    sb_puts(&s, ",\"moves\":[");
-    for (int i = 0; i < tc_ply_count(p); i++) {
-        tc_move m = tc_history_move(p, i);
-        sb_puts(&s, i ? "," : "");
-        move_json(&s, q, m);
-        tc_make_move(q, m);
-    }
-    sb_puts(&s, "]}");
-    tc_position_free(q);
-    return sb_done(&s, NULL);
-}
-
-/* PGN of the game. tags: "Name\tValue\n" lines (may be empty); result:
- * "" for the one the position implies. */
-char *EXPORT(tcw_game_pgn)(const tc_position *p, const char *tags, const char *result)
-{
-    char *copy = strdup(tags ? tags : "");
-    /* as many tags as lines: no fixed limit */
-    size_t lines = 1;
-    for (const char *t = copy; t && *t; t++)
-        lines += *t == '\n';
-    const char **tv = copy ? malloc(sizeof *tv * 2 * lines) : NULL;
-    if (!tv) {
-        free(copy);
-        return NULL;
-    }
-    int n = 0;
-    for (char *line = copy; *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        char *tab = strchr(line, '\t');
-        if (tab) {
-            *tab = 0;
-            tv[2 * n] = line;
-            tv[2 * n + 1] = tab + 1;
-            n++;
-        }
-        if (!nl)
-            break;
-        line = nl + 1;
-    }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f) {
-        tc_pgn_write(p, tv, n, result && *result ? result : NULL, f);
-        fclose(f);
-    }
-    free(tv);
-    free(copy);
-    return buf;
-}
-
-static int same_board(const tc_variant_def *a, const tc_variant_def *b)
-{
-    return a->width == b->width && a->height == b->height && a->files == b->files && a->ranks == b->ranks &&
-           (a->ranks != TC_RANKS_TWIST || a->seam == b->seam) && !strcmp(a->setup, b->setup);
-}
-
-/* Reads the first game of a PGN text onto p (which keeps its variant):
- * returns {tags:{..},result,plies} or NULL with the reader's or the
- * replay's message; p is unchanged on failure. */
-char *EXPORT(tcw_game_load_pgn)(tc_position *p, const char *text, size_t len, tc_error *err)
-{
-    clear(err);
-    tc_pgn_reader r;
-    tc_pgn_game g;
-    memset(&g, 0, sizeof g);
-    tc_pgn_reader_init(&r, text, len);
-    int k = tc_pgn_read_game(&r, &g, err);
-    if (k <= 0) {
-        if (k == 0)
-            snprintf(err->msg, sizeof err->msg, "no game in the PGN text");
-        tc_pgn_game_free(&g);
-        return NULL;
-    }
-    const tc_variant *v = tc_position_variant(p);
-    tc_pgn_replay rep;
-    memset(&rep, 0, sizeof rep);
-    char *out = NULL;
-    if (tc_pgn_replay_game(&g, tc_variant_def_of(v), &rep, err) == 0) {
-        if (!rep.ok) {
-            /* err names the move */
-        } else if (!same_board(tc_variant_def_of(rep.variant), tc_variant_def_of(v))) {
-            snprintf(err->msg, sizeof err->msg, "the game is for variant '%.60s', not '%.60s'",
-                     tc_variant_def_of(rep.variant)->name, tc_variant_def_of(v)->name);
-        } else {
-            tc_position *q = tc_position_new(v);
-            if (q && tc_position_set_fen(q, tc_position_start_fen(rep.position), err) == 0) {
-                for (int i = 0; i < tc_ply_count(rep.position); i++)
-                    tc_make_move(q, tc_history_move(rep.position, i));
-                sb s = {0};
-                sb_puts(&s, "{\"tags\":{");
-                for (int i = 0; i < g.ntags; i++) {
-                    sb_puts(&s, i ? "," : "");
-                    sb_str(&s, g.tag_name[i]);
-                    sb_puts(&s, ":");
-                    sb_str(&s, g.tag_value[i]);
-                }
-                sb_puts(&s, "},\"result\":");
-                sb_str(&s, g.result);
-                sb_printf(&s, ",\"plies\":%d}", tc_ply_count(q));
-                out = sb_done(&s, err);
-                if (out) {
-                    /* move q's state into p: same variant, so a FEN and the
-                     * moves rebuild it exactly */
-                    tc_error e2;
-                    tc_position_set_fen(p, tc_position_start_fen(q), &e2);
-                    for (int i = 0; i < tc_ply_count(q); i++)
-                        tc_make_move(p, tc_history_move(q, i));
-                }
-            }
-            tc_position_free(q);
-        }
-        tc_pgn_replay_free(&rep);
-    }
-    tc_pgn_game_free(&g);
-    return out;
-}
-
-/* Perft as a double (exact below 2^53, far beyond any depth the module is
- * asked for): avoids BigInt at the boundary. */
-double EXPORT(tcw_game_perft)(tc_position *p, int depth) { return (double)tc_perft(p, depth); }
-
-static void divide_cb(const char *move, uint64_t nodes, void *ctx)
-{
-    sb *s = ctx;
-    sb_puts(s, s->n > 1 ? "," : "");
-    sb_str(s, move);
-    sb_printf(s, ":%llu", (unsigned long long)nodes);
-}
-
-/* {"e2e4":N,...} */
-char *EXPORT(tcw_game_divide)(tc_position *p, int depth)
-{
-    if (depth < 1)
-        return NULL;
-    sb s = {0};
-    sb_puts(&s, "{");
-    tc_perft_divide(p, depth, divide_cb, &s);
-    sb_puts(&s, "}");
-    return sb_done(&s, NULL);
-}
-
-/* ---------------------------------------------------------------- engine */
-
-tc_engine *EXPORT(tcw_engine_new)(const tc_variant *v, int hash_mb)
-{
-    tc_engine *e = tc_engine_new(v, hash_mb > 0 ? (size_t)hash_mb : 16, 1);
-    return e;
-}
-
-void EXPORT(tcw_engine_free)(tc_engine *e) { tc_engine_free(e); }
-void EXPORT(tcw_engine_new_game)(tc_engine *e) { tc_engine_new_game(e); }
-int EXPORT(tcw_engine_set_position)(tc_engine *e, const tc_position *p) { return tc_engine_set_position(e, p); }
-
-static int host_poll(void *ctx)
-{
-    (void)ctx;
-    return tc_host_poll();
-}
-
-/* The PV in SAN and coordinates from the searched position. */
-static void pv_json(sb *s, const tc_position *root, const tc_move *pv, int n)
-{
-    tc_position *q = tc_position_clone(root);
-    sb_puts(s, "\"pv\":[");
-    int k = 0;
-    char uci[4 * TC_ENGINE_MAX_PLY * 8] = "";
-    size_t ul = 0;
-    for (int i = 0; q && i < n && tc_is_legal(q, pv[i]); i++) {
-        char san[32], u[16];
-        tc_move_to_san(q, pv[i], san);
-        tc_move_to_uci(q, pv[i], u);
-        sb_puts(s, k++ ? "," : "");
-        sb_str(s, san);
-        ul += (size_t)snprintf(uci + ul, sizeof uci - ul, "%s%s", i ? " " : "", u);
-        if (ul >= sizeof uci)
-            ul = sizeof uci - 1;
-        tc_make_move(q, pv[i]);
-    }
-    sb_puts(s, "],\"pvUci\":");
-    sb_str(s, uci);
-    tc_position_free(q);
-}
-
-static void info_cb(const tc_search_info *in, void *ctx)
-{
-    const tc_position *root = ctx;
-    sb s = {0};
-    sb_printf(&s, "{\"depth\":%d,\"seldepth\":%d,\"score\":%d,\"mate\":%d,\"bound\":\"%s\",\"nodes\":%llu,"
-                  "\"nps\":%llu,\"timeMs\":%lld,",
-              in->depth, in->seldepth, in->score, in->mate,
-              in->bound == TC_BOUND_LOWER ? "lower" : in->bound == TC_BOUND_UPPER ? "upper" : "exact",
-              (unsigned long long)in->nodes, (unsigned long long)in->nps, (long long)in->time_ms);
-    pv_json(&s, root, in->pv, in->pv_len);
-    sb_puts(&s, "}");
-    if (!s.oom && s.b)
-        tc_host_info(s.b, s.n);
-    free(s.b);
-}
-
-/* Searches p (set as the engine's position first) within the limits given
- * (0: none; with none at all the search runs to the depth cap unless the
- * host's poll stops it). Calls tc_host_info on each iteration; returns
- * {best,bestSan,ponder,score,mate,depth,nodes,timeMs} or NULL. */
-char *EXPORT(tcw_engine_search)(tc_engine *e, const tc_position *p, int depth, double movetime_ms,
-                                double nodes, int level, int poll)
-{
-    if (tc_engine_set_position(e, p))
-        return NULL;
-    tc_limits lim;
-    tc_limits_init(&lim);
-    lim.depth = depth > 0 ? depth : 0;
-    lim.movetime = movetime_ms > 0 ? (int64_t)movetime_ms : 0;
-    lim.nodes = nodes > 0 ? (uint64_t)nodes : 0;
-    lim.level = level > 0 ? level : 0;
-    tc_engine_set_poll(e, poll ? host_poll : NULL, NULL);
-    tc_search_result r = tc_engine_search(e, &lim, info_cb, (void *)p);
-    tc_engine_set_poll(e, NULL, NULL);
-    sb s = {0};
-    char uci[16] = "", san[32] = "", pu[16] = "";
-    if (r.best) {
-        tc_move_to_uci(p, r.best, uci);
-        tc_move_to_san(p, r.best, san);
-        tc_position *q = tc_position_clone(p);
-        if (q && r.ponder) {
-            tc_make_move(q, r.best);
-            if (tc_is_legal(q, r.ponder))
-                tc_move_to_uci(q, r.ponder, pu);
-        }
-        tc_position_free(q);
-    }
-    sb_puts(&s, "{\"best\":");
-    sb_str(&s, r.best ? uci : NULL);
-    sb_puts(&s, ",\"bestSan\":");
-    sb_str(&s, r.best ? san : NULL);
-    sb_puts(&s, ",\"ponder\":");
-    sb_str(&s, *pu ? pu : NULL);
-    sb_printf(&s, ",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,\"timeMs\":%lld}", r.score, r.mate,
-              r.depth, (unsigned long long)r.nodes, (long long)r.time_ms);
-    return sb_done(&s, NULL);
-}
-
-int EXPORT(tcw_engine_evaluate)(tc_engine *e, const tc_position *p)
-{
-    if (tc_engine_set_position(e, p))
-        return 0;
-    return tc_engine_evaluate(e);
-}
-
-/* The learned evaluation: a net file's bytes (docs/nnue-format.md) for the
- * engine's board; -1 with err set when it is refused, and the engine then
- * evaluates by hand. A new engine starts on the built-in net, if any. */
-int EXPORT(tcw_engine_load_net)(tc_engine *e, const void *data, size_t len, tc_error *err)
-{
-    clear(err);
-    return tc_engine_load_net_data(e, data, len, err);
-}
-
-void EXPORT(tcw_engine_clear_net)(tc_engine *e) { tc_engine_clear_net(e); }
-int EXPORT(tcw_engine_has_net)(const tc_engine *e) { return tc_engine_has_net(e); }
-
-/* A random net for v's board (speed figures and tests): its bytes, the
- * length written at *len; free with tcw_free. */
-unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double seed, size_t *len)
-{
-    return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, (uint64_t)seed, len);
 }

@@ -172,36 +172,6 @@ void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx)
 
 /* ---------------------------------------------------------------- evaluation */
 
-/* A net's centipawns stay clear of the mate scores. */
-#define NET_EVAL_LIMIT (MATE_BOUND - 1000)
-
-static int net_clamp(int cp) { return cp > NET_EVAL_LIMIT ? NET_EVAL_LIMIT : cp < -NET_EVAL_LIMIT ? -NET_EVAL_LIMIT : cp; }
-
-int engine_static_eval(search_thread *t)
-{
-    if (t->e->style & TC_STYLE_MATERIAL)
-        return eval_material(t->pos);
-    if (t->nn) {
-        int cp = nnue_evaluate(t->nn, t->pos);
-#ifdef TC_DEBUG
-        /* debug builds (make sanitize): the accumulator the search kept
-         * through its moves gives what a refresh gives */
-        assert(cp == nnue_evaluate_fresh(t->e->net, t->pos, t->nn->simd));
-#endif
-        return net_clamp(cp);
-    }
-    return eval_position(t->e->et, t->pos);
-}
-
-int tc_engine_evaluate(tc_engine *e)
-{
-    if (e->style & TC_STYLE_MATERIAL)
-        return eval_material(e->root);
-    if (e->net)
-        return net_clamp(nnue_evaluate_fresh(e->net, e->root, nnue_simd_best()));
-    return eval_position(e->et, e->root);
-}
-
 /* Puts a net in place (NULL: the hand-written evaluation); the threads'
  * accumulators and cached evaluations belong to the old one. */
 static void set_net(tc_engine *e, nnue_net *n, const char *source)

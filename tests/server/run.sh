@@ -261,6 +261,29 @@ has "hub after reload" "$tmp/body" 'data-slug="new-page"'
 lacks "hub after reload" "$tmp/body" 'broken.md'
 has "reload noted" "$tmp/own.err" "reloaded 5 variant pages"
 
+# ---- the manual: docs/ beside the binary, or --docs DIR
+check "/docs" 200 "$U/docs"
+has "/docs lists the CLI page" "$tmp/body" '<a href="/docs/cli">'
+has "/docs lists the API page" "$tmp/body" '<a href="/docs/api">'
+check "/docs/xboard" 200 "$U/docs/xboard"
+has "/docs/xboard renders" "$tmp/body" '<h1>Playing topochess in XBoard</h1>'
+has "/docs/xboard picture" "$tmp/body" '<img src="xboard-klein-bottle.png"'
+csp_ok "/docs/xboard"
+check "/docs/xboard-klein-bottle.png" 200 "$U/docs/xboard-klein-bottle.png"
+is "docs picture type" "$(header content-type)" "image/png"
+check "/docs/cli.md (a relative link)" 200 "$U/docs/cli.md"
+check "/docs/no-such-page" 404 "$U/docs/no-such-page"
+check "/docs/../Makefile" 400 "$U/docs/../Makefile"
+check "header link" 200 "$U/"
+has "header link to the manual" "$tmp/body" 'href="/docs">docs</a>'
+start docs --no-games --docs "$pg"
+check "--docs DIR" 200 "http://127.0.0.1:$port/docs/raw-html"
+has "--docs DIR page" "$tmp/body" '<h1>A <em>custom</em> board</h1>'
+lacks "--docs DIR raw HTML off" "$tmp/body" '<script>alert'
+port=$main_port
+"$BIN" serve --no-games --docs "$tmp/none" --port 0 > /dev/null 2> "$tmp/x.err" && bad "missing docs folder accepted" || ok
+has "missing docs folder" "$tmp/x.err" "--docs $tmp/none: No such file or directory"
+
 # ---- bad requests: each gets its 4xx, the server keeps serving
 alive() { check "still serving after $1" 200 "$U/api/variants"; }
 check "unknown slug" 404 "$U/v/no-such-variant"

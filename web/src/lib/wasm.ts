@@ -2,6 +2,8 @@
 // helpers to move strings and arrays across its memory. The typed API over it
 // is topochess.ts; nothing outside web/src/lib should need this file.
 
+import { wasiHost } from './wasi-host.js';
+
 /** Functions the module exports (wasm/tc_wasm.c). Pointers are byte offsets. */
 export interface TcExports {
   memory: WebAssembly.Memory;
@@ -74,11 +76,6 @@ export class TopochessError extends Error {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-// WASI errno values the shims answer with.
-const ERRNO_SUCCESS = 0;
-const ERRNO_BADF = 8;
-const ERRNO_INVAL = 28;
 
 /** The raw module plus string and memory helpers. */
 export class TcModule {
@@ -162,18 +159,15 @@ export class TcModule {
   }
 }
 
-/** The host functions: tiny WASI shims (no files, a monotonic clock) and the
- * module's two "env" imports. */
+/** The host functions: the WASI shims shared with the bench (wasi-host.js)
+ * and the module's two "env" imports. */
 function imports(hooks: HostHooks, getModule: () => TcModule | null): WebAssembly.Imports {
-  const mem = (): DataView => {
+  const memory = (): WebAssembly.Memory => {
     const m = getModule();
     if (!m) throw new Error('topochess: module not ready');
-    return new DataView(m.x.memory.buffer);
+    return m.x.memory;
   };
-  const now = (): bigint => {
-    const ms = typeof performance !== 'undefined' ? performance.now() : Date.now();
-    return BigInt(Math.round(ms * 1e6));
-  };
+  const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
   return {
     env: {
       tc_host_info: (ptr: number, len: number): void => {
@@ -182,37 +176,7 @@ function imports(hooks: HostHooks, getModule: () => TcModule | null): WebAssembl
       },
       tc_host_poll: (): number => (hooks.poll && hooks.poll() ? 1 : 0),
     },
-    wasi_snapshot_preview1: {
-      clock_time_get: (id: number, _precision: bigint, out: number): number => {
-        if (id !== 0 && id !== 1) return ERRNO_INVAL;
-        const t = id === 0 ? BigInt(Date.now()) * 1000000n : now();
-        mem().setBigUint64(out, t, true);
-        return ERRNO_SUCCESS;
-      },
-      // The module has no files: stdio is only used on memory streams.
-      fd_write: (_fd: number, iovs: number, iovsLen: number, written: number): number => {
-        const v = mem();
-        let n = 0;
-        for (let i = 0; i < iovsLen; i++) n += v.getUint32(iovs + 8 * i + 4, true);
-        v.setUint32(written, n, true);
-        return ERRNO_SUCCESS;
-      },
-      fd_close: (): number => ERRNO_BADF,
-      fd_seek: (): number => ERRNO_BADF,
-      // Since the endgame and protocol merges the library can open files
-      // (solved-ending tables): the module has none, so every such call
-      // fails as on a system without them.
-      fd_fdstat_get: (): number => ERRNO_BADF,
-      fd_fdstat_set_flags: (): number => ERRNO_BADF,
-      fd_prestat_get: (): number => ERRNO_BADF,
-      fd_prestat_dir_name: (): number => ERRNO_BADF,
-      fd_read: (): number => ERRNO_BADF,
-      path_open: (): number => ERRNO_BADF,
-      poll_oneoff: (): number => ERRNO_INVAL,
-      proc_exit: (code: number): never => {
-        throw new Error(`topochess: the module exited (${code})`);
-      },
-    },
+    wasi_snapshot_preview1: wasiHost(memory, now),
   };
 }
 

@@ -1,0 +1,130 @@
+/* The export layer: the engine (searches reported through the host's
+ * tc_host_info, stopped by its tc_host_poll), as JSON for
+ * web/src/lib/engine-worker.ts (see tc_wasm.c for the conventions). */
+#include "tcw_internal.h"
+
+/* ---------------------------------------------------------------- engine */
+
+tc_engine *EXPORT(tcw_engine_new)(const tc_variant *v, int hash_mb)
+{
+    tc_engine *e = tc_engine_new(v, hash_mb > 0 ? (size_t)hash_mb : 16, 1);
+    return e;
+}
+
+void EXPORT(tcw_engine_free)(tc_engine *e) { tc_engine_free(e); }
+void EXPORT(tcw_engine_new_game)(tc_engine *e) { tc_engine_new_game(e); }
+int EXPORT(tcw_engine_set_position)(tc_engine *e, const tc_position *p) { return tc_engine_set_position(e, p); }
+
+static int host_poll(void *ctx)
+{
+    (void)ctx;
+    return tc_host_poll();
+}
+
+/* The PV in SAN and coordinates from the searched position. */
+static void pv_json(sb *s, const tc_position *root, const tc_move *pv, int n)
+{
+    tc_position *q = tc_position_clone(root);
+    sb_puts(s, "\"pv\":[");
+    int k = 0;
+    char uci[4 * TC_ENGINE_MAX_PLY * 8] = "";
+    size_t ul = 0;
+    for (int i = 0; q && i < n && tc_is_legal(q, pv[i]); i++) {
+        char san[32], u[16];
+        tc_move_to_san(q, pv[i], san);
+        tc_move_to_uci(q, pv[i], u);
+        sb_puts(s, k++ ? "," : "");
+        sb_str(s, san);
+        ul += (size_t)snprintf(uci + ul, sizeof uci - ul, "%s%s", i ? " " : "", u);
+        if (ul >= sizeof uci)
+            ul = sizeof uci - 1;
+        tc_make_move(q, pv[i]);
+    }
+    sb_puts(s, "],\"pvUci\":");
+    sb_str(s, uci);
+    tc_position_free(q);
+}
+
+static void info_cb(const tc_search_info *in, void *ctx)
+{
+    const tc_position *root = ctx;
+    sb s = {0};
+    sb_printf(&s, "{\"depth\":%d,\"seldepth\":%d,\"score\":%d,\"mate\":%d,\"bound\":\"%s\",\"nodes\":%llu,"
+                  "\"nps\":%llu,\"timeMs\":%lld,",
+              in->depth, in->seldepth, in->score, in->mate,
+              in->bound == TC_BOUND_LOWER ? "lower" : in->bound == TC_BOUND_UPPER ? "upper" : "exact",
+              (unsigned long long)in->nodes, (unsigned long long)in->nps, (long long)in->time_ms);
+    pv_json(&s, root, in->pv, in->pv_len);
+    sb_puts(&s, "}");
+    if (!s.oom && s.b)
+        tc_host_info(s.b, s.n);
+    free(s.b);
+}
+
+/* Searches p (set as the engine's position first) within the limits given
+ * (0: none; with none at all the search runs to the depth cap unless the
+ * host's poll stops it). Calls tc_host_info on each iteration; returns
+ * {best,bestSan,ponder,score,mate,depth,nodes,timeMs} or NULL. */
+char *EXPORT(tcw_engine_search)(tc_engine *e, const tc_position *p, int depth, double movetime_ms,
+                                double nodes, int level, int poll)
+{
+    if (tc_engine_set_position(e, p))
+        return NULL;
+    tc_limits lim;
+    tc_limits_init(&lim);
+    lim.depth = depth > 0 ? depth : 0;
+    lim.movetime = movetime_ms > 0 ? (int64_t)movetime_ms : 0;
+    lim.nodes = nodes > 0 ? (uint64_t)nodes : 0;
+    lim.level = level > 0 ? level : 0;
+    tc_engine_set_poll(e, poll ? host_poll : NULL, NULL);
+    tc_search_result r = tc_engine_search(e, &lim, info_cb, (void *)p);
+    tc_engine_set_poll(e, NULL, NULL);
+    sb s = {0};
+    char uci[16] = "", san[32] = "", pu[16] = "";
+    if (r.best) {
+        tc_move_to_uci(p, r.best, uci);
+        tc_move_to_san(p, r.best, san);
+        tc_position *q = tc_position_clone(p);
+        if (q && r.ponder) {
+            tc_make_move(q, r.best);
+            if (tc_is_legal(q, r.ponder))
+                tc_move_to_uci(q, r.ponder, pu);
+        }
+        tc_position_free(q);
+    }
+    sb_puts(&s, "{\"best\":");
+    sb_str(&s, r.best ? uci : NULL);
+    sb_puts(&s, ",\"bestSan\":");
+    sb_str(&s, r.best ? san : NULL);
+    sb_puts(&s, ",\"ponder\":");
+    sb_str(&s, *pu ? pu : NULL);
+    sb_printf(&s, ",\"score\":%d,\"mate\":%d,\"depth\":%d,\"nodes\":%llu,\"timeMs\":%lld}", r.score, r.mate,
+              r.depth, (unsigned long long)r.nodes, (long long)r.time_ms);
+    return sb_done(&s, NULL);
+}
+
+int EXPORT(tcw_engine_evaluate)(tc_engine *e, const tc_position *p)
+{
+    if (tc_engine_set_position(e, p))
+        return 0;
+    return tc_engine_evaluate(e);
+}
+
+/* The learned evaluation: a net file's bytes (docs/nnue-format.md) for the
+ * engine's board; -1 with err set when it is refused, and the engine then
+ * evaluates by hand. A new engine starts on the built-in net, if any. */
+int EXPORT(tcw_engine_load_net)(tc_engine *e, const void *data, size_t len, tc_error *err)
+{
+    tcw_clear(err);
+    return tc_engine_load_net_data(e, data, len, err);
+}
+
+void EXPORT(tcw_engine_clear_net)(tc_engine *e) { tc_engine_clear_net(e); }
+int EXPORT(tcw_engine_has_net)(const tc_engine *e) { return tc_engine_has_net(e); }
+
+/* A random net for v's board (speed figures and tests): its bytes, the
+ * length written at *len; free with tcw_free. */
+unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double seed, size_t *len)
+{
+    return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, (uint64_t)seed, len);
+}
