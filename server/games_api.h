@@ -43,9 +43,4 @@ int srv_games_owns(const char *target);
 enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *method,
                                  const char *target, const char *body, size_t len);
 
-/* Sends r on c with the headers every response of the hub carries
- * (http.c). */
-enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const char *cors);
-void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);
-
 #endif

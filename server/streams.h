@@ -1,0 +1,40 @@
+/* Live streams (server-sent events): the watchers of each game on this
+ * process and the events sent to them.
+ *
+ * Limits: a watcher may leave SRV_WATCHER_BACKLOG bytes unread; past
+ * that its stream ends. Events older than the newest state sent for a
+ * game are dropped.
+ *
+ * Calls game_state.h, respond.h and libmicrohttpd only. */
+#ifndef SRV_STREAMS_H
+#define SRV_STREAMS_H
+
+#include "game.h"
+
+#include <microhttpd.h>
+#include <stdint.h>
+
+#define SRV_WATCHER_BACKLOG (1 << 20)
+
+typedef struct srv_streams srv_streams;
+
+srv_streams *srv_streams_new(const char *cors);
+void srv_streams_free(srv_streams *S);
+/* The daemon that resumes suspended watchers; NULL while it stops (then
+ * nothing more is pushed). */
+void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d);
+
+/* Opens a stream of g's states on c (its first event g's state). */
+enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g);
+/* Sends an event to every watcher of game id here. When version > 0 the
+ * event is a state newer than any sent so far (older ones are dropped). */
+void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json);
+/* Sends g's state as a "state" event. */
+void srv_streams_publish(srv_streams *S, const tg_game *g);
+/* True when game id has watchers here and version is newer than the
+ * newest state they were sent. */
+int srv_streams_wants(srv_streams *S, const char *id, int64_t version);
+/* The ids of the games watched here (heap, *n of them; NULL when none). */
+char (*srv_streams_watched(srv_streams *S, int *n))[TG_ID_LEN + 1];
+
+#endif
