@@ -46,12 +46,21 @@ tg_code tg_store_load(tg_store *s, const char *id, tg_game *g, tc_error *err);
 tg_code tg_store_save(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves,
                       tc_error *err);
 /* The most recently changed games (of one variant when variant is not NULL
- * or empty), newest first; the count written, or -1 with err. */
+ * or empty), newest first; the count written, or -1 with err (-2 when the
+ * database cannot be reached now: retry later).
+ *
+ * On PostgreSQL a lost connection is made again on a later call (backoff
+ * 0.1 s doubling to 5 s); meanwhile every call fails at once with
+ * TG_EUNAVAILABLE. */
 int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
 
 /* Listening for changes made by other processes (PostgreSQL): the callback
  * gets the id of each game that changed. tg_store_listen starts a thread on
- * its own connection; on SQLite it does nothing and returns 0. */
+ * its own connection; on SQLite it does nothing and returns 0. When that
+ * connection is lost the callback gets id NULL and version 0 (changes may
+ * be missed from now); once it is made again (backoff 0.1 s doubling to
+ * 5 s) and listens again, id NULL and version 1 (resynchronise: what
+ * changed meanwhile was not announced). */
 typedef void (*tg_change_fn)(const char *id, int64_t version, void *ctx);
 typedef struct tg_listener tg_listener;
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err);

@@ -4,6 +4,7 @@
 #include "game_state.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct srv_gstore {
     pthread_mutex_t lock;
     pthread_cond_t free_one;
     cache_slot cache[SRV_CACHE_SLOTS];
+    atomic_int off; /* the cache is not used */
 };
 
 static unsigned hash_text(const char *s)
@@ -161,11 +163,25 @@ uint64_t srv_gstore_cache_gen(srv_gstore *S, const char *id)
     return gen;
 }
 
+void srv_gstore_cache_use(srv_gstore *S, int use)
+{
+    atomic_store(&S->off, !use);
+    for (int i = 0; i < SRV_CACHE_SLOTS; i++) {
+        cache_slot *c = &S->cache[i];
+        pthread_mutex_lock(&c->lock);
+        c->gen++;
+        if (c->valid)
+            tg_game_free(&c->g);
+        c->valid = 0;
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
 void srv_gstore_cache_put(srv_gstore *S, tg_game *g, uint64_t gen)
 {
     cache_slot *c = slot_of(S, g->id);
     pthread_mutex_lock(&c->lock);
-    if (c->gen == gen) {
+    if (c->gen == gen && !atomic_load(&S->off)) {
         if (c->valid)
             tg_game_free(&c->g);
         c->g = *g;
@@ -181,7 +197,7 @@ json_t *srv_gstore_cached_state(srv_gstore *S, const char *id, int64_t now)
     cache_slot *c = slot_of(S, id);
     json_t *st = NULL;
     pthread_mutex_lock(&c->lock);
-    if (c->valid && !strcmp(c->g.id, id) &&
+    if (!atomic_load(&S->off) && c->valid && !strcmp(c->g.id, id) &&
         !(tg_game_active(&c->g) && c->g.clock.kind != TG_CLOCK_NONE &&
           tg_game_clock_left(&c->g, tg_game_turn(&c->g), now) <= 0))
         st = srv_state_json(&c->g, now);

@@ -41,5 +41,9 @@ uint64_t srv_gstore_cache_gen(srv_gstore *S, const char *id);
 /* Keeps g (taking it over) unless a drop came since gen; else frees it. */
 void srv_gstore_cache_put(srv_gstore *S, tg_game *g, uint64_t gen);
 void srv_gstore_cache_drop(srv_gstore *S, const char *id);
+/* Turns the cache off (use 0: everything cached dropped, nothing kept or
+ * served) or on again, as when changes from other processes cannot be
+ * heard. */
+void srv_gstore_cache_use(srv_gstore *S, int use);
 
 #endif

@@ -62,6 +62,20 @@ static unsigned hash_text(const char *s)
     return h;
 }
 
+/* A failure of the store as an answer: 503 with Retry-After while the
+ * database is being reconnected, else 500. The store's own text (the
+ * driver's) goes to the log only, never into an answer. */
+static void store_error(srv_response *r, tg_code rc, int api, const tc_error *err)
+{
+    fprintf(stderr, "topochess serve: store: %s\n", err->msg);
+    if (rc == TG_EUNAVAILABLE) {
+        srv_route_error(r, 503, api, "the game store is unavailable for a moment: try again shortly");
+        r->retry_after = 2;
+    } else {
+        srv_route_error(r, 500, api, "internal error in the game store (logged on the server)");
+    }
+}
+
 static int valid_id(const char *s)
 {
     size_t n = strlen(s);
@@ -74,9 +88,37 @@ static int valid_id(const char *s)
 }
 
 /* Changes made by other processes (PostgreSQL NOTIFY). */
+/* The listener lost its connection (id NULL, version 0): reads skip the
+ * cache until it is back, since changes from elsewhere go unheard. It is
+ * back (version 1): every watched game is loaded again and its watchers
+ * sent what they missed. */
+static void resync(srv_games *G, int back)
+{
+    srv_gstore_cache_use(G->store, back);
+    fprintf(stderr, "topochess serve: change listener %s\n", back ? "listening again: resynchronising" : "lost: reconnecting");
+    if (!back)
+        return;
+    int n = 0;
+    char (*ids)[TG_ID_LEN + 1] = srv_streams_watched(G->streams, &n);
+    for (int i = 0; i < n; i++) {
+        tg_game g;
+        tc_error err;
+        if (srv_gstore_load(G->store, ids[i], &g, &err) == TG_OK) {
+            if (srv_streams_wants(G->streams, g.id, g.version))
+                srv_streams_publish(G->streams, &g);
+            tg_game_free(&g);
+        }
+    }
+    free(ids);
+}
+
 static void on_change(const char *id, int64_t version, void *ctx)
 {
     srv_games *G = ctx;
+    if (!id) {
+        resync(G, (int)version);
+        return;
+    }
     srv_gstore_cache_drop(G->store, id);
     if (!srv_streams_wants(G->streams, id, version))
         return;
@@ -121,6 +163,12 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
         return NULL;
     }
     return G;
+}
+
+void srv_games_close_streams(srv_games *G, int wait_ms)
+{
+    if (G)
+        srv_streams_close_all(G->streams, wait_ms);
 }
 
 void srv_games_set_daemon(srv_games *G, struct MHD_Daemon *d)
@@ -247,12 +295,15 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
     tg_game g;
     tg_code rc = tg_game_new(&g, &def, fen && *fen ? fen : NULL, &q.clock, q.engine_side, (int)q.level, srv_now_ms(), &err);
     if (rc != TG_OK) {
-        srv_route_error(r, rc == TG_EBADINPUT ? 400 : 500, 1, "%s", err.msg);
+        if (rc == TG_EBADINPUT)
+            srv_route_error(r, 400, 1, "%s", err.msg);
+        else
+            store_error(r, rc, 1, &err);
         goto out;
     }
     rc = srv_gstore_insert(G->store, &g, &err);
     if (rc != TG_OK)
-        srv_route_error(r, 500, 1, "store: %s", err.msg);
+        store_error(r, rc, 1, &err);
     else
         finish_create(G, &g, r);
     tg_game_free(&g);
@@ -303,18 +354,20 @@ static void rematch(srv_games *G, tg_game *old, int side, srv_response *r)
     rc = tg_game_new(&g, &old->def, old->start_fen, &old->clock,
                      old->engine_side < 0 ? -1 : 1 - old->engine_side, old->engine_level, srv_now_ms(), &err);
     if (rc != TG_OK) {
-        srv_route_error(r, 500, 1, "%s", err.msg);
+        store_error(r, rc, 1, &err);
         return;
     }
     memcpy(g.id, nid, sizeof nid);
     memcpy(g.token[other], old->token[side], TG_TOKEN_LEN + 1);
     memcpy(g.token[side], old->token[other], TG_TOKEN_LEN + 1);
     rc = srv_gstore_insert(G->store, &g, &err);
-    if (rc != TG_OK) { /* the opponent's request made it meanwhile */
+    int made = rc == TG_OK;
+    if (!made) { /* the opponent's request (here or on another process) made it meanwhile */
         tg_game_free(&g);
         tg_game again;
-        if (srv_gstore_load(G->store, nid, &again, &err) != TG_OK) {
-            srv_route_error(r, 500, 1, "store: %s", err.msg);
+        tg_code lc = srv_gstore_load(G->store, nid, &again, &err);
+        if (lc != TG_OK) {
+            store_error(r, rc == TG_EUNAVAILABLE ? rc : lc, 1, &err);
             return;
         }
         g = again;
@@ -324,7 +377,7 @@ static void rematch(srv_games *G, tg_game *old, int side, srv_response *r)
     char url[160];
     snprintf(url, sizeof url, "/game/%s#token=%s", g.id, old->token[side]);
     json_object_set_new(o, "url", json_string(url));
-    srv_api_json(r, 201, o);
+    srv_api_json(r, made ? 201 : 200, o);
     char ev[64];
     snprintf(ev, sizeof ev, "{\"id\":\"%s\"}", g.id);
     srv_streams_event(G->streams, old->id, 0, "rematch", ev);
@@ -350,8 +403,10 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         tc_error err;
         tg_code rc = srv_gstore_load(G->store, id, &g, &err);
         if (rc != TG_OK) {
-            srv_route_error(r, rc == TG_ENOTFOUND ? 404 : 500, 1, rc == TG_ENOTFOUND ? "no game '%s'" : "%s",
-                            rc == TG_ENOTFOUND ? id : err.msg);
+            if (rc == TG_ENOTFOUND)
+                srv_route_error(r, 404, 1, "no game '%s'", id);
+            else
+                store_error(r, rc, 1, &err);
             break;
         }
         int side = request_side(&g, b, c, r);
@@ -411,7 +466,10 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             }
         }
         if (rc != TG_OK && !flagged) {
-            srv_route_error(r, rc == TG_EINTERNAL ? 500 : (int)rc, 1, "%s", reason[0] ? reason : err.msg);
+            if (rc == TG_EINTERNAL || rc == TG_EUNAVAILABLE)
+                store_error(r, rc, 1, &err);
+            else
+                srv_route_error(r, (int)rc, 1, "%s", reason[0] ? reason : err.msg);
             tg_game_free(&g);
             break;
         }
@@ -424,7 +482,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             continue;
         }
         if (sv != TG_OK) {
-            srv_route_error(r, 500, 1, "store: %s", err.msg);
+            store_error(r, sv, 1, &err);
             tg_game_free(&g);
             break;
         }
@@ -478,8 +536,10 @@ static int read_game(srv_games *G, const char *id, tg_game *g, srv_response *r, 
     tc_error err;
     tg_code rc = srv_gstore_load(G->store, id, g, &err);
     if (rc != TG_OK) {
-        srv_route_error(r, rc == TG_ENOTFOUND ? 404 : 500, api, rc == TG_ENOTFOUND ? "no game '%s'" : "%s",
-                        rc == TG_ENOTFOUND ? id : err.msg);
+        if (rc == TG_ENOTFOUND)
+            srv_route_error(r, 404, api, "no game '%s'", id);
+        else
+            store_error(r, rc, api, &err);
         return -1;
     }
     if (tg_game_active(g) && g->clock.kind != TG_CLOCK_NONE)
@@ -499,7 +559,7 @@ static void list_games(srv_games *G, const char *variant, int max, srv_response 
     else
         snprintf(err.msg, sizeof err.msg, "out of memory");
     if (n < 0)
-        srv_route_error(r, 500, !html, "store: %s", err.msg);
+        store_error(r, n == -2 ? TG_EUNAVAILABLE : TG_EINTERNAL, !html, &err);
     else
         srv_pages_list(list, n, variant, r, html, site);
     free(list);

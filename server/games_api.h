@@ -28,6 +28,9 @@ typedef struct srv_games_options {
  * pool and the timer. NULL with err. */
 srv_games *srv_games_start(const srv_games_options *o, tc_error *err);
 void srv_games_stop(srv_games *G);
+/* Before the daemon stops: ends every live stream with a final event and
+ * waits (at most wait_ms) for them to be sent. */
+void srv_games_close_streams(srv_games *G, int wait_ms);
 /* Needs the daemon for resuming suspended watchers: set once it runs. */
 void srv_games_set_daemon(srv_games *G, struct MHD_Daemon *d);
 

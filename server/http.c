@@ -228,6 +228,7 @@ int srv_serve(const srv_options *o)
     }
     srv_ctx ctx = {site, o->log, 0, games, o->cors};
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC |
                      (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
@@ -276,6 +277,13 @@ int srv_serve(const srv_options *o)
         site = next;
         atomic_store(&ctx.site, site);
     }
+    /* A clean stop: no new connections, every live stream ended with a
+     * final event (a suspended stream would abort MHD_stop_daemon), then
+     * the requests under way are finished by the daemon's stop. */
+    MHD_socket ls = MHD_quiesce_daemon(d);
+    if (ls != MHD_INVALID_SOCKET)
+        close(ls);
+    srv_games_close_streams(games, 3000);
     srv_games_set_daemon(games, NULL);
     MHD_stop_daemon(d);
     srv_games_stop(games);

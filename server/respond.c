@@ -1,6 +1,7 @@
 /* Sending a response: see respond.h. */
 #include "respond.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors)
@@ -52,6 +53,11 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, r.encoding);
     if (r.vary)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    if (r.retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", r.retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
     if (r.allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r.allow == 2 ? "GET, POST, OPTIONS" : "GET, HEAD");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NBUCKETS 256 /* game groups, hashed by id */
 
@@ -23,6 +24,7 @@ struct watcher {
     srv_buf out; /* bytes not yet sent */
     size_t off;  /* how far out has been sent */
     int suspended;
+    int ending; /* the server stops: end the stream once out is sent */
     group *g;
     watcher *next;
     srv_streams *S;
@@ -42,6 +44,8 @@ struct srv_streams {
     group *groups[NBUCKETS];
     _Atomic(struct MHD_Daemon *) daemon;
     const char *cors;
+    int closing; /* no new streams */
+    int total;   /* open streams */
 };
 
 static unsigned hash_text(const char *s)
@@ -195,6 +199,10 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             pthread_mutex_unlock(&w->lock);
             return MHD_CONTENT_READER_END_WITH_ERROR;
         }
+        if (w->ending) {
+            pthread_mutex_unlock(&w->lock);
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        }
         w->suspended = 1;
         MHD_suspend_connection(w->conn);
         pthread_mutex_unlock(&w->lock);
@@ -219,6 +227,7 @@ static void sse_free(void *cls)
             break;
         }
     g->n--;
+    S->total--;
     pthread_mutex_unlock(&S->lock);
     pthread_mutex_destroy(&w->lock);
     srv_buf_free(&w->out);
@@ -240,12 +249,21 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
                    text ? text : "{}");
     free(text);
     pthread_mutex_lock(&S->lock);
-    group *gr = group_find(S, g->id, 1);
+    group *gr = S->closing ? NULL : group_find(S, g->id, 1);
     if (!gr) {
+        int closing = S->closing;
         pthread_mutex_unlock(&S->lock);
         srv_buf_free(&w->out);
+        pthread_mutex_destroy(&w->lock);
         free(w);
-        return MHD_NO;
+        if (!closing)
+            return MHD_NO;
+        srv_response r;
+        memset(&r, 0, sizeof r);
+        r.fd = -1;
+        srv_route_error(&r, 503, 1, "the server is shutting down");
+        r.retry_after = 2;
+        return srv_http_send(c, &r, S->cors);
     }
     if (g->version > gr->version && gr->n == 0)
         gr->version = g->version;
@@ -253,6 +271,7 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     w->next = gr->ws;
     gr->ws = w;
     gr->n++;
+    S->total++;
     pthread_mutex_unlock(&S->lock);
     struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, w, sse_free);
     if (!resp) {
@@ -271,4 +290,34 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     enum MHD_Result ok = MHD_queue_response(c, 200, resp);
     MHD_destroy_response(resp);
     return ok;
+}
+
+void srv_streams_close_all(srv_streams *S, int wait_ms)
+{
+    static const char bye[] = "event: shutdown\ndata: {}\n\n";
+    pthread_mutex_lock(&S->lock);
+    S->closing = 1;
+    for (int b = 0; b < NBUCKETS; b++)
+        for (group *g = S->groups[b]; g; g = g->next)
+            for (watcher *w = g->ws; w; w = w->next) {
+                pthread_mutex_lock(&w->lock);
+                srv_buf_put(&w->out, bye, sizeof bye - 1);
+                w->ending = 1;
+                if (w->suspended) {
+                    w->suspended = 0;
+                    MHD_resume_connection(w->conn);
+                }
+                pthread_mutex_unlock(&w->lock);
+            }
+    pthread_mutex_unlock(&S->lock);
+    /* the streams drain (a watcher that does not read is cut by the daemon's stop) */
+    for (int t = 0; t < wait_ms; t += 20) {
+        pthread_mutex_lock(&S->lock);
+        int open = S->total;
+        pthread_mutex_unlock(&S->lock);
+        if (!open)
+            break;
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }

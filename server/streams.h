@@ -34,6 +34,10 @@ void srv_streams_publish(srv_streams *S, const tg_game *g);
 /* True when game id has watchers here and version is newer than the
  * newest state they were sent. */
 int srv_streams_wants(srv_streams *S, const char *id, int64_t version);
+/* Shutting down: every stream gets a final "shutdown" event and ends once
+ * it is sent; new streams are refused (503). Waits at most wait_ms for
+ * the streams to drain. */
+void srv_streams_close_all(srv_streams *S, int wait_ms);
 /* The ids of the games watched here (heap, *n of them; NULL when none). */
 char (*srv_streams_watched(srv_streams *S, int *n))[TG_ID_LEN + 1];
 
