@@ -23,23 +23,22 @@
 #include "streams.h"
 #include "topochess_explain.h"
 
-#include <arpa/inet.h>
 #include <jansson.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
-#define RATE_SLOTS 1024
+#define RATE_BUCKETS 1024
+#define RATE_MAX 65536 /* clients with a bucket */
 #define LIST_MAX 200
 
-typedef struct {
+typedef struct rate_entry {
     char ip[48];
     double tokens;
     int64_t last_ms;
-} rate_slot;
+    struct rate_entry *next;
+} rate_entry;
 
 struct srv_games {
     char url[1024];
@@ -50,7 +49,8 @@ struct srv_games {
     srv_timer *timer;
     tg_listener *listener;
     pthread_mutex_t rate_lock;
-    rate_slot rate[RATE_SLOTS];
+    rate_entry *rate[RATE_BUCKETS];
+    int nrate;
     double per_minute;
 };
 
@@ -187,6 +187,12 @@ void srv_games_stop(srv_games *G)
         tg_listener_stop(G->listener);
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
+    for (int b = 0; b < RATE_BUCKETS; b++)
+        while (G->rate[b]) {
+            rate_entry *e = G->rate[b];
+            G->rate[b] = e->next;
+            free(e);
+        }
     pthread_mutex_destroy(&G->rate_lock);
     free(G);
 }
@@ -203,38 +209,61 @@ int srv_games_owns(const char *t)
 
 
 
-/* A request's rate allowance for creating games: a bucket of per_minute
- * tokens per client address, refilled continuously. */
+/* A request's rate allowance for creating games (creates and rematches):
+ * a bucket of per_minute tokens per client address, refilled continuously.
+ * Keyed by the whole address in a chained table, so two addresses never
+ * share a bucket; full buckets (idle clients) are swept when the table
+ * holds RATE_MAX clients, and a new client beyond that is refused. */
 static int rate_ok(srv_games *G, struct MHD_Connection *c)
 {
-    char ip[48] = "?";
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (ci && ci->client_addr) {
-        const struct sockaddr *sa = ci->client_addr;
-        if (sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, ip, sizeof ip);
-        else if (sa->sa_family == AF_INET6)
-            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, ip, sizeof ip);
-    }
+    char ip[48];
+    srv_client_addr(c, ip);
     int64_t t = srv_now_ms();
     pthread_mutex_lock(&G->rate_lock);
-    rate_slot *s = &G->rate[hash_text(ip) % RATE_SLOTS];
-    if (strcmp(s->ip, ip)) { /* a new address (or one that shares the slot) */
-        snprintf(s->ip, sizeof s->ip, "%s", ip);
-        s->tokens = G->per_minute;
-        s->last_ms = t;
+    unsigned b = hash_text(ip) % RATE_BUCKETS;
+    rate_entry *e = G->rate[b];
+    while (e && strcmp(e->ip, ip))
+        e = e->next;
+    if (!e && G->nrate >= RATE_MAX) { /* sweep the clients whose buckets have refilled */
+        for (int k = 0; k < RATE_BUCKETS; k++)
+            for (rate_entry **p = &G->rate[k]; *p;) {
+                rate_entry *x = *p;
+                if (x->tokens + (double)(t - x->last_ms) * G->per_minute / 60000.0 >= G->per_minute) {
+                    *p = x->next;
+                    free(x);
+                    G->nrate--;
+                } else {
+                    p = &x->next;
+                }
+            }
     }
-    s->tokens += (double)(t - s->last_ms) * G->per_minute / 60000.0;
-    if (s->tokens > G->per_minute)
-        s->tokens = G->per_minute;
-    s->last_ms = t;
-    int ok = s->tokens >= 1;
-    if (ok)
-        s->tokens -= 1;
+    if (!e && G->nrate < RATE_MAX && (e = calloc(1, sizeof *e))) {
+        snprintf(e->ip, sizeof e->ip, "%s", ip);
+        e->tokens = G->per_minute;
+        e->last_ms = t;
+        e->next = G->rate[b];
+        G->rate[b] = e;
+        G->nrate++;
+    }
+    int ok = 0;
+    if (e) {
+        e->tokens += (double)(t - e->last_ms) * G->per_minute / 60000.0;
+        if (e->tokens > G->per_minute)
+            e->tokens = G->per_minute;
+        e->last_ms = t;
+        ok = e->tokens >= 1;
+        if (ok)
+            e->tokens -= 1;
+    }
     pthread_mutex_unlock(&G->rate_lock);
     return ok;
 }
 
+static void rate_refused(srv_games *G, srv_response *r)
+{
+    srv_route_error(r, 429, 1, "too many games created from this address: at most %.0f a minute", G->per_minute);
+    r->retry_after = 60 / (G->per_minute < 60 ? (int)G->per_minute : 60);
+}
 
 /* The side a request speaks for: its token from the body or an
  * "Authorization: Bearer" header; -1 with a 403 answer. */
@@ -289,7 +318,7 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
     if (srv_api_create_variant(site, &q, &def, r))
         goto out;
     if (!rate_ok(G, c)) {
-        srv_route_error(r, 429, 1, "too many games created from this address: at most %.0f a minute", G->per_minute);
+        rate_refused(G, r);
         goto out;
     }
     tg_game g;
@@ -327,7 +356,7 @@ static void rematch_id(const char *id, char *out)
     snprintf(out, TG_ID_LEN + 1, "%016llx", (unsigned long long)h);
 }
 
-static void rematch(srv_games *G, tg_game *old, int side, srv_response *r)
+static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int side, srv_response *r)
 {
     if (tg_game_active(old)) {
         srv_route_error(r, 409, 1, "the game is not over yet");
@@ -349,6 +378,10 @@ static void rematch(srv_games *G, tg_game *old, int side, srv_response *r)
         json_object_set_new(o, "url", json_string(url));
         srv_api_json(r, 200, o);
         tg_game_free(&g);
+        return;
+    }
+    if (!rate_ok(G, c)) { /* a rematch is a game this client causes */
+        rate_refused(G, r);
         return;
     }
     rc = tg_game_new(&g, &old->def, old->start_fen, &old->clock,
@@ -415,7 +448,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             break;
         }
         if (is_rematch) {
-            rematch(G, &g, side, r);
+            rematch(G, c, &g, side, r);
             tg_game_free(&g);
             break;
         }
@@ -617,6 +650,10 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
     if (q)
         q++;
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
+    if (strlen(target) > SRV_MAX_TARGET) { /* as the site's routes answer */
+        srv_route_error(&r, 414, api, "request target longer than %d bytes", SRV_MAX_TARGET);
+        return srv_http_send(c, &r, G->cors);
+    }
     if (pl >= sizeof path) {
         srv_route_error(&r, 404, api, "no such route");
         return srv_http_send(c, &r, G->cors);
@@ -641,7 +678,8 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
             char variant[64] = "", lim[16] = "";
             long max = 50;
             if (query_get(q, "variant", variant, sizeof variant) < 0 || query_get(q, "limit", lim, sizeof lim) < 0 ||
-                (lim[0] && ((max = strtol(lim, NULL, 10)) < 1 || max > LIST_MAX))) {
+                (lim[0] && (strspn(lim, "0123456789") != strlen(lim) || (max = strtol(lim, NULL, 10)) < 1 ||
+                            max > LIST_MAX))) {
                 srv_route_error(&r, 400, 1, "bad query: variant=SLUG (up to 63 bytes), limit=1..%d", LIST_MAX);
             } else {
                 list_games(G, variant, (int)max, &r, 0, site);

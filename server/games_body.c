@@ -3,6 +3,8 @@
 
 #include "render.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 void srv_api_json(srv_response *r, int status, json_t *v)
@@ -184,6 +186,14 @@ int srv_api_create_variant(const srv_site *site, const srv_create_req *q, tc_var
     } else if (tc_frontmatter_parse(q->page, strlen(q->page), def, &err)) {
         srv_route_error(r, 400, 1, "page: %s", err.msg);
         return -1;
+    } else {
+        /* A custom page's identity is "custom:" and a hash of its text:
+         * slugs hold only a-z, 0-9 and '-', so it can never pose as a hub
+         * variant (in lists, on the game page, in the PGN). */
+        uint64_t h = 1469598103934665603ull;
+        for (const char *p = q->page; *p; p++)
+            h = (h ^ (unsigned char)*p) * 1099511628211ull;
+        snprintf(def->name, sizeof def->name, "custom:%016llx", (unsigned long long)h);
     }
     return 0;
 }

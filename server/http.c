@@ -27,10 +27,12 @@
 
 #define SRV_CONN_MEMORY (32 * 1024) /* request line + headers, per connection */
 #define SRV_MAX_BODY (64 * 1024)     /* request bodies (only the games API reads them) */
+#define SRV_MAX_DISCARD (1024 * 1024) /* a chunked body read and dropped before its 413 */
 
 /// One request: its target as sent and how far the daemon has got.
 typedef struct {
     int started;     /* the handler has seen the headers */
+    int refused;     /* the body is past SRV_MAX_BODY: answer 413 at its end */
     size_t body;     /* body bytes seen */
     char *data;      /* the body kept for the games API (at most SRV_MAX_BODY) */
     char target[];   /* the request target */
@@ -53,6 +55,7 @@ static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
     srv_req *r = malloc(sizeof *r + n + 1);
     if (r) {
         r->started = 0;
+        r->refused = 0;
         r->body = 0;
         r->data = NULL;
         memcpy(r->target, uri ? uri : "", n + 1);
@@ -111,8 +114,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         }
         q->body += *upload_size;
         *upload_size = 0;
-        /* a chunked body without a length: drop the connection past the limit */
-        return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
+        /* a chunked body without a length, past the limit: read on and
+         * drop it, then answer the documented 413 (libmicrohttpd cannot
+         * answer while a body still comes); far past it, drop the
+         * connection */
+        q->refused = q->body > SRV_MAX_BODY;
+        return q->body <= SRV_MAX_DISCARD ? MHD_YES : MHD_NO;
+    } else if (q->refused) {
+        srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
         srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
     } else if (ctx->games && srv_games_owns(q->target)) {

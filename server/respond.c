@@ -1,7 +1,10 @@
 /* Sending a response: see respond.h. */
 #include "respond.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <string.h>
 
 void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors)
@@ -63,4 +66,17 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const 
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
     MHD_destroy_response(resp);
     return ok;
+}
+
+void srv_client_addr(struct MHD_Connection *c, char out[48])
+{
+    snprintf(out, 48, "?");
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, 48);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, 48);
 }

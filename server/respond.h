@@ -14,4 +14,8 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const c
  * configured, the page policy for HTML documents). */
 void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);
 
+/* The client's address as text ("127.0.0.1", "::1"), the whole of it:
+ * limits per client are keyed by it. "?" when unknown. */
+void srv_client_addr(struct MHD_Connection *c, char out[48]);
+
 #endif

@@ -14,6 +14,14 @@
 #define NBUCKETS 256 /* game groups, hashed by id */
 
 typedef struct watcher watcher;
+typedef struct client client;
+
+/// The open streams of one client address.
+struct client {
+    char addr[48];
+    int n;
+    client *next;
+};
 typedef struct group group;
 
 /// One live connection. Its queue is written by whoever publishes and read
@@ -26,6 +34,7 @@ struct watcher {
     int suspended;
     int ending; /* the server stops: end the stream once out is sent */
     group *g;
+    client *cl;
     watcher *next;
     srv_streams *S;
 };
@@ -46,6 +55,7 @@ struct srv_streams {
     const char *cors;
     int closing; /* no new streams */
     int total;   /* open streams */
+    client *clients[NBUCKETS];
 };
 
 static unsigned hash_text(const char *s)
@@ -76,6 +86,12 @@ void srv_streams_free(srv_streams *S)
             S->groups[b] = g->next;
             free(g);
         }
+    for (int b = 0; b < NBUCKETS; b++)
+        while (S->clients[b]) {
+            client *c = S->clients[b];
+            S->clients[b] = c->next;
+            free(c);
+        }
     pthread_mutex_destroy(&S->lock);
     free(S);
 }
@@ -90,11 +106,22 @@ void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d)
 
 static void watcher_push(watcher *w, const char *text, size_t n)
 {
+    static const char over[] = "event: overflow\ndata: {\"error\":\"this stream was not read: reconnect\"}\n\n";
     pthread_mutex_lock(&w->lock);
-    if (w->out.len - w->off + n > SRV_WATCHER_BACKLOG)
-        w->out.failed = 1; /* a client that does not read: its stream ends */
-    else
+    if (w->ending) {
+        /* ended: nothing more */
+    } else if (w->out.len - w->off + n > SRV_WATCHER_BACKLOG) {
+        /* a client that does not read: its backlog is dropped, it is told
+         * why, and its stream ends once that is sent (or the daemon's
+         * timeout closes it) */
+        srv_buf_free(&w->out);
+        memset(&w->out, 0, sizeof w->out);
+        w->off = 0;
+        srv_buf_put(&w->out, over, sizeof over - 1);
+        w->ending = 1;
+    } else {
         srv_buf_put(&w->out, text, n);
+    }
     if (w->suspended) {
         w->suspended = 0;
         MHD_resume_connection(w->conn);
@@ -228,6 +255,14 @@ static void sse_free(void *cls)
         }
     g->n--;
     S->total--;
+    if (--w->cl->n == 0) {
+        for (client **p = &S->clients[hash_text(w->cl->addr) % NBUCKETS]; *p; p = &(*p)->next)
+            if (*p == w->cl) {
+                *p = w->cl->next;
+                break;
+            }
+        free(w->cl);
+    }
     pthread_mutex_unlock(&S->lock);
     pthread_mutex_destroy(&w->lock);
     srv_buf_free(&w->out);
@@ -248,10 +283,35 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     srv_buf_printf(&w->out, "retry: 1000\nid: %lld\nevent: state\ndata: %s\n\n", (long long)g->version,
                    text ? text : "{}");
     free(text);
+    char addr[48];
+    srv_client_addr(c, addr);
     pthread_mutex_lock(&S->lock);
-    group *gr = S->closing ? NULL : group_find(S, g->id, 1);
+    client *cl = S->clients[hash_text(addr) % NBUCKETS];
+    while (cl && strcmp(cl->addr, addr))
+        cl = cl->next;
+    int full = S->total >= SRV_MAX_STREAMS || (cl && cl->n >= SRV_STREAMS_PER_ADDR);
+    if (!cl && !full && (cl = calloc(1, sizeof *cl))) {
+        snprintf(cl->addr, sizeof cl->addr, "%s", addr);
+        cl->next = S->clients[hash_text(addr) % NBUCKETS];
+        S->clients[hash_text(addr) % NBUCKETS] = cl;
+    }
+    group *gr = S->closing || full || !cl ? NULL : group_find(S, g->id, 1);
     if (!gr) {
         int closing = S->closing;
+        if (full && !closing) {
+            pthread_mutex_unlock(&S->lock);
+            srv_buf_free(&w->out);
+            pthread_mutex_destroy(&w->lock);
+            free(w);
+            srv_response r;
+            memset(&r, 0, sizeof r);
+            r.fd = -1;
+            srv_route_error(&r, 429, 1, "too many live streams %s (at most %d per address, %d in all)",
+                            S->total >= SRV_MAX_STREAMS ? "on this server" : "from this address",
+                            SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS);
+            r.retry_after = 10;
+            return srv_http_send(c, &r, S->cors);
+        }
         pthread_mutex_unlock(&S->lock);
         srv_buf_free(&w->out);
         pthread_mutex_destroy(&w->lock);
@@ -268,6 +328,8 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     if (g->version > gr->version && gr->n == 0)
         gr->version = g->version;
     w->g = gr;
+    w->cl = cl;
+    cl->n++;
     w->next = gr->ws;
     gr->ws = w;
     gr->n++;
@@ -278,8 +340,9 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
         sse_free(w);
         return MHD_NO;
     }
-    /* a stream is idle between moves: no idle timeout for it */
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)0);
+    /* a stream is idle between moves, but pinged every 15 s: a watcher
+     * that reads nothing for SRV_STREAM_TIMEOUT is closed */
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)SRV_STREAM_TIMEOUT);
     srv_response r;
     memset(&r, 0, sizeof r);
     r.fd = -1;

@@ -1,9 +1,12 @@
 /* Live streams (server-sent events): the watchers of each game on this
  * process and the events sent to them.
  *
- * Limits: a watcher may leave SRV_WATCHER_BACKLOG bytes unread; past
- * that its stream ends. Events older than the newest state sent for a
- * game are dropped.
+ * Limits: SRV_STREAMS_PER_ADDR open streams per client address and
+ * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
+ * SRV_WATCHER_BACKLOG bytes unread; past that its backlog is dropped, it
+ * gets an "overflow" event and its stream ends; a stream that takes no
+ * byte for SRV_STREAM_TIMEOUT seconds (pings come every 15 s) is closed.
+ * Events older than the newest state sent for a game are dropped.
  *
  * Calls game_state.h, respond.h and libmicrohttpd only. */
 #ifndef SRV_STREAMS_H
@@ -14,7 +17,10 @@
 #include <microhttpd.h>
 #include <stdint.h>
 
-#define SRV_WATCHER_BACKLOG (1 << 20)
+#define SRV_WATCHER_BACKLOG (256 * 1024)
+#define SRV_STREAMS_PER_ADDR 32
+#define SRV_MAX_STREAMS 4096
+#define SRV_STREAM_TIMEOUT 60
 
 typedef struct srv_streams srv_streams;
 

@@ -120,6 +120,71 @@ until_ok 15 v3 && ok || bad "listener: B's reads stay at the old version"
 r=$(post "$A/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"d3\"}")
 until_ok 10 grep -q '^id: 4$' "$tmp/watchB" && ok || bad "listener: no notification after the reconnect"
 
+
+# ---- 6. a custom page cannot pose as a hub variant; PGN has size and FEN
+page=$'---\ntitle: Klein Bottle Chess\nslug: klein-bottle\nengine:\n  topology:\n    type: grid\n    rows: 8\n    cols: 8\n    wrap: none\n  setup: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n---\n'
+r=$(post "$A/api/games" "$(jq -n --arg p "$page" '{page:$p}')")
+is "custom page: create" "$(status "$r")" 201
+cid=$(body "$r" | jq -r .id)
+cv=$(body "$r" | jq -r .state.variant)
+[ "$cv" != klein-bottle ] && ok || bad "custom page: its variant is the hub's slug '$cv'"
+is "custom page: identity outside the slugs' alphabet" "$(grep -c '^custom:[0-9a-f]\{16\}$' <<< "$cv")" 1
+is "custom page: not listed under the hub's variant" \
+  "$("${C[@]}" "$A/api/games?variant=klein-bottle&limit=200" | jq --arg id "$cid" '[.[] | select(.id == $id)] | length')" 0
+pgn=$("${C[@]}" "$A/api/games/$cid/pgn")
+is "custom page: PGN has a FEN" "$(grep -c '^\[FEN "' <<< "$pgn")" 1
+is "custom page: PGN has the board's size" "$(grep -c '^\[Board "8x8"\]' <<< "$pgn")" 1
+is "custom page: PGN names no hub variant" "$(grep -c '^\[Variant "klein-bottle"\]' <<< "$pgn")" 0
+pgn=$("${C[@]}" "$A/api/games/$id/pgn")
+is "preset game: PGN has a FEN too" "$(grep -c '^\[FEN "' <<< "$pgn")" 1
+
+# ---- 7. rate limits: rematches count; two addresses never share a bucket
+start R --db "$TG_TEST_DB" --create-per-minute 3
+R=http://127.0.0.1:$port
+mk() { post "$R/api/games" '{"variant":"torus"}'; }
+r=$(mk); g1=$(body "$r" | jq -r .id); t1=$(body "$r" | jq -r .white.token); t2=$(body "$r" | jq -r .black.token)
+post "$R/api/games/$g1/resign" "{\"token\":\"$t1\"}" > /dev/null
+mk > /dev/null; mk > /dev/null
+is "rate: the 4th create is refused" "$(status "$(mk)")" 429
+r=$(post "$R/api/games/$g1/rematch" "{\"token\":\"$t2\"}")
+is "rate: a rematch past the limit is refused" "$(status "$r")" 429
+# FNV-1a of an address, as the old table hashed it: find a loopback
+# address that shared 127.0.0.1's slot of 1024
+fnv() { local h=2166136261 i c; for ((i = 0; i < ${#1}; i++)); do printf -v c '%d' "'${1:i:1}"; h=$(( ((h ^ c) * 16777619) & 0xffffffff )); done; echo $((h % 1024)); }
+want=$(fnv 127.0.0.2) other=
+for a in $(seq 3 250); do for b in 0 1 2 3; do
+  ip=127.0.$b.$a; [ "$(fnv $ip)" = "$want" ] && { other=$ip; break 2; }
+done; done
+if [ -n "$other" ]; then
+  codes=""
+  for _ in 1 2 3 4 5; do
+    for ip in 127.0.0.2 "$other"; do
+      codes+="$("${C[@]}" --interface "$ip" -o /dev/null -w '%{http_code}' -X POST --data-binary '{"variant":"torus"}' "$R/api/games") "
+    done
+  done
+  is "rate: two addresses sharing a hash slot, 5 creates each: 6 made" "$(tr ' ' '\n' <<< "$codes" | grep -c '^201$')" 6
+else
+  bad "rate: no colliding loopback address found"
+fi
+
+# ---- 9. the small limits
+is "limit=5abc: 400" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games?limit=5abc")" 400
+long=$(head -c 5000 /dev/zero | tr '\0' a)
+is "5 KB target under /api/games/<id>: 414" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games/$id?$long")" 414
+head -c 70000 /dev/zero | tr '\0' ' ' > "$tmp/huge"
+is "chunked body over 64 KB: 413" "$("${C[@]}" -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' \
+  -X POST --data-binary @"$tmp/huge" "$A/api/games")" 413
+r=$(post "$A/api/games/$g1/rematch" "{\"token\":\"$t1\"}")
+r2=$(post "$B/api/games/$g1/rematch" "{\"token\":\"$t2\"}")
+is "rematch on two processes: one 201, one 200" "$(printf '%s\n%s\n' "$(status "$r")" "$(status "$r2")" | sort | tr '\n' ' ')" "200 201 "
+
+# ---- 4. streams bounded per address
+for k in $(seq 1 32); do "${C[@]}" --max-time 30 -N "$A/api/games/$id/events" > "$tmp/many$k" & pids+=($!); done
+until_ok 10 bash -c "grep -l '^event: state' $tmp/many* | wc -l | grep -qx 32" || bad "streams: 32 did not open"
+is "streams: the 33rd from one address gets 429" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games/$id/events")" 429
+is "streams: another address still gets one" \
+  "$("${C[@]}" --max-time 2 --interface 127.0.0.3 "$A/api/games/$id/events" | grep -c '^event: state')" 1
+
 # ---- 3. SIGTERM and SIGINT with live streams: a final event, exit 0
 for sig in TERM INT; do
   start S$sig --db "$TG_TEST_DB"
