@@ -97,6 +97,7 @@ static const struct {
     {"list_variant", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM "
                      "games WHERE variant = $2 ORDER BY updated_ms DESC LIMIT $1",
      2},
+    {"pending", TG_PENDING_SQL("$2", "$3", "$1"), 3},
 };
 
 static tg_code insert_moves(pg *c, const tg_game *g, int from, tc_error *err)
@@ -239,15 +240,12 @@ static tg_code pg_save_once(tg_store *st, const tg_game *g, int64_t expected, in
     return rc;
 }
 
-static int pg_list_once(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int pg_rows(tg_store *st, const char *name, int nv, const char *const *v, int max, tg_game_summary *out,
+                   tc_error *err)
 {
     pg *c = st->conn;
-    char lim[16];
-    snprintf(lim, sizeof lim, "%d", max);
-    bool one = variant && variant[0];
-    const char *v[] = {lim, one ? variant : ""};
     pthread_mutex_lock(&c->lock);
-    PGresult *r = run(c, one ? "list_variant" : "list", one ? 2 : 1, v, PGRES_TUPLES_OK, err, "list games");
+    PGresult *r = run(c, name, nv, v, PGRES_TUPLES_OK, err, "list games");
     int n = -1;
     if (r) {
         n = PQntuples(r) < max ? PQntuples(r) : max;
@@ -267,6 +265,25 @@ static int pg_list_once(tg_store *st, const char *variant, int max, tg_game_summ
     PQclear(r);
     pthread_mutex_unlock(&c->lock);
     return n;
+}
+
+static int pg_list_once(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+{
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", max);
+    bool one = variant && variant[0];
+    const char *v[] = {lim, one ? variant : ""};
+    return pg_rows(st, one ? "list_variant" : "list", one ? 2 : 1, v, max, out, err);
+}
+
+static int pg_pending_once(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out,
+                           tc_error *err)
+{
+    char lim[16], now[24];
+    snprintf(lim, sizeof lim, "%d", max);
+    snprintf(now, sizeof now, "%lld", (long long)now_ms);
+    const char *v[] = {lim, after, now};
+    return pg_rows(st, "pending", 3, v, max, out, err);
 }
 
 static void pg_close(tg_store *st)
@@ -359,7 +376,18 @@ static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *
     }
 }
 
-static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list};
+static int pg_pending(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err), -2;
+    int n = pg_pending_once(st, after, now_ms, max, out, err);
+    if (n < 0 && judge(c, TG_EINTERNAL, err) == TG_EUNAVAILABLE)
+        return -2;
+    return n;
+}
+
+static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list, pg_pending};
 
 /* Applies missing migrations under an advisory lock, so that servers that
  * start together do not race. */

@@ -8,30 +8,83 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// A game waiting for an engine move.
+typedef struct job {
+    char id[TG_ID_LEN + 1];
+    struct job *next;
+} job;
+
+/// The jobs one client caused, first in first out.
+typedef struct lane {
+    char client[48];
+    job *head, *tail;
+    struct lane *next;
+} lane;
+
 struct srv_engines {
     srv_gstore *store;
     srv_streams *streams;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    char queue[SRV_ENGINE_QUEUE][TG_ID_LEN + 1];
-    int head, len;
+    lane *lanes; /* the clients with jobs; served in turn from `turn` */
+    lane *turn;
+    int len;     /* jobs in all lanes */
     int stopping;
     int n;
     pthread_t workers[SRV_MAX_ENGINE_THREADS];
 };
 
-void srv_engines_enqueue(srv_engines *E, const char *id)
+void srv_engines_enqueue(srv_engines *E, const char *id, const char *client)
 {
     pthread_mutex_lock(&E->lock);
     int dup = 0;
-    for (int i = 0; i < E->len && !dup; i++)
-        dup = !strcmp(E->queue[(E->head + i) % SRV_ENGINE_QUEUE], id);
-    if (!dup && E->len < SRV_ENGINE_QUEUE) {
-        snprintf(E->queue[(E->head + E->len) % SRV_ENGINE_QUEUE], TG_ID_LEN + 1, "%s", id);
+    lane *l = NULL;
+    for (lane *x = E->lanes; x && !dup; x = x->next) {
+        if (!strcmp(x->client, client))
+            l = x;
+        for (job *j = x->head; j && !dup; j = j->next)
+            dup = !strcmp(j->id, id);
+    }
+    job *j = dup || E->len >= SRV_ENGINE_QUEUE ? NULL : calloc(1, sizeof *j);
+    if (j && !l && (l = calloc(1, sizeof *l))) {
+        snprintf(l->client, sizeof l->client, "%s", client);
+        l->next = E->lanes;
+        E->lanes = l;
+    }
+    if (j && l) {
+        snprintf(j->id, sizeof j->id, "%s", id);
+        if (l->tail)
+            l->tail->next = j;
+        else
+            l->head = j;
+        l->tail = j;
         E->len++;
         pthread_cond_signal(&E->cond);
+    } else {
+        free(j);
     }
     pthread_mutex_unlock(&E->lock);
+}
+
+/* The next job, one client after another (under the lock, len > 0). */
+static void next_job(srv_engines *E, char id[TG_ID_LEN + 1])
+{
+    lane *l = E->turn ? E->turn : E->lanes;
+    job *j = l->head;
+    memcpy(id, j->id, TG_ID_LEN + 1);
+    l->head = j->next;
+    if (!l->head)
+        l->tail = NULL;
+    free(j);
+    E->len--;
+    E->turn = l->next;
+    if (!l->head) { /* the client has no more jobs: its lane goes */
+        lane **p = &E->lanes;
+        while (*p != l)
+            p = &(*p)->next;
+        *p = l->next;
+        free(l);
+    }
 }
 
 /* One engine move for a game (when it is still the engine's turn). */
@@ -100,9 +153,7 @@ static void *worker(void *arg)
             return NULL;
         }
         char id[TG_ID_LEN + 1];
-        memcpy(id, E->queue[E->head], sizeof id);
-        E->head = (E->head + 1) % SRV_ENGINE_QUEUE;
-        E->len--;
+        next_job(E, id);
         pthread_mutex_unlock(&E->lock);
         engine_move(E, id);
     }
@@ -133,6 +184,16 @@ void srv_engines_stop(srv_engines *E)
     pthread_mutex_unlock(&E->lock);
     for (int i = 0; i < E->n; i++)
         pthread_join(E->workers[i], NULL);
+    while (E->lanes) {
+        lane *l = E->lanes;
+        E->lanes = l->next;
+        while (l->head) {
+            job *j = l->head;
+            l->head = j->next;
+            free(j);
+        }
+        free(l);
+    }
     pthread_mutex_destroy(&E->lock);
     pthread_cond_destroy(&E->cond);
     free(E);

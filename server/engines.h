@@ -3,9 +3,14 @@
  * when it is still the engine's turn, saves (retrying on a conflicting
  * save) and publishes.
  *
- * Limits: SRV_ENGINE_QUEUE jobs waiting (more are dropped: the timer's
- * rescan finds them again); a game is queued at most once; a search takes
- * at most one second.
+ * Fairness: each client (the address whose request caused the job; ""
+ * for the server's own rescans) has its own queue, and the workers take
+ * one job from each client in turn, so one client's thirty games do not
+ * delay another's reply.
+ *
+ * Limits: SRV_ENGINE_QUEUE jobs waiting in all (more are dropped: the
+ * timer's rescan finds them again); a game is queued at most once; a
+ * search takes at most one second.
  *
  * Calls game_store.h, streams.h and game_state.h. */
 #ifndef SRV_ENGINES_H
@@ -21,7 +26,7 @@ typedef struct srv_engines srv_engines;
 
 srv_engines *srv_engines_start(srv_gstore *store, srv_streams *streams, int threads);
 void srv_engines_stop(srv_engines *E);
-/* Queues an engine move for game id. */
-void srv_engines_enqueue(srv_engines *E, const char *id);
+/* Queues an engine move for game id, caused by client. */
+void srv_engines_enqueue(srv_engines *E, const char *id, const char *client);
 
 #endif

@@ -18,6 +18,14 @@ struct srv_timer {
     int stopping;
 };
 
+static int stopping(srv_timer *T)
+{
+    pthread_mutex_lock(&T->lock);
+    int s = T->stopping;
+    pthread_mutex_unlock(&T->lock);
+    return s;
+}
+
 int srv_flag_check(srv_gstore *store, srv_streams *streams, tg_game *g)
 {
     int64_t before = g->version;
@@ -31,30 +39,33 @@ int srv_flag_check(srv_gstore *store, srv_streams *streams, tg_game *g)
     return 0;
 }
 
-/* The recently changed games of the store: flags and engine moves that a
- * stopped process left pending. */
+/* Every game of the store that may wait for the server (an engine move, a
+ * flag), however old: flags and engine moves that a stopped process left
+ * pending. Paged by id. */
 static void rescan(srv_timer *T)
 {
     tg_game_summary *list = malloc(SRV_RESCAN_MAX * sizeof *list);
-    int k = -1;
+    char after[TG_ID_LEN + 1] = "";
+    int k = SRV_RESCAN_MAX;
     tc_error err;
-    if (list)
-        k = srv_gstore_list(T->store, NULL, SRV_RESCAN_MAX, list, &err);
-    for (int i = 0; i < k; i++) {
-        if (strcmp(list[i].result, "*"))
-            continue;
-        tg_game g;
-        if (srv_gstore_load(T->store, list[i].id, &g, &err) != TG_OK)
-            continue;
-        if (!srv_flag_check(T->store, T->streams, &g) && srv_engine_to_move(&g))
-            srv_engines_enqueue(T->engines, g.id);
-        tg_game_free(&g);
+    while (list && k == SRV_RESCAN_MAX && !stopping(T)) {
+        k = srv_gstore_pending(T->store, after, srv_now_ms(), SRV_RESCAN_MAX, list, &err);
+        for (int i = 0; i < k; i++) {
+            tg_game g;
+            memcpy(after, list[i].id, sizeof after);
+            if (srv_gstore_load(T->store, list[i].id, &g, &err) != TG_OK)
+                continue;
+            if (!srv_flag_check(T->store, T->streams, &g) && srv_engine_to_move(&g))
+                srv_engines_enqueue(T->engines, g.id, "");
+            tg_game_free(&g);
+        }
     }
     free(list);
 }
 
-/* Every half second: the watched games here are checked for flag falls;
- * every ten seconds the store is rescanned. */
+/* Every half second: the watched games here whose flag deadline has come
+ * are loaded and judged (no other game is loaded); every ten seconds the
+ * store is rescanned. */
 static void *timer_main(void *arg)
 {
     srv_timer *T = arg;
@@ -74,16 +85,21 @@ static void *timer_main(void *arg)
         pthread_mutex_unlock(&T->lock);
         tick++;
         int n = 0;
-        char (*ids)[TG_ID_LEN + 1] = srv_streams_watched(T->streams, &n);
-        if (tick % 30 == 0) /* a comment line keeps idle streams (and proxies) alive */
+        char (*ids)[TG_ID_LEN + 1];
+        if (tick % 30 == 0) { /* an event keeps idle streams (and proxies) alive */
+            ids = srv_streams_watched(T->streams, &n);
             for (int i = 0; i < n; i++)
                 srv_streams_event(T->streams, ids[i], 0, "ping", "{}");
+            free(ids);
+        }
+        /* only the watched games whose flag may have fallen are loaded */
+        ids = srv_streams_due(T->streams, srv_now_ms(), &n);
         for (int i = 0; i < n; i++) {
             tg_game g;
             tc_error err;
             if (srv_gstore_load(T->store, ids[i], &g, &err) == TG_OK) {
-                if (tg_game_active(&g) && g.clock.kind != TG_CLOCK_NONE)
-                    srv_flag_check(T->store, T->streams, &g);
+                if (!srv_flag_check(T->store, T->streams, &g)) /* the clock moved on meanwhile */
+                    srv_streams_set_deadline(T->streams, g.id, srv_flag_deadline(&g, srv_now_ms()));
                 tg_game_free(&g);
             }
         }

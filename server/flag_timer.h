@@ -2,7 +2,10 @@
  * streams alive, and every ten seconds rescans the store for games that a
  * stopped process left waiting (a flag to call, an engine move to make).
  *
- * Limits: wakes twice a second; the rescan reads SRV_RESCAN_MAX games.
+ * Limits: wakes twice a second, and then loads only the watched games
+ * whose running clock's flag has fallen by the newest state sent (an
+ * untimed or idle game costs nothing); the rescan pages through the
+ * store's pending games SRV_RESCAN_MAX at a time.
  *
  * Calls game_store.h, streams.h, engines.h and game_state.h. */
 #ifndef SRV_FLAG_TIMER_H

@@ -138,6 +138,16 @@ int srv_gstore_list(srv_gstore *S, const char *variant, int max, tg_game_summary
     return n;
 }
 
+int srv_gstore_pending(srv_gstore *S, const char *after, int64_t now_ms, int max, tg_game_summary *out,
+                       tc_error *err)
+{
+    int slot;
+    tg_store *s = get(S, &slot);
+    int n = tg_store_pending(s, after, now_ms, max, out, err);
+    put(S, slot);
+    return n;
+}
+
 /* ---------------------------------------------------------------- cache */
 
 static cache_slot *slot_of(srv_gstore *S, const char *id) { return &S->cache[hash_text(id) % SRV_CACHE_SLOTS]; }

@@ -286,7 +286,7 @@ static int request_side(const tg_game *g, json_t *body, struct MHD_Connection *c
     return side;
 }
 
-static void finish_create(srv_games *G, tg_game *g, srv_response *r)
+static void finish_create(srv_games *G, struct MHD_Connection *c, tg_game *g, srv_response *r)
 {
     json_t *o = json_pack("{s:s,s:s,s:o}", "id", g->id, "url", "", "state", srv_state_json(g, srv_now_ms()));
     char url[64];
@@ -300,8 +300,11 @@ static void finish_create(srv_games *G, tg_game *g, srv_response *r)
         json_object_set_new(o, srv_side_name(side), json_pack("{s:s,s:s}", "token", g->token[side], "url", link));
     }
     srv_api_json(r, 201, o);
-    if (srv_engine_to_move(g))
-        srv_engines_enqueue(G->engines, g->id);
+    if (srv_engine_to_move(g)) {
+        char client[48];
+        srv_client_addr(c, client);
+        srv_engines_enqueue(G->engines, g->id, client);
+    }
 }
 
 
@@ -334,7 +337,7 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
     if (rc != TG_OK)
         store_error(r, rc, 1, &err);
     else
-        finish_create(G, &g, r);
+        finish_create(G, c, &g, r);
     tg_game_free(&g);
 out:
     json_decref(b);
@@ -414,8 +417,11 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
     char ev[64];
     snprintf(ev, sizeof ev, "{\"id\":\"%s\"}", g.id);
     srv_streams_event(G->streams, old->id, 0, "rematch", ev);
-    if (srv_engine_to_move(&g))
-        srv_engines_enqueue(G->engines, g.id);
+    if (srv_engine_to_move(&g)) {
+        char client[48];
+        srv_client_addr(c, client);
+        srv_engines_enqueue(G->engines, g.id, client);
+    }
     tg_game_free(&g);
 }
 
@@ -524,8 +530,11 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             srv_route_error(r, 409, 1, "the game is over: %s", g.termination);
         else
             srv_api_json(r, 200, srv_state_json(&g, srv_now_ms()));
-        if (srv_engine_to_move(&g))
-            srv_engines_enqueue(G->engines, g.id);
+        if (srv_engine_to_move(&g)) {
+            char client[48];
+            srv_client_addr(c, client);
+            srv_engines_enqueue(G->engines, g.id, client);
+        }
         tg_game_free(&g);
         break;
     }

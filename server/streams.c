@@ -42,7 +42,8 @@ struct watcher {
 /// The watchers of one game on this process.
 struct group {
     char id[TG_ID_LEN + 1];
-    int64_t version; /* the newest version published */
+    int64_t version;  /* the newest version published */
+    int64_t deadline; /* when its running clock's flag falls (ms), or 0 */
     watcher *ws;
     int n;
     group *next;
@@ -146,7 +147,10 @@ static group *group_find(srv_streams *S, const char *id, int make)
     return g;
 }
 
-void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json)
+/* Sends an event; a state (version > 0) newer than any sent sets the
+ * group's flag deadline too (deadline < 0: leave it). */
+static void push_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json,
+                       int64_t deadline)
 {
     srv_buf ev = {0};
     if (version > 0)
@@ -159,6 +163,8 @@ void srv_streams_event(srv_streams *S, const char *id, int64_t version, const ch
     if (g && (version <= 0 || version > g->version)) {
         if (version > 0)
             g->version = version;
+        if (deadline >= 0)
+            g->deadline = deadline;
         for (watcher *w = g->ws; w; w = w->next)
             watcher_push(w, ev.p, ev.len);
     }
@@ -166,15 +172,30 @@ void srv_streams_event(srv_streams *S, const char *id, int64_t version, const ch
     srv_buf_free(&ev);
 }
 
+void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json)
+{
+    push_event(S, id, version, event, json, -1);
+}
+
 void srv_streams_publish(srv_streams *S, const tg_game *g)
 {
-    json_t *st = srv_state_json(g, srv_now_ms());
+    int64_t now = srv_now_ms();
+    json_t *st = srv_state_json(g, now);
     char *text = json_dumps(st, JSON_COMPACT);
     json_decref(st);
     if (text) {
-        srv_streams_event(S, g->id, g->version, "state", text);
+        push_event(S, g->id, g->version, "state", text, srv_flag_deadline(g, now));
         free(text);
     }
+}
+
+void srv_streams_set_deadline(srv_streams *S, const char *id, int64_t deadline)
+{
+    pthread_mutex_lock(&S->lock);
+    group *g = group_find(S, id, 0);
+    if (g)
+        g->deadline = deadline;
+    pthread_mutex_unlock(&S->lock);
 }
 
 int srv_streams_wants(srv_streams *S, const char *id, int64_t version)
@@ -186,14 +207,16 @@ int srv_streams_wants(srv_streams *S, const char *id, int64_t version)
     return want;
 }
 
-char (*srv_streams_watched(srv_streams *S, int *count))[TG_ID_LEN + 1]
+/* The ids of the watched games (due: only those whose flag deadline has
+ * come by now). */
+static char (*collect(srv_streams *S, int due, int64_t now, int *count))[TG_ID_LEN + 1]
 {
     char (*ids)[TG_ID_LEN + 1] = NULL;
     int n = 0, cap = 0;
     pthread_mutex_lock(&S->lock);
     for (int b = 0; b < NBUCKETS; b++)
         for (group *g = S->groups[b]; g; g = g->next)
-            if (g->n > 0) {
+            if (g->n > 0 && (!due || (g->deadline && g->deadline <= now))) {
                 if (n == cap) {
                     int nc = cap ? 2 * cap : 16;
                     void *p = realloc(ids, (size_t)nc * sizeof *ids);
@@ -209,6 +232,10 @@ out:
     *count = n;
     return ids;
 }
+
+char (*srv_streams_watched(srv_streams *S, int *count))[TG_ID_LEN + 1] { return collect(S, 0, 0, count); }
+
+char (*srv_streams_due(srv_streams *S, int64_t now, int *count))[TG_ID_LEN + 1] { return collect(S, 1, now, count); }
 
 /* The daemon asks for more of the stream: send what is queued, or suspend
  * the connection until something is (watcher_push resumes it). */
@@ -327,6 +354,8 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     }
     if (g->version > gr->version && gr->n == 0)
         gr->version = g->version;
+    if (g->version >= gr->version)
+        gr->deadline = srv_flag_deadline(g, srv_now_ms());
     w->g = gr;
     w->cl = cl;
     cl->n++;

@@ -46,5 +46,10 @@ int srv_streams_wants(srv_streams *S, const char *id, int64_t version);
 void srv_streams_close_all(srv_streams *S, int wait_ms);
 /* The ids of the games watched here (heap, *n of them; NULL when none). */
 char (*srv_streams_watched(srv_streams *S, int *n))[TG_ID_LEN + 1];
+/* The same, only the games whose running clock's flag falls by now (as of
+ * the newest state sent): the timer loads no other game. */
+char (*srv_streams_due(srv_streams *S, int64_t now, int *n))[TG_ID_LEN + 1];
+/* Sets a watched game's flag deadline (0: no clock runs). */
+void srv_streams_set_deadline(srv_streams *S, const char *id, int64_t deadline);
 
 #endif
