@@ -9,6 +9,7 @@
  * connections is capped, in all and per client address. */
 #include "server.h"
 
+#include "deadlines.h"
 #include "games_api.h"
 #include "respond.h"
 #include "route.h"
@@ -72,7 +73,8 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 
 static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)cls, (void)toe;
+    srv_deadlines_request_done(c);
     srv_req *q = *req;
     if (q)
         free(q->data);
@@ -95,12 +97,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     srv_response r;
     memset(&r, 0, sizeof r);
     r.fd = -1;
+    if (q->started && !*upload_size) /* the request is whole: answered now */
+        srv_deadlines_answered(c);
     if (!q->started) {
         q->started = 1;
+        srv_deadlines_head_done(c);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (!cl || strtoull(cl, NULL, 10) <= SRV_MAX_BODY)
             return MHD_YES;
         /* refused before it is sent (the connection then closes) */
+        srv_deadlines_answered(c);
         srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (*upload_size) {
         int keep = ctx->games && srv_games_owns(q->target);
@@ -236,6 +242,14 @@ int srv_serve(const srv_options *o)
         }
     }
     srv_ctx ctx = {site, o->log, 0, games, o->cors};
+    srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
+                                            o->body_timeout > 0 ? o->body_timeout : 30);
+    if (!dl) {
+        fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
+        srv_games_stop(games);
+        srv_site_free(site);
+        return 1;
+    }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC |
                      (ipv6 ? MHD_USE_IPv6 : 0);
@@ -247,10 +261,12 @@ int srv_serve(const srv_options *o)
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
-        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
+        srv_deadlines_notify, dl, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");
+        srv_deadlines_stop(dl);
         srv_games_stop(games);
         srv_site_free(site);
         return 1;
@@ -295,6 +311,7 @@ int srv_serve(const srv_options *o)
     srv_games_close_streams(games, 3000);
     srv_games_set_daemon(games, NULL);
     MHD_stop_daemon(d);
+    srv_deadlines_stop(dl);
     srv_games_stop(games);
     for (int i = 0; i < nold; i++)
         srv_site_free(old[i]);
