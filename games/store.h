@@ -54,6 +54,11 @@ tg_code tg_store_save(tg_store *s, const tg_game *g, int64_t expected_version, i
  * TG_EUNAVAILABLE. */
 int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
 
+/* Tells the other processes' listeners that something about game id
+ * changed without a new version (PostgreSQL NOTIFY "ID 0"; on SQLite,
+ * with one process, nothing). TG_OK or an error. */
+tg_code tg_store_announce(tg_store *s, const char *id, tc_error *err);
+
 /* The active games that may wait for the server (ids after `after`, in id
  * order, at most max): the engine to move, or a clock whose flag may have
  * fallen by now_ms. A superset: the caller loads each and judges. Pages
@@ -93,6 +98,7 @@ typedef struct tg_store_ops {
     tg_code (*save)(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves, tc_error *err);
     int (*list)(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
     int (*pending)(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err);
+    tg_code (*announce)(tg_store *s, const char *id, tc_error *err); /* NULL: nothing to do */
 } tg_store_ops;
 
 struct tg_store {

@@ -387,7 +387,23 @@ static int pg_pending(tg_store *st, const char *after, int64_t now_ms, int max, 
     return n;
 }
 
-static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list, pg_pending};
+static tg_code pg_announce(tg_store *st, const char *id, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err);
+    char note[64];
+    snprintf(note, sizeof note, "%.16s 0", id);
+    const char *n[] = {note};
+    pthread_mutex_lock(&c->lock);
+    PGresult *r = run(c, "notify", 1, n, PGRES_TUPLES_OK, err, "notify");
+    pthread_mutex_unlock(&c->lock);
+    tg_code rc = r ? TG_OK : TG_EINTERNAL;
+    PQclear(r);
+    return judge(c, rc, err);
+}
+
+static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list, pg_pending, pg_announce};
 
 /* Applies missing migrations under an advisory lock, so that servers that
  * start together do not race. */

@@ -258,7 +258,7 @@ static void lite_close(tg_store *st)
     free(st);
 }
 
-static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_list, lite_pending};
+static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_list, lite_pending, NULL};
 
 /* Applies the migrations the file lacks, in one transaction. */
 static int migrate(lite *l, int *version, tc_error *err)

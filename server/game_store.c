@@ -138,6 +138,15 @@ int srv_gstore_list(srv_gstore *S, const char *variant, int max, tg_game_summary
     return n;
 }
 
+tg_code srv_gstore_announce(srv_gstore *S, const char *id, tc_error *err)
+{
+    int slot;
+    tg_store *s = get(S, &slot);
+    tg_code rc = tg_store_announce(s, id, err);
+    put(S, slot);
+    return rc;
+}
+
 int srv_gstore_pending(srv_gstore *S, const char *after, int64_t now_ms, int max, tg_game_summary *out,
                        tc_error *err)
 {

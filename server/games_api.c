@@ -112,11 +112,35 @@ static void resync(srv_games *G, int back)
     free(ids);
 }
 
+static void rematch_id(const char *id, char *out);
+
+/* Another process made game id's rematch (version 0): its watchers here
+ * are told too. */
+static void on_rematch(srv_games *G, const char *id)
+{
+    if (!srv_streams_wants(G->streams, id, INT64_MAX))
+        return;
+    char nid[TG_ID_LEN + 1];
+    rematch_id(id, nid);
+    tg_game g;
+    tc_error err;
+    if (srv_gstore_load(G->store, nid, &g, &err) == TG_OK) {
+        char ev[64];
+        snprintf(ev, sizeof ev, "{\"id\":\"%s\"}", g.id);
+        srv_streams_event(G->streams, id, 0, "rematch", ev);
+        tg_game_free(&g);
+    }
+}
+
 static void on_change(const char *id, int64_t version, void *ctx)
 {
     srv_games *G = ctx;
     if (!id) {
         resync(G, (int)version);
+        return;
+    }
+    if (version == 0) {
+        on_rematch(G, id);
         return;
     }
     srv_gstore_cache_drop(G->store, id);
@@ -414,9 +438,16 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
     snprintf(url, sizeof url, "/game/%s#token=%s", g.id, old->token[side]);
     json_object_set_new(o, "url", json_string(url));
     srv_api_json(r, made ? 201 : 200, o);
-    char ev[64];
-    snprintf(ev, sizeof ev, "{\"id\":\"%s\"}", g.id);
-    srv_streams_event(G->streams, old->id, 0, "rematch", ev);
+    /* the old game's watchers: here directly when no other process can
+     * exist (SQLite), else through the store's notification, which
+     * reaches every process, this one too (on_rematch) */
+    if (made && !G->listener) {
+        char ev[64];
+        snprintf(ev, sizeof ev, "{\"id\":\"%s\"}", g.id);
+        srv_streams_event(G->streams, old->id, 0, "rematch", ev);
+    } else if (made && srv_gstore_announce(G->store, old->id, &err) != TG_OK) {
+        fprintf(stderr, "topochess serve: store: %s\n", err.msg);
+    }
     if (srv_engine_to_move(&g)) {
         char client[48];
         srv_client_addr(c, client);

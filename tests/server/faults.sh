@@ -178,9 +178,13 @@ is "5 KB target under /api/games/<id>: 414" "$("${C[@]}" -o /dev/null -w '%{http
 head -c 70000 /dev/zero | tr '\0' ' ' > "$tmp/huge"
 is "chunked body over 64 KB: 413" "$("${C[@]}" -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' \
   -X POST --data-binary @"$tmp/huge" "$A/api/games")" 413
+"${C[@]}" --max-time 30 -N "$B/api/games/$g1/events" > "$tmp/rematchB" & pids+=($!)
+until_ok 10 grep -qs '^event: state' "$tmp/rematchB" || bad "rematch: B's stream did not start"
 r=$(post "$A/api/games/$g1/rematch" "{\"token\":\"$t1\"}")
 r2=$(post "$B/api/games/$g1/rematch" "{\"token\":\"$t2\"}")
 is "rematch on two processes: one 201, one 200" "$(printf '%s\n%s\n' "$(status "$r")" "$(status "$r2")" | sort | tr '\n' ' ')" "200 201 "
+until_ok 10 grep -q '^event: rematch' "$tmp/rematchB" && ok || bad "rematch: the event made on A did not reach B's watcher"
+is "rematch: the event comes once" "$(grep -c '^event: rematch' "$tmp/rematchB")" 1
 
 # ---- 4. streams bounded per address
 for k in $(seq 1 32); do "${C[@]}" --max-time 30 -N "$A/api/games/$id/events" > "$tmp/many$k" & pids+=($!); done
