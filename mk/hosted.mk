@@ -26,3 +26,10 @@ $(B)/fuzz/fuzz_games: $(wildcard server/*.c server/*.h games/*.c games/*.h)
 faults-test: $(BIN)
 	tools/with-postgres bash tests/server/faults.sh ./$(BIN)
 CHECKS += faults-test
+
+# bench/abuse.sh in its smoke mode (50 slow clients, 50 stalled watchers):
+# figures printed, nothing asserted, so that the script cannot rot.
+.PHONY: bench-abuse-smoke
+bench-abuse-smoke: $(BIN)
+	SMOKE=1 bash bench/abuse.sh ./$(BIN)
+CHECKS += bench-abuse-smoke

@@ -86,7 +86,10 @@ static void *timer_main(void *arg)
         tick++;
         int n = 0;
         char (*ids)[TG_ID_LEN + 1];
-        if (tick % 30 == 0) { /* an event keeps idle streams (and proxies) alive */
+        /* an event every 5 s keeps idle streams (and proxies) alive and
+         * finds the watchers that left: a suspended stream notices a
+         * closed socket only when it writes */
+        if (tick % 10 == 0) {
             ids = srv_streams_watched(T->streams, &n);
             for (int i = 0; i < n; i++)
                 srv_streams_event(T->streams, ids[i], 0, "ping", "{}");

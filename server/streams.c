@@ -369,7 +369,7 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
         sse_free(w);
         return MHD_NO;
     }
-    /* a stream is idle between moves, but pinged every 15 s: a watcher
+    /* a stream is idle between moves, but pinged every 5 s: a watcher
      * that reads nothing for SRV_STREAM_TIMEOUT is closed */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)SRV_STREAM_TIMEOUT);
     srv_response r;

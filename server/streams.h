@@ -5,7 +5,8 @@
  * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
  * SRV_WATCHER_BACKLOG bytes unread; past that its backlog is dropped, it
  * gets an "overflow" event and its stream ends; a stream that takes no
- * byte for SRV_STREAM_TIMEOUT seconds (pings come every 15 s) is closed.
+ * byte for SRV_STREAM_TIMEOUT seconds (pings come every 5 s) is closed, and
+ * a watcher that left is noticed by the next ping.
  * Events older than the newest state sent for a game are dropped.
  *
  * Calls game_state.h, respond.h and libmicrohttpd only. */
@@ -17,7 +18,7 @@
 #include <microhttpd.h>
 #include <stdint.h>
 
-#define SRV_WATCHER_BACKLOG (256 * 1024)
+#define SRV_WATCHER_BACKLOG (64 * 1024)
 #define SRV_STREAMS_PER_ADDR 32
 #define SRV_MAX_STREAMS 4096
 #define SRV_STREAM_TIMEOUT 60
