@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-./topochess}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-if [ -n "${SMOKE:-}" ]; then N=${N:-50} CHANGES=${CHANGES:-60} SLOW_S=${SLOW_S:-4}
-else N=${N:-1000} CHANGES=${CHANGES:-600} SLOW_S=${SLOW_S:-12}; fi
+if [ -n "${SMOKE:-}" ]; then N=${N:-50} CHANGES=${CHANGES:-60} SLOW_S=${SLOW_S:-5}
+else N=${N:-1000} CHANGES=${CHANGES:-600} SLOW_S=${SLOW_S:-5}; fi
 for t in curl python3; do command -v $t >/dev/null || { echo "bench/abuse.sh: $t is missing"; exit 1; }; done
 tmp=$(mktemp -d)
 spid=
