@@ -6,9 +6,8 @@
  * one direction: games_api -> games_pages, games_body, flag_timer ->
  * engines -> streams, game_store -> game_state; respond.c sends.
  *
- * Limits: creates and rematches from one client address
- * (create_per_minute a minute, a token bucket); lists of at most LIST_MAX
- * games. */
+ * Limits: creates and rematches from one client address (rate_limit.h);
+ * lists of at most LIST_MAX games. */
 #define _GNU_SOURCE /* pthread */
 #include "games_api.h"
 
@@ -19,6 +18,7 @@
 #include "game_store.h"
 #include "games_body.h"
 #include "games_pages.h"
+#include "rate_limit.h"
 #include "respond.h"
 #include "streams.h"
 #include "topochess_explain.h"
@@ -29,16 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RATE_BUCKETS 1024
-#define RATE_MAX 65536 /* clients with a bucket */
 #define LIST_MAX 200
 
-typedef struct rate_entry {
-    char ip[48];
-    double tokens;
-    int64_t last_ms;
-    struct rate_entry *next;
-} rate_entry;
 
 struct srv_games {
     char url[1024];
@@ -48,19 +40,9 @@ struct srv_games {
     srv_engines *engines;
     srv_timer *timer;
     tg_listener *listener;
-    pthread_mutex_t rate_lock;
-    rate_entry *rate[RATE_BUCKETS];
-    int nrate;
+    srv_rate *rate;
     double per_minute;
 };
-
-static unsigned hash_text(const char *s)
-{
-    unsigned h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
 
 /* A failure of the store as an answer: 503 with Retry-After while the
  * database is being reconnected, else 500. The store's own text (the
@@ -74,6 +56,12 @@ static void store_error(srv_response *r, tg_code rc, int api, const tc_error *er
     } else {
         srv_route_error(r, 500, api, "internal error in the game store (logged on the server)");
     }
+}
+
+static void rate_refused(srv_games *G, srv_response *r)
+{
+    srv_route_error(r, 429, 1, "too many games created from this address: at most %.0f a minute", G->per_minute);
+    r->retry_after = 60 / (G->per_minute < 60 ? (int)G->per_minute : 60);
 }
 
 static int valid_id(const char *s)
@@ -163,9 +151,14 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     }
     snprintf(G->url, sizeof G->url, "%s", o->db && *o->db ? o->db : "topochess.db");
     int pg = !strncmp(G->url, "postgresql://", 13) || !strncmp(G->url, "postgres://", 11);
-    pthread_mutex_init(&G->rate_lock, NULL);
     G->cors = o->cors;
     G->per_minute = o->create_per_minute > 0 ? o->create_per_minute : 60;
+    G->rate = srv_rate_new(G->per_minute);
+    if (!G->rate) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        free(G);
+        return NULL;
+    }
     /* SQLite in WAL mode reads beside a writer */
     G->store = srv_gstore_open(G->url, o->stores > 0 ? o->stores : 4, err);
     G->streams = G->store ? srv_streams_new(o->cors) : NULL;
@@ -211,13 +204,7 @@ void srv_games_stop(srv_games *G)
         tg_listener_stop(G->listener);
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
-    for (int b = 0; b < RATE_BUCKETS; b++)
-        while (G->rate[b]) {
-            rate_entry *e = G->rate[b];
-            G->rate[b] = e->next;
-            free(e);
-        }
-    pthread_mutex_destroy(&G->rate_lock);
+    srv_rate_free(G->rate);
     free(G);
 }
 
@@ -233,61 +220,6 @@ int srv_games_owns(const char *t)
 
 
 
-/* A request's rate allowance for creating games (creates and rematches):
- * a bucket of per_minute tokens per client address, refilled continuously.
- * Keyed by the whole address in a chained table, so two addresses never
- * share a bucket; full buckets (idle clients) are swept when the table
- * holds RATE_MAX clients, and a new client beyond that is refused. */
-static int rate_ok(srv_games *G, struct MHD_Connection *c)
-{
-    char ip[48];
-    srv_client_addr(c, ip);
-    int64_t t = srv_now_ms();
-    pthread_mutex_lock(&G->rate_lock);
-    unsigned b = hash_text(ip) % RATE_BUCKETS;
-    rate_entry *e = G->rate[b];
-    while (e && strcmp(e->ip, ip))
-        e = e->next;
-    if (!e && G->nrate >= RATE_MAX) { /* sweep the clients whose buckets have refilled */
-        for (int k = 0; k < RATE_BUCKETS; k++)
-            for (rate_entry **p = &G->rate[k]; *p;) {
-                rate_entry *x = *p;
-                if (x->tokens + (double)(t - x->last_ms) * G->per_minute / 60000.0 >= G->per_minute) {
-                    *p = x->next;
-                    free(x);
-                    G->nrate--;
-                } else {
-                    p = &x->next;
-                }
-            }
-    }
-    if (!e && G->nrate < RATE_MAX && (e = calloc(1, sizeof *e))) {
-        snprintf(e->ip, sizeof e->ip, "%s", ip);
-        e->tokens = G->per_minute;
-        e->last_ms = t;
-        e->next = G->rate[b];
-        G->rate[b] = e;
-        G->nrate++;
-    }
-    int ok = 0;
-    if (e) {
-        e->tokens += (double)(t - e->last_ms) * G->per_minute / 60000.0;
-        if (e->tokens > G->per_minute)
-            e->tokens = G->per_minute;
-        e->last_ms = t;
-        ok = e->tokens >= 1;
-        if (ok)
-            e->tokens -= 1;
-    }
-    pthread_mutex_unlock(&G->rate_lock);
-    return ok;
-}
-
-static void rate_refused(srv_games *G, srv_response *r)
-{
-    srv_route_error(r, 429, 1, "too many games created from this address: at most %.0f a minute", G->per_minute);
-    r->retry_after = 60 / (G->per_minute < 60 ? (int)G->per_minute : 60);
-}
 
 /* The side a request speaks for: its token from the body or an
  * "Authorization: Bearer" header; -1 with a 403 answer. */
@@ -344,7 +276,7 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
     const char *fen = q.fen;
     if (srv_api_create_variant(site, &q, &def, r))
         goto out;
-    if (!rate_ok(G, c)) {
+    if (!srv_rate_take(G->rate, c)) {
         rate_refused(G, r);
         goto out;
     }
@@ -407,7 +339,7 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         tg_game_free(&g);
         return;
     }
-    if (!rate_ok(G, c)) { /* a rematch is a game this client causes */
+    if (!srv_rate_take(G->rate, c)) { /* a rematch is a game this client causes */
         rate_refused(G, r);
         return;
     }
