@@ -22,7 +22,7 @@ typedef struct conn {
 } conn;
 
 struct srv_deadlines {
-    int64_t head_ms, body_ms;
+    int64_t head_ms, body_ms, idle_ms;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     conn *all;
@@ -48,7 +48,9 @@ static void enter(struct MHD_Connection *c, int phase)
 {
     conn *k = of(c);
     if (k && atomic_load(&k->phase) != CUT) {
-        atomic_store(&k->since, mono_ms());
+        /* on a kept connection the next head may start after the idle
+         * timeout's allowance */
+        atomic_store(&k->since, mono_ms() + (phase == HEAD ? k->D->idle_ms : 0));
         atomic_store(&k->phase, phase);
     }
 }
@@ -135,13 +137,14 @@ static void *sweeper(void *arg)
     return NULL;
 }
 
-srv_deadlines *srv_deadlines_start(int head_s, int body_s)
+srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s)
 {
     srv_deadlines *D = calloc(1, sizeof *D);
     if (!D)
         return NULL;
     D->head_ms = (int64_t)head_s * 1000;
     D->body_ms = (int64_t)body_s * 1000;
+    D->idle_ms = (int64_t)idle_s * 1000;
     pthread_mutex_init(&D->lock, NULL);
     pthread_cond_init(&D->cond, NULL);
     if (pthread_create(&D->thread, NULL, sweeper, D)) {

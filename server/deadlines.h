@@ -5,8 +5,9 @@
  * shuts down the socket of any connection past its deadline (the daemon
  * then sees the end of the stream and closes it):
  *
- *   head: from the accept (or the end of the previous answer on a kept
- *         connection) to the end of the request head, head_s seconds;
+ *   head: from the accept to the end of the request head, head_s
+ *         seconds (on a kept connection, from the end of the previous
+ *         answer, idle_s + head_s: the daemon's idle timeout comes first);
  *   body: from the end of the head to the end of the body, body_s seconds;
  *   answered: no deadline (a live stream lives on; its own limits are in
  *         streams.h).
@@ -24,7 +25,7 @@
 
 typedef struct srv_deadlines srv_deadlines;
 
-srv_deadlines *srv_deadlines_start(int head_s, int body_s);
+srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s);
 void srv_deadlines_stop(srv_deadlines *D);
 /* For MHD_OPTION_NOTIFY_CONNECTION (cls: the srv_deadlines). */
 void srv_deadlines_notify(void *cls, struct MHD_Connection *c, void **socket_context,

@@ -243,7 +243,7 @@ int srv_serve(const srv_options *o)
     }
     srv_ctx ctx = {site, o->log, 0, games, o->cors};
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
-                                            o->body_timeout > 0 ? o->body_timeout : 30);
+                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout);
     if (!dl) {
         fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
         srv_games_stop(games);
