@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #define NBUCKETS 256 /* game groups, hashed by id */
@@ -368,6 +369,14 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     if (!resp) {
         sse_free(w);
         return MHD_NO;
+    }
+    /* the kernel's buffer for the stream stays small (its autotuning
+     * would let a watcher that does not read hold megabytes): the
+     * backlog above is the limit that counts */
+    const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (fd) {
+        int size = SRV_STREAM_SNDBUF;
+        setsockopt(fd->connect_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
     }
     /* a stream is idle between moves, but pinged every 5 s: a watcher
      * that reads nothing for SRV_STREAM_TIMEOUT is closed */

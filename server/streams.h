@@ -3,7 +3,8 @@
  *
  * Limits: SRV_STREAMS_PER_ADDR open streams per client address and
  * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
- * SRV_WATCHER_BACKLOG bytes unread; past that its backlog is dropped, it
+ * SRV_WATCHER_BACKLOG bytes unread (beside a kernel send buffer fixed at
+ * SRV_STREAM_SNDBUF); past that its backlog is dropped, it
  * gets an "overflow" event and its stream ends; a stream that takes no
  * byte for SRV_STREAM_TIMEOUT seconds (pings come every 5 s) is closed, and
  * a watcher that left is noticed by the next ping.
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #define SRV_WATCHER_BACKLOG (64 * 1024)
+#define SRV_STREAM_SNDBUF (32 * 1024)
 #define SRV_STREAMS_PER_ADDR 32
 #define SRV_MAX_STREAMS 4096
 #define SRV_STREAM_TIMEOUT 60
