@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The hosted games under abuse, on loopback (figures printed, nothing
-# asserted): the server's resident memory and the latency of an ordinary
+# asserted): the server's resident memory, the kernel's TCP buffers (the
+# whole machine's, from /proc/net/sockstat) and the latency of an ordinary
 # client's requests (a game's state, a move) beside
 #   - an idle server,
 #   - N slow clients sending their request heads a byte a second,
@@ -42,6 +43,14 @@ PER_ADDR = 25
 def rss():
     return int(open(f"/proc/{pid}/status").read().split("VmRSS:")[1].split()[0]) // 1024
 
+def tcp_mem():
+    """The kernel's TCP buffer memory, all sockets of the machine (MB)."""
+    for line in open("/proc/net/sockstat"):
+        if line.startswith("TCP:"):
+            f = line.split()
+            return int(f[f.index("mem") + 1]) * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    return -1
+
 def fds():
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -68,7 +77,7 @@ def latency(gid, k=40):
     return f"median {ts[len(ts)//2]:.1f} ms, p95 {ts[int(len(ts)*0.95)]:.1f} ms, max {ts[-1]:.1f} ms, status {sorted(codes)}"
 
 def report(label, gid):
-    print(f"{label:34s} rss {rss():5d} MB, fds {fds():5d}; reads: {latency(gid)}", flush=True)
+    print(f"{label:34s} rss {rss():5d} MB, kernel TCP {tcp_mem():5d} MB, fds {fds():5d}; reads: {latency(gid)}", flush=True)
 
 def src(i):
     a = 2 + i // PER_ADDR
