@@ -26,7 +26,8 @@ static int usage(int help, const char *bad)
         fprintf(stderr, "topochess serve: unknown or incomplete option '%s'\n", bad);
     fprintf(help ? stdout : stderr,
             "usage: topochess serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
-            "                       [--threads N] [--timeout S] [--max-connections N] [--max-per-ip N] [--log]\n"
+            "                       [--threads N] [--timeout S] [--head-timeout S] [--body-timeout S]\n"
+            "                       [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
             "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR]\n");
     return !help;
@@ -68,6 +69,10 @@ int cmd_serve(cli_ctx *c)
             bad = number(a, v, 1, 64, &o.threads);
         else if (!strcmp(a, "--timeout"))
             bad = number(a, v, 1, 3600, &o.timeout);
+        else if (!strcmp(a, "--head-timeout"))
+            bad = number(a, v, 1, 3600, &o.head_timeout);
+        else if (!strcmp(a, "--body-timeout"))
+            bad = number(a, v, 1, 3600, &o.body_timeout);
         else if (!strcmp(a, "--max-connections"))
             bad = number(a, v, 1, 100000, &o.max_connections);
         else if (!strcmp(a, "--max-per-ip"))

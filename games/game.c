@@ -417,7 +417,12 @@ void tg_game_pgn(const tg_game *g, FILE *out)
     for (int s = 0; s < 2; s++)
         snprintf(s ? black : white, sizeof white, g->engine_side == s ? "topochess level %d" : "Player",
                  g->engine_level);
-    const char *tags[] = {"Event",   "topochess hub game", "Site",        "topochess hub",
+    /* the board's size and the start FEN in every game: a reader can
+     * check (or rebuild) the board whatever the Variant tag names */
+    char board[24];
+    snprintf(board, sizeof board, "%dx%d", g->def.width, g->def.height);
+    const char *tags[] = {"SetUp", "1", "FEN", g->start_fen, "Board", board,
+                          "Event",   "topochess hub game", "Site",        "topochess hub",
                           "Date",    date,                 "White",       white,
                           "Black",   black,                "Result",      g->result,
                           "Variant", g->def.name,          "TimeControl", tcontrol,

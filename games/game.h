@@ -45,7 +45,8 @@ typedef enum {
     TG_ENOTFOUND = 404,
     TG_ECONFLICT = 409, /* not your turn, game over, nothing to accept */
     TG_ETOOLARGE = 413,
-    TG_EINTERNAL = 500
+    TG_EINTERNAL = 500,
+    TG_EUNAVAILABLE = 503 /* the store cannot be reached now (PostgreSQL reconnecting): retry */
 } tg_code;
 
 /// A hosted game: its record (everything a store keeps) and, built from it

@@ -28,5 +28,7 @@ const tg_migration tg_migrations[] = {
         " PRIMARY KEY (game_id, ply));"
         "CREATE INDEX games_by_update ON games (updated_ms);"
         "CREATE INDEX games_by_variant ON games (variant, updated_ms);"},
+    /* the active games, for the rescan of games waiting for the server */
+    {2, "CREATE INDEX games_active ON games (id) WHERE result = '*';"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

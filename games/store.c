@@ -49,6 +49,18 @@ int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *ou
     return s->ops->list(s, variant, max, out, err);
 }
 
+tg_code tg_store_announce(tg_store *s, const char *id, tc_error *err)
+{
+    return s->ops->announce ? s->ops->announce(s, id, err) : TG_OK;
+}
+
+int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
+{
+    if (max <= 0)
+        return 0;
+    return s->ops->pending(s, after ? after : "", now_ms, max, out, err);
+}
+
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err)
 {
     if (!url || !is_pg(url))

@@ -46,12 +46,42 @@ tg_code tg_store_load(tg_store *s, const char *id, tg_game *g, tc_error *err);
 tg_code tg_store_save(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves,
                       tc_error *err);
 /* The most recently changed games (of one variant when variant is not NULL
- * or empty), newest first; the count written, or -1 with err. */
+ * or empty), newest first; the count written, or -1 with err (-2 when the
+ * database cannot be reached now: retry later).
+ *
+ * On PostgreSQL a lost connection is made again on a later call (backoff
+ * 0.1 s doubling to 5 s); meanwhile every call fails at once with
+ * TG_EUNAVAILABLE. */
 int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+
+/* Tells the other processes' listeners that something about game id
+ * changed without a new version (PostgreSQL NOTIFY "ID 0"; on SQLite,
+ * with one process, nothing). TG_OK or an error. */
+tg_code tg_store_announce(tg_store *s, const char *id, tc_error *err);
+
+/* The active games that may wait for the server (ids after `after`, in id
+ * order, at most max): the engine to move, or a clock whose flag may have
+ * fallen by now_ms. A superset: the caller loads each and judges. Pages
+ * through every such game, however old (a restart finds them all). The
+ * count written, or -1 (-2: unreachable) with err. */
+int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err);
+
+/* The condition of tg_store_pending, with each backend's placeholders. */
+#define TG_PENDING_SQL(a, n, m)                                                                          \
+    "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms "             \
+    "FROM games WHERE result = '*' AND id > " a " AND ("                                                   \
+    "(engine_side >= 0 AND (nmoves + CASE WHEN start_fen LIKE '% b %' THEN 1 ELSE 0 END) % 2 = engine_side) OR " \
+    "(clock_kind = 1 AND nmoves >= 2 AND "                                                                     \
+    "turn_started_ms + CASE WHEN white_ms < black_ms THEN white_ms ELSE black_ms END <= " n ") OR "                \
+    "(clock_kind = 2 AND turn_started_ms + days * 86400000 <= " n ")) ORDER BY id LIMIT " m ""
 
 /* Listening for changes made by other processes (PostgreSQL): the callback
  * gets the id of each game that changed. tg_store_listen starts a thread on
- * its own connection; on SQLite it does nothing and returns 0. */
+ * its own connection; on SQLite it does nothing and returns 0. When that
+ * connection is lost the callback gets id NULL and version 0 (changes may
+ * be missed from now); once it is made again (backoff 0.1 s doubling to
+ * 5 s) and listens again, id NULL and version 1 (resynchronise: what
+ * changed meanwhile was not announced). */
 typedef void (*tg_change_fn)(const char *id, int64_t version, void *ctx);
 typedef struct tg_listener tg_listener;
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
@@ -67,6 +97,8 @@ typedef struct tg_store_ops {
     tg_code (*load)(tg_store *s, const char *id, tg_game *g, tc_error *err);
     tg_code (*save)(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves, tc_error *err);
     int (*list)(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+    int (*pending)(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err);
+    tg_code (*announce)(tg_store *s, const char *id, tc_error *err); /* NULL: nothing to do */
 } tg_store_ops;
 
 struct tg_store {

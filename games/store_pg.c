@@ -10,11 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <time.h>
 
+/// One connection. After it is lost it is re-established on the next use,
+/// at most once per backoff (0.1 s doubling to 5 s), so that requests made
+/// while the database is down fail fast with TG_EUNAVAILABLE.
 typedef struct {
     PGconn *db;
     pthread_mutex_t lock;
+    int64_t retry_at; /* monotonic ms before which no reconnect is tried */
+    int backoff;      /* ms, 0 while connected */
 } pg;
+
+#define BACKOFF_MIN 100
+#define BACKOFF_MAX 5000
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int next_backoff(int b) { return b ? (b * 2 > BACKOFF_MAX ? BACKOFF_MAX : b * 2) : BACKOFF_MIN; }
+
+static tg_code unavailable(tc_error *err)
+{
+    snprintf(err->msg, sizeof err->msg, "postgresql: the database is unreachable; reconnecting");
+    return TG_EUNAVAILABLE;
+}
 
 static tg_code pg_fail(pg *c, tc_error *err, const char *what, PGresult *r)
 {
@@ -73,6 +97,7 @@ static const struct {
     {"list_variant", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM "
                      "games WHERE variant = $2 ORDER BY updated_ms DESC LIMIT $1",
      2},
+    {"pending", TG_PENDING_SQL("$2", "$3", "$1"), 3},
 };
 
 static tg_code insert_moves(pg *c, const tg_game *g, int from, tc_error *err)
@@ -97,7 +122,7 @@ static void row_text(const tg_value *row, const char **out)
         out[i] = row[i].s;
 }
 
-static tg_code pg_insert(tg_store *st, const tg_game *g, tc_error *err)
+static tg_code pg_insert_once(tg_store *st, const tg_game *g, tc_error *err)
 {
     pg *c = st->conn;
     tg_value row[TG_GAME_NCOLUMNS];
@@ -120,7 +145,7 @@ static tg_code pg_insert(tg_store *st, const tg_game *g, tc_error *err)
     return rc;
 }
 
-static tg_code pg_load(tg_store *st, const char *id, tg_game *g, tc_error *err)
+static tg_code pg_load_once(tg_store *st, const char *id, tg_game *g, tc_error *err)
 {
     pg *c = st->conn;
     memset(g, 0, sizeof *g);
@@ -169,7 +194,7 @@ static tg_code pg_load(tg_store *st, const char *id, tg_game *g, tc_error *err)
     return rc;
 }
 
-static tg_code pg_save(tg_store *st, const tg_game *g, int64_t expected, int stored_moves, tc_error *err)
+static tg_code pg_save_once(tg_store *st, const tg_game *g, int64_t expected, int stored_moves, tc_error *err)
 {
     pg *c = st->conn;
     tg_value row[TG_GAME_NCOLUMNS];
@@ -215,15 +240,12 @@ static tg_code pg_save(tg_store *st, const tg_game *g, int64_t expected, int sto
     return rc;
 }
 
-static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int pg_rows(tg_store *st, const char *name, int nv, const char *const *v, int max, tg_game_summary *out,
+                   tc_error *err)
 {
     pg *c = st->conn;
-    char lim[16];
-    snprintf(lim, sizeof lim, "%d", max);
-    bool one = variant && variant[0];
-    const char *v[] = {lim, one ? variant : ""};
     pthread_mutex_lock(&c->lock);
-    PGresult *r = run(c, one ? "list_variant" : "list", one ? 2 : 1, v, PGRES_TUPLES_OK, err, "list games");
+    PGresult *r = run(c, name, nv, v, PGRES_TUPLES_OK, err, "list games");
     int n = -1;
     if (r) {
         n = PQntuples(r) < max ? PQntuples(r) : max;
@@ -245,6 +267,25 @@ static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *
     return n;
 }
 
+static int pg_list_once(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+{
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", max);
+    bool one = variant && variant[0];
+    const char *v[] = {lim, one ? variant : ""};
+    return pg_rows(st, one ? "list_variant" : "list", one ? 2 : 1, v, max, out, err);
+}
+
+static int pg_pending_once(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out,
+                           tc_error *err)
+{
+    char lim[16], now[24];
+    snprintf(lim, sizeof lim, "%d", max);
+    snprintf(now, sizeof now, "%lld", (long long)now_ms);
+    const char *v[] = {lim, after, now};
+    return pg_rows(st, "pending", 3, v, max, out, err);
+}
+
 static void pg_close(tg_store *st)
 {
     pg *c = st->conn;
@@ -256,7 +297,113 @@ static void pg_close(tg_store *st)
     free(st);
 }
 
-static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list};
+static int prepare_all(pg *c, tc_error *err);
+
+/* The connection works, or is made again when its backoff allows: 0, or
+ * -1 (the database is unreachable). */
+static int ready(pg *c)
+{
+    if (PQstatus(c->db) == CONNECTION_OK)
+        return 0;
+    int64_t now = mono_ms();
+    if (now < c->retry_at)
+        return -1;
+    PQreset(c->db);
+    tc_error e;
+    if (PQstatus(c->db) == CONNECTION_OK && !prepare_all(c, &e)) {
+        c->backoff = 0;
+        return 0;
+    }
+    c->backoff = next_backoff(c->backoff);
+    c->retry_at = mono_ms() + c->backoff;
+    return -1;
+}
+
+/* After a failed statement: TG_EUNAVAILABLE when the connection was lost
+ * (the driver's text stays in the log, never in an answer), else rc. */
+static tg_code judge(pg *c, tg_code rc, tc_error *err)
+{
+    if (rc == TG_EINTERNAL && PQstatus(c->db) != CONNECTION_OK) {
+        c->retry_at = 0; /* the next use tries at once */
+        return unavailable(err);
+    }
+    return rc;
+}
+
+static tg_code pg_insert(tg_store *st, const tg_game *g, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err);
+    return judge(c, pg_insert_once(st, g, err), err);
+}
+
+static tg_code pg_save(tg_store *st, const tg_game *g, int64_t expected, int stored_moves, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err);
+    return judge(c, pg_save_once(st, g, expected, stored_moves, err), err);
+}
+
+/* Reads are tried again once on a fresh connection (a restarted database
+ * is found on the first read after it). */
+static tg_code pg_load(tg_store *st, const char *id, tg_game *g, tc_error *err)
+{
+    pg *c = st->conn;
+    for (int attempt = 0;; attempt++) {
+        if (ready(c))
+            return unavailable(err);
+        tg_code rc = judge(c, pg_load_once(st, id, g, err), err);
+        if (rc != TG_EUNAVAILABLE || attempt)
+            return rc;
+    }
+}
+
+static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+{
+    pg *c = st->conn;
+    for (int attempt = 0;; attempt++) {
+        if (ready(c))
+            return unavailable(err), -2;
+        int n = pg_list_once(st, variant, max, out, err);
+        if (n >= 0)
+            return n;
+        if (judge(c, TG_EINTERNAL, err) != TG_EUNAVAILABLE)
+            return -1;
+        if (attempt)
+            return -2;
+    }
+}
+
+static int pg_pending(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err), -2;
+    int n = pg_pending_once(st, after, now_ms, max, out, err);
+    if (n < 0 && judge(c, TG_EINTERNAL, err) == TG_EUNAVAILABLE)
+        return -2;
+    return n;
+}
+
+static tg_code pg_announce(tg_store *st, const char *id, tc_error *err)
+{
+    pg *c = st->conn;
+    if (ready(c))
+        return unavailable(err);
+    char note[64];
+    snprintf(note, sizeof note, "%.16s 0", id);
+    const char *n[] = {note};
+    pthread_mutex_lock(&c->lock);
+    PGresult *r = run(c, "notify", 1, n, PGRES_TUPLES_OK, err, "notify");
+    pthread_mutex_unlock(&c->lock);
+    tg_code rc = r ? TG_OK : TG_EINTERNAL;
+    PQclear(r);
+    return judge(c, rc, err);
+}
+
+static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list, pg_pending, pg_announce};
 
 /* Applies missing migrations under an advisory lock, so that servers that
  * start together do not race. */
@@ -307,17 +454,26 @@ tg_store *tg_store_open_pg(const char *url, tc_error *err)
         pg_close(st);
         return NULL;
     }
+    if (prepare_all(c, err)) {
+        pg_close(st);
+        return NULL;
+    }
+    return st;
+}
+
+static int prepare_all(pg *c, tc_error *err)
+{
+    PQclear(PQexec(c->db, "SET client_min_messages = warning"));
     for (size_t i = 0; i < sizeof prepared / sizeof prepared[0]; i++) {
         PGresult *r = PQprepare(c->db, prepared[i].name, prepared[i].sql, prepared[i].nparams, NULL);
         if (PQresultStatus(r) != PGRES_COMMAND_OK) {
             pg_fail(c, err, prepared[i].name, r);
             PQclear(r);
-            pg_close(st);
-            return NULL;
+            return -1;
         }
         PQclear(r);
     }
-    return st;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- listening */
@@ -326,30 +482,66 @@ struct tg_listener {
     PGconn *db;
     pthread_t thread;
     atomic_int stop;
+    atomic_int lost, regained; /* connections lost and made again */
     tg_change_fn fn;
     void *ctx;
 };
 
+/* Sleeps ms in short steps; 1 when asked to stop. */
+static int nap(tg_listener *l, int ms)
+{
+    for (; ms > 0 && !atomic_load(&l->stop); ms -= 100) {
+        struct timespec ts = {0, (long)(ms < 100 ? ms : 100) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&l->stop);
+}
+
+static int listen_now(PGconn *db)
+{
+    PGresult *r = PQstatus(db) == CONNECTION_OK ? PQexec(db, "LISTEN tg_games") : NULL;
+    int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+/* Reads notifications; when the connection is lost, tells the callback
+ * (id NULL, version 0: changes may be missed from now), makes it again
+ * with backoff, listens again and tells (id NULL, version 1: resynchronise
+ * now). */
 static void *listen_loop(void *arg)
 {
     tg_listener *l = arg;
-    int sock = PQsocket(l->db);
     while (!atomic_load(&l->stop)) {
-        fd_set in;
-        FD_ZERO(&in);
-        FD_SET(sock, &in);
-        struct timeval tv = {0, 100 * 1000}; /* wake to see stop */
-        if (select(sock + 1, &in, NULL, NULL, &tv) < 0)
+        int sock = PQsocket(l->db);
+        if (sock >= 0) {
+            fd_set in;
+            FD_ZERO(&in);
+            FD_SET(sock, &in);
+            struct timeval tv = {0, 100 * 1000}; /* wake to see stop */
+            if (select(sock + 1, &in, NULL, NULL, &tv) < 0)
+                continue;
+        }
+        if (sock >= 0 && PQconsumeInput(l->db) && PQstatus(l->db) == CONNECTION_OK) {
+            PGnotify *n;
+            while ((n = PQnotifies(l->db))) {
+                char id[TG_ID_LEN + 1] = "";
+                long long version = 0;
+                if (sscanf(n->extra, "%16s %lld", id, &version) == 2)
+                    l->fn(id, version, l->ctx);
+                PQfreemem(n);
+            }
             continue;
-        if (!PQconsumeInput(l->db))
-            break;
-        PGnotify *n;
-        while ((n = PQnotifies(l->db))) {
-            char id[TG_ID_LEN + 1] = "";
-            long long version = 0;
-            if (sscanf(n->extra, "%16s %lld", id, &version) == 2)
-                l->fn(id, version, l->ctx);
-            PQfreemem(n);
+        }
+        l->fn(NULL, 0, l->ctx);
+        atomic_fetch_add(&l->lost, 1);
+        for (int backoff = BACKOFF_MIN; !nap(l, backoff); backoff = next_backoff(backoff)) {
+            PQreset(l->db);
+            if (!listen_now(l->db)) {
+                atomic_fetch_add(&l->regained, 1);
+                l->fn(NULL, 1, l->ctx);
+                break;
+            }
         }
     }
     return NULL;
@@ -365,15 +557,12 @@ tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_
     l->fn = fn;
     l->ctx = ctx;
     l->db = PQconnectdb(url);
-    PGresult *r = PQstatus(l->db) == CONNECTION_OK ? PQexec(l->db, "LISTEN tg_games") : NULL;
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+    if (listen_now(l->db)) {
         snprintf(err->msg, sizeof err->msg, "postgresql: listen: %.200s", PQerrorMessage(l->db));
-        PQclear(r);
         PQfinish(l->db);
         free(l);
         return NULL;
     }
-    PQclear(r);
     if (pthread_create(&l->thread, NULL, listen_loop, l)) {
         snprintf(err->msg, sizeof err->msg, "cannot start the listener thread");
         PQfinish(l->db);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 enum { ST_INSERT_GAME, ST_INSERT_MOVE, ST_LOAD_GAME, ST_LOAD_MOVES, ST_UPDATE_GAME, ST_DELETE_MOVES,
-       ST_LIST, ST_LIST_VARIANT, ST_COUNT };
+       ST_LIST, ST_LIST_VARIANT, ST_PENDING, ST_COUNT };
 
 static const char *const sql_text[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (" TG_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
@@ -28,6 +28,7 @@ static const char *const sql_text[ST_COUNT] = {
                 "ORDER BY updated_ms DESC LIMIT ?1",
     [ST_LIST_VARIANT] = "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms "
                         "FROM games WHERE variant = ?2 ORDER BY updated_ms DESC LIMIT ?1",
+    [ST_PENDING] = TG_PENDING_SQL("?2", "?3", "?1"),
 };
 
 typedef struct {
@@ -203,15 +204,16 @@ out:
     return rc;
 }
 
-static int lite_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
 {
     lite *l = st->conn;
     pthread_mutex_lock(&l->lock);
-    bool one = variant && variant[0];
-    sqlite3_stmt *s = stmt(l, one ? ST_LIST_VARIANT : ST_LIST);
+    sqlite3_stmt *s = stmt(l, k);
     sqlite3_bind_int(s, 1, max);
-    if (one)
-        sqlite3_bind_text(s, 2, variant, -1, SQLITE_TRANSIENT);
+    if (text)
+        sqlite3_bind_text(s, 2, text, -1, SQLITE_TRANSIENT);
+    if (k == ST_PENDING)
+        sqlite3_bind_int64(s, 3, now_ms);
     int n = 0, r;
     while (n < max && (r = sqlite3_step(s)) == SQLITE_ROW) {
         tg_game_summary *g = &out[n++];
@@ -234,6 +236,17 @@ static int lite_list(tg_store *st, const char *variant, int max, tg_game_summary
     return n;
 }
 
+static int lite_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+{
+    bool one = variant && variant[0];
+    return lite_rows(st, one ? ST_LIST_VARIANT : ST_LIST, one ? variant : NULL, 0, max, out, err);
+}
+
+static int lite_pending(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
+{
+    return lite_rows(st, ST_PENDING, after, now_ms, max, out, err);
+}
+
 static void lite_close(tg_store *st)
 {
     lite *l = st->conn;
@@ -245,7 +258,7 @@ static void lite_close(tg_store *st)
     free(st);
 }
 
-static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_list};
+static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_list, lite_pending, NULL};
 
 /* Applies the migrations the file lacks, in one transaction. */
 static int migrate(lite *l, int *version, tc_error *err)

@@ -288,7 +288,8 @@ void tc_pgn_replay_free(tc_pgn_replay *replay);
 /* Writes a game from the position's start FEN and its history in SAN,
  * movetext lines within 79 columns. tags (ntags name/value pairs, may be
  * NULL) override the Seven Tag Roster defaults; other names are added after
- * it. result NULL: the tags' Result, else the one the final position
+ * it. The FEN tag is written when the start is not the variant's own, or
+ * always when tags hold SetUp "1". result NULL: the tags' Result, else the one the final position
  * implies (mate, draw) or "*". */
 void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags,
                   const char *result, FILE *out);

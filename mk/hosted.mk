@@ -18,3 +18,18 @@ CHECKS += e2e-pg-test
 # The API's body checks as a fuzz target (fuzz/ci.sh runs it with the others).
 $(B)/fuzz/fuzz_games: FUZZ_EXTRA := $(wildcard server/*.c) $(wildcard games/*.c)
 $(B)/fuzz/fuzz_games: $(wildcard server/*.c server/*.h games/*.c games/*.h)
+
+# Faults and abuse (issue 17): the database stopped, restarted and its
+# listener's backend terminated, shutdown with live streams, custom pages
+# posing as hub variants, rate limits, the API's bounds. Needs PostgreSQL.
+.PHONY: faults-test
+faults-test: $(BIN)
+	tools/with-postgres bash tests/server/faults.sh ./$(BIN)
+CHECKS += faults-test
+
+# bench/abuse.sh in its smoke mode (50 slow clients, 50 stalled watchers):
+# figures printed, nothing asserted, so that the script cannot rot.
+.PHONY: bench-abuse-smoke
+bench-abuse-smoke: $(BIN)
+	SMOKE=1 bash bench/abuse.sh ./$(BIN)
+CHECKS += bench-abuse-smoke

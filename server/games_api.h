@@ -28,6 +28,9 @@ typedef struct srv_games_options {
  * pool and the timer. NULL with err. */
 srv_games *srv_games_start(const srv_games_options *o, tc_error *err);
 void srv_games_stop(srv_games *G);
+/* Before the daemon stops: ends every live stream with a final event and
+ * waits (at most wait_ms) for them to be sent. */
+void srv_games_close_streams(srv_games *G, int wait_ms);
 /* Needs the daemon for resuming suspended watchers: set once it runs. */
 void srv_games_set_daemon(srv_games *G, struct MHD_Daemon *d);
 
@@ -42,10 +45,5 @@ int srv_games_owns(const char *target);
 /* Answers one request (body complete) on connection c. */
 enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *method,
                                  const char *target, const char *body, size_t len);
-
-/* Sends r on c with the headers every response of the hub carries
- * (http.c). */
-enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const char *cors);
-void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);
 
 #endif

@@ -9,7 +9,9 @@
  * connections is capped, in all and per client address. */
 #include "server.h"
 
+#include "deadlines.h"
 #include "games_api.h"
+#include "respond.h"
 #include "route.h"
 #include "site.h"
 
@@ -26,10 +28,12 @@
 
 #define SRV_CONN_MEMORY (32 * 1024) /* request line + headers, per connection */
 #define SRV_MAX_BODY (64 * 1024)     /* request bodies (only the games API reads them) */
+#define SRV_MAX_DISCARD (1024 * 1024) /* a chunked body read and dropped before its 413 */
 
 /// One request: its target as sent and how far the daemon has got.
 typedef struct {
     int started;     /* the handler has seen the headers */
+    int refused;     /* the body is past SRV_MAX_BODY: answer 413 at its end */
     size_t body;     /* body bytes seen */
     char *data;      /* the body kept for the games API (at most SRV_MAX_BODY) */
     char target[];   /* the request target */
@@ -52,6 +56,7 @@ static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
     srv_req *r = malloc(sizeof *r + n + 1);
     if (r) {
         r->started = 0;
+        r->refused = 0;
         r->body = 0;
         r->data = NULL;
         memcpy(r->target, uri ? uri : "", n + 1);
@@ -68,7 +73,8 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 
 static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)cls, (void)toe;
+    srv_deadlines_request_done(c);
     srv_req *q = *req;
     if (q)
         free(q->data);
@@ -91,12 +97,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     srv_response r;
     memset(&r, 0, sizeof r);
     r.fd = -1;
+    if (q->started && !*upload_size) /* the request is whole: answered now */
+        srv_deadlines_answered(c);
     if (!q->started) {
         q->started = 1;
+        srv_deadlines_head_done(c);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (!cl || strtoull(cl, NULL, 10) <= SRV_MAX_BODY)
             return MHD_YES;
         /* refused before it is sent (the connection then closes) */
+        srv_deadlines_answered(c);
         srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (*upload_size) {
         int keep = ctx->games && srv_games_owns(q->target);
@@ -110,8 +120,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         }
         q->body += *upload_size;
         *upload_size = 0;
-        /* a chunked body without a length: drop the connection past the limit */
-        return q->body <= SRV_MAX_BODY ? MHD_YES : MHD_NO;
+        /* a chunked body without a length, past the limit: read on and
+         * drop it, then answer the documented 413 (libmicrohttpd cannot
+         * answer while a body still comes); far past it, drop the
+         * connection */
+        q->refused = q->body > SRV_MAX_BODY;
+        return q->body <= SRV_MAX_DISCARD ? MHD_YES : MHD_NO;
+    } else if (q->refused) {
+        srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (!strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
         srv_route_error(&r, 400, !strncmp(q->target, "/api/", 5), "an HTTP/1.1 request needs a Host header");
     } else if (ctx->games && srv_games_owns(q->target)) {
@@ -125,62 +141,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
     return srv_http_send(c, &r, ctx->cors);
-}
-
-void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors)
-{
-    if (r->type)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r->cache ? r->cache : "no-cache");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-    /* Cross-origin isolation: the engine worker can then be stopped through
-     * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
-     * Every resource of the hub is its own, so nothing else is blocked. */
-    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
-    MHD_add_response_header(resp, "Cross-Origin-Embedder-Policy", "require-corp");
-    MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", cors ? "cross-origin" : "same-origin");
-    if (cors) { /* only when configured (--cors ORIGIN) */
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", cors);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type, Authorization");
-        MHD_add_response_header(resp, "Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin");
-    }
-    if (r->page) {
-        MHD_add_response_header(resp, "Content-Security-Policy", srv_csp);
-        MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    }
-}
-
-enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const char *cors)
-{
-    srv_response r = *rr;
-    struct MHD_Response *resp;
-    if (r.fd >= 0) {
-        resp = MHD_create_response_from_fd64((uint64_t)r.size, r.fd);
-        if (resp)
-            r.fd = -1; /* the daemon closes it */
-    } else {
-        resp = MHD_create_response_from_buffer(r.len, (void *)r.body,
-                                               r.owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
-        if (resp)
-            r.owned = NULL; /* the daemon frees it */
-    }
-    srv_response_release(&r);
-    if (!resp)
-        return MHD_NO;
-    srv_http_common_headers(resp, &r, cors);
-    if (r.etag[0])
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r.etag);
-    if (r.encoding)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, r.encoding);
-    if (r.vary)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-    if (r.allow)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r.allow == 2 ? "GET, POST, OPTIONS" : "GET, HEAD");
-    enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
-    MHD_destroy_response(resp);
-    return ok;
 }
 
 /* The daemon's notes: why it cannot start, always; afterwards (a refused
@@ -282,7 +242,16 @@ int srv_serve(const srv_options *o)
         }
     }
     srv_ctx ctx = {site, o->log, 0, games, o->cors};
+    srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
+                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout);
+    if (!dl) {
+        fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
+        srv_games_stop(games);
+        srv_site_free(site);
+        return 1;
+    }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC |
                      (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     struct MHD_Daemon *d = MHD_start_daemon(
@@ -292,10 +261,12 @@ int srv_serve(const srv_options *o)
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
-        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
+        srv_deadlines_notify, dl, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");
+        srv_deadlines_stop(dl);
         srv_games_stop(games);
         srv_site_free(site);
         return 1;
@@ -331,8 +302,16 @@ int srv_serve(const srv_options *o)
         site = next;
         atomic_store(&ctx.site, site);
     }
+    /* A clean stop: no new connections, every live stream ended with a
+     * final event (a suspended stream would abort MHD_stop_daemon), then
+     * the requests under way are finished by the daemon's stop. */
+    MHD_socket ls = MHD_quiesce_daemon(d);
+    if (ls != MHD_INVALID_SOCKET)
+        close(ls);
+    srv_games_close_streams(games, 3000);
     srv_games_set_daemon(games, NULL);
     MHD_stop_daemon(d);
+    srv_deadlines_stop(dl);
     srv_games_stop(games);
     for (int i = 0; i < nold; i++)
         srv_site_free(old[i]);

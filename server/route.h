@@ -33,6 +33,7 @@ typedef struct srv_response {
     char etag[64];     /* "" or a strong ETag */
     const char *encoding; /* Content-Encoding ("gzip"), or NULL */
     int vary;          /* send Vary: Accept-Encoding */
+    int retry_after;   /* seconds: send Retry-After (with 503 and 429), or 0 */
 } srv_response;
 
 /* The Content-Security-Policy of every page. */

@@ -10,6 +10,8 @@ typedef struct srv_options {
     const char *static_dir; /* built front end (default web/dist/) */
     int threads;            /* HTTP threads (default: the number of cores, at most 8) */
     int timeout;            /* seconds a connection may stay idle (default 10) */
+    int head_timeout;       /* seconds to send a request's head, however slowly (default 10) */
+    int body_timeout;       /* seconds to send a request's body after its head (default 30) */
     int max_connections;    /* open connections at once (default 1000) */
     int max_per_ip;         /* open connections from one address (default 128) */
     int log;                /* one line per request on stderr */

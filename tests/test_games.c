@@ -407,6 +407,62 @@ static void test_listen(void)
     tg_store_close(s);
 }
 
+/* Whether id is among the store's pending games at now (paging max at a
+ * time, as the server's rescan does). */
+static int pending_has(tg_store *s, const char *id, int64_t now, int max)
+{
+    tg_game_summary list[8];
+    char after[TG_ID_LEN + 1] = "";
+    tc_error e;
+    for (;;) {
+        int n = tg_store_pending(s, after, now, max, list, &e);
+        CHECK(n >= 0, "pending: %s", e.msg);
+        for (int i = 0; i < n; i++) {
+            CHECK(strcmp(list[i].id, after) > 0, "pending: ids in order");
+            if (!strcmp(list[i].id, id))
+                return 1;
+            memcpy(after, list[i].id, sizeof after);
+        }
+        if (n < max)
+            return 0;
+    }
+}
+
+static void test_pending(void)
+{
+    tc_error e;
+    tg_store *s = open_store(&e);
+    CHECK(s != NULL, "%s", e.msg);
+    if (!s)
+        return;
+    th_case("%s: the games waiting for the server, however old, and only those", tg_store_kind(s));
+    tc_variant_def d = preset("chess");
+    tg_game wait_w, wait_b, human, timed, over;
+    CHECK(tg_game_new(&wait_w, &d, NULL, &untimed, TC_WHITE, 3, 5, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_new(&wait_b, &d, "4k3/8/8/8/8/8/8/4K2R b K - 0 1", &untimed, TC_BLACK, 3, 5, &e) == TG_OK, "%s",
+          e.msg);
+    CHECK(tg_game_new(&human, &d, NULL, &untimed, TC_BLACK, 3, 5, &e) == TG_OK, "%s", e.msg);
+    tg_clock minute = {TG_CLOCK_FISCHER, 60000, 0, 0};
+    CHECK(tg_game_new(&timed, &d, NULL, &minute, -1, 0, 1000, &e) == TG_OK, "%s", e.msg);
+    play(&timed, "e4 e5", 2000); /* Black moved at 2 s: White's clock runs, a minute left */
+    CHECK(tg_game_new(&over, &d, NULL, &untimed, TC_WHITE, 3, 5, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_resign(&over, TC_BLACK, 6, &e) == TG_OK, "%s", e.msg);
+    tg_game *all[] = {&wait_w, &wait_b, &human, &timed, &over};
+    for (int i = 0; i < 5; i++)
+        CHECK(tg_store_insert(s, all[i], &e) == TG_OK, "%s", e.msg);
+    for (int max = 1; max <= 8; max += 7) {
+        CHECK(pending_has(s, wait_w.id, 10000, max), "engine (white) to move: pending (pages of %d)", max);
+        CHECK(pending_has(s, wait_b.id, 10000, max), "engine (black) to move from a FEN: pending");
+        CHECK(!pending_has(s, human.id, 10000, max), "the person to move: not pending");
+        CHECK(!pending_has(s, over.id, 10000, max), "a game over: not pending");
+        CHECK(!pending_has(s, timed.id, 30000, max), "a clock with time left: not pending");
+        CHECK(pending_has(s, timed.id, 62001, max), "a clock whose flag fell: pending");
+    }
+    for (int i = 0; i < 5; i++)
+        tg_game_free(all[i]);
+    tg_store_close(s);
+}
+
 void suite_games(void)
 {
     test_tokens_and_turns();
@@ -414,6 +470,7 @@ void suite_games(void)
     test_offers();
     test_store();
     test_kill();
+    test_pending();
     test_listen();
     if (db_path[0]) {
         char cmd[300];

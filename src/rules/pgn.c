@@ -648,7 +648,8 @@ void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags, cons
         return;
     char standard[800];
     tc_position_fen(q, standard, sizeof standard);
-    if (strcmp(standard, p->start_fen)) {
+    const char *setup = tag_override(tags, ntags, "SetUp");
+    if (strcmp(standard, p->start_fen) || (setup && !strcmp(setup, "1"))) {
         put_tag(out, "SetUp", "1");
         put_tag(out, "FEN", p->start_fen);
     }

@@ -1,0 +1,22 @@
+/* The hosted games' pages and documents: the archive (/games, and the
+ * JSON list of /api/games), the page of one game (/game/<id>) and its PGN.
+ * Renders what it is given; loads nothing.
+ *
+ * Calls render.h, games_body.h, game_state.h and games/. */
+#ifndef SRV_GAMES_PAGES_H
+#define SRV_GAMES_PAGES_H
+
+#include "route.h"
+#include "site.h"
+#include "store.h"
+
+/* The list as JSON (html 0) or as the archive's page (html 1). */
+void srv_pages_list(const tg_game_summary *list, int n, const char *variant, srv_response *r, int html,
+                    const srv_site *site);
+/* The page that plays (with a side's token in the link's fragment, which
+ * the server never sees) or watches g. */
+void srv_pages_game(const tg_game *g, const srv_site *site, srv_response *r);
+/* g's PGN. */
+void srv_pages_pgn(const tg_game *g, srv_response *r);
+
+#endif

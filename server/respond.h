@@ -1,0 +1,21 @@
+/* Sending a response through libmicrohttpd with the headers every answer
+ * of the hub carries. The bottom of the server's HTTP side: http.c and the
+ * games modules call it; it calls neither. */
+#ifndef SRV_RESPOND_H
+#define SRV_RESPOND_H
+
+#include "route.h"
+
+#include <microhttpd.h>
+
+/* Sends r on c (taking over its body or file). */
+enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const char *cors);
+/* The headers every response carries (type, caching, isolation, CORS when
+ * configured, the page policy for HTML documents). */
+void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);
+
+/* The client's address as text ("127.0.0.1", "::1"), the whole of it:
+ * limits per client are keyed by it. "?" when unknown. */
+void srv_client_addr(struct MHD_Connection *c, char out[48]);
+
+#endif

@@ -1,0 +1,58 @@
+/* Live streams (server-sent events): the watchers of each game on this
+ * process and the events sent to them.
+ *
+ * Limits: SRV_STREAMS_PER_ADDR open streams per client address and
+ * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
+ * SRV_WATCHER_BACKLOG bytes unread (beside a kernel send buffer fixed at
+ * SRV_STREAM_SNDBUF); past that its backlog is dropped, it
+ * gets an "overflow" event and its stream ends; a stream that takes no
+ * byte for SRV_STREAM_TIMEOUT seconds (pings come every 5 s) is closed, and
+ * a watcher that left is noticed by the next ping.
+ * Events older than the newest state sent for a game are dropped.
+ *
+ * Calls game_state.h, respond.h and libmicrohttpd only. */
+#ifndef SRV_STREAMS_H
+#define SRV_STREAMS_H
+
+#include "game.h"
+
+#include <microhttpd.h>
+#include <stdint.h>
+
+#define SRV_WATCHER_BACKLOG (64 * 1024)
+#define SRV_STREAM_SNDBUF (32 * 1024)
+#define SRV_STREAMS_PER_ADDR 32
+#define SRV_MAX_STREAMS 4096
+#define SRV_STREAM_TIMEOUT 60
+
+typedef struct srv_streams srv_streams;
+
+srv_streams *srv_streams_new(const char *cors);
+void srv_streams_free(srv_streams *S);
+/* The daemon that resumes suspended watchers; NULL while it stops (then
+ * nothing more is pushed). */
+void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d);
+
+/* Opens a stream of g's states on c (its first event g's state). */
+enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g);
+/* Sends an event to every watcher of game id here. When version > 0 the
+ * event is a state newer than any sent so far (older ones are dropped). */
+void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json);
+/* Sends g's state as a "state" event. */
+void srv_streams_publish(srv_streams *S, const tg_game *g);
+/* True when game id has watchers here and version is newer than the
+ * newest state they were sent. */
+int srv_streams_wants(srv_streams *S, const char *id, int64_t version);
+/* Shutting down: every stream gets a final "shutdown" event and ends once
+ * it is sent; new streams are refused (503). Waits at most wait_ms for
+ * the streams to drain. */
+void srv_streams_close_all(srv_streams *S, int wait_ms);
+/* The ids of the games watched here (heap, *n of them; NULL when none). */
+char (*srv_streams_watched(srv_streams *S, int *n))[TG_ID_LEN + 1];
+/* The same, only the games whose running clock's flag falls by now (as of
+ * the newest state sent): the timer loads no other game. */
+char (*srv_streams_due(srv_streams *S, int64_t now, int *n))[TG_ID_LEN + 1];
+/* Sets a watched game's flag deadline (0: no clock runs). */
+void srv_streams_set_deadline(srv_streams *S, const char *id, int64_t deadline);
+
+#endif
