@@ -28,5 +28,24 @@ const tg_migration tg_migrations[] = {
         " PRIMARY KEY (game_id, ply));"
         "CREATE INDEX games_by_update ON games (updated_ms);"
         "CREATE INDEX games_by_variant ON games (variant, updated_ms);"},
+    {2, "CREATE TABLE users ("
+        " id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+        " pwhash TEXT NOT NULL, created_ms BIGINT NOT NULL);"
+        "CREATE TABLE sessions ("
+        " id_hash TEXT PRIMARY KEY,"
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " csrf TEXT NOT NULL, created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL, seen_ms BIGINT NOT NULL);"
+        "CREATE INDEX sessions_by_user ON sessions (user_id);"
+        "CREATE TABLE login_failures (subject TEXT NOT NULL, at_ms BIGINT NOT NULL);"
+        "CREATE INDEX login_failures_by_subject ON login_failures (subject, at_ms);"
+        "CREATE TABLE ratings ("
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, variant TEXT NOT NULL,"
+        " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, vol DOUBLE PRECISION NOT NULL,"
+        " games INTEGER NOT NULL, updated_ms BIGINT NOT NULL, PRIMARY KEY (user_id, variant));"
+        "CREATE TABLE rating_history ("
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, variant TEXT NOT NULL,"
+        " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+        " game_id TEXT NOT NULL);"
+        "CREATE INDEX rating_history_by_user ON rating_history (user_id, variant, at_ms);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);
