@@ -1,6 +1,7 @@
 // The one entry (assets/app.js): reads the page kind from <body data-page>
 // and its data from #tc-data, then builds that page in #tc-app.
 import './styles/app.css';
+import './styles/people.css';
 import { pageData } from './app/dom';
 import { hubPage, type HubData } from './pages/hub';
 import { variantPage, type VariantData } from './pages/variant';
