@@ -88,7 +88,10 @@ int srv_csrf_ok(const tp_session *s, const char *token)
 
 int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n)
 {
-    if (origin && *origin) {
+    /* "Origin: null" is what a browser sends for a page under
+     * Referrer-Policy: no-referrer (the hub's), and also for sandboxed
+     * frames: Sec-Fetch-Site then tells them apart */
+    if (origin && *origin && strcmp(origin, "null")) {
         const char *auth = !strncmp(origin, "https://", 8) ? origin + 8 : !strncmp(origin, "http://", 7) ? origin + 7 : NULL;
         if (!auth || !host || strcmp(auth, host)) {
             snprintf(msg, n, "a request from another site (Origin %.100s) may not change anything here", origin);

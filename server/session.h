@@ -34,9 +34,9 @@ void srv_session_cookie(char *out, size_t n, const char *id, int secure);
 int srv_csrf_ok(const tp_session *s, const char *token);
 
 /* Whether a state-changing request comes from the hub's own pages: an
- * Origin header must name the Host it was sent to; without one, a
- * Sec-Fetch-Site header must be same-origin or none. A request with
- * neither (not from a browser) passes. 0, or -1 with the reason. */
+ * Origin header must name the Host it was sent to; without one (or with
+ * "null"), a Sec-Fetch-Site header must be same-origin or none. A request
+ * with neither (not from a browser) passes. 0, or -1 with the reason. */
 int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n);
 
 #endif

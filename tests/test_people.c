@@ -38,7 +38,7 @@ static srv_people *start(int secure, const char *proxy)
 
 /// One request's parts (NULL: header absent).
 typedef struct {
-    const char *method, *target, *cookie, *body, *origin, *addr, *proto;
+    const char *method, *target, *cookie, *body, *origin, *addr, *proto, *site;
 } call;
 
 typedef struct {
@@ -56,7 +56,7 @@ static answer ask(srv_people *P, call c)
                              c.cookie,
                              c.origin,
                              "hub.test",
-                             NULL,
+                             c.site,
                              c.proto,
                              NULL,
                              c.body ? "application/x-www-form-urlencoded" : NULL,
@@ -89,7 +89,7 @@ static int has(const answer *a, const char *text) { return a->body && strstr(a->
 /* GET /account with a cookie: 200 when it opens a session. */
 static int account_status(srv_people *P, const char *cookie)
 {
-    answer a = ask(P, (call){"GET", "/account", cookie, NULL, NULL, NULL, NULL});
+    answer a = ask(P, (call){"GET", "/account", cookie, NULL, NULL, NULL, NULL, NULL});
     free(a.body);
     return a.status;
 }
@@ -97,7 +97,7 @@ static int account_status(srv_people *P, const char *cookie)
 /* The CSRF token on the account page of a cookie ("" if none). */
 static void csrf_of(srv_people *P, const char *cookie, char *out, size_t n)
 {
-    answer a = ask(P, (call){"GET", "/account", cookie, NULL, NULL, NULL, NULL});
+    answer a = ask(P, (call){"GET", "/account", cookie, NULL, NULL, NULL, NULL, NULL});
     const char *v = a.body ? strstr(a.body, "name=\"csrf\" value=\"") : NULL;
     snprintf(out, n, "%.*s", v ? (int)strcspn(v + 19, "\"") : 0, v ? v + 19 : "");
     free(a.body);
@@ -139,7 +139,7 @@ static void test_signup_login(void)
         return;
     th_case("sign-up: a session cookie (HttpOnly, SameSite=Lax, not Secure on plain HTTP) and the player page");
     answer a = ask(P, (call){"POST", "/signup", NULL, "name=Alice&password=klein+bottle&password2=klein+bottle",
-                             NULL, NULL, NULL});
+                             NULL, NULL, NULL, NULL});
     CHECK(a.status == 303 && !strcmp(a.location, "/@/Alice"), "status %d location %s", a.status, a.location);
     CHECK(strstr(a.set, "HttpOnly") && strstr(a.set, "SameSite=Lax") && strstr(a.set, "Path=/") &&
               !strstr(a.set, "Secure") && strlen(a.cookie) == strlen(SRV_SESSION_COOKIE) + 1 + TP_TOKEN_LEN,
@@ -148,7 +148,7 @@ static void test_signup_login(void)
     snprintf(alice, sizeof alice, "%s", a.cookie);
     free(a.body);
     CHECK(account_status(P, alice) == 200, "the new session opens /account");
-    a = ask(P, (call){"GET", "/@/alice", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/alice", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 200 && has(&a, "<h1>Alice</h1>") && has(&a, "No rated games yet"), "player page %d",
           a.status);
     free(a.body);
@@ -169,23 +169,23 @@ static void test_signup_login(void)
         {"name=Bob&password=%zz", 400, "malformed"},
     };
     for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
-        a = ask(P, (call){"POST", "/signup", NULL, refusals[i].body, NULL, NULL, NULL});
+        a = ask(P, (call){"POST", "/signup", NULL, refusals[i].body, NULL, NULL, NULL, NULL});
         CHECK(a.status == refusals[i].status && has(&a, refusals[i].needle) && !a.set[0], "%s: %d",
               refusals[i].body, a.status);
         free(a.body);
     }
-    a = ask(P, (call){"GET", "/@/bob", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/bob", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "no account Bob was made: %d", a.status);
     free(a.body);
 
     th_case("login: wrong password and unknown user are one 401 with no cookie; the right one a new session");
-    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottlE", NULL, "192.0.2.7", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottlE", NULL, "192.0.2.7", NULL, NULL});
     CHECK(a.status == 401 && has(&a, "wrong user name or password") && !a.set[0], "wrong password: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"POST", "/login", NULL, "name=nobody&password=klein+bottle", NULL, "192.0.2.7", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=nobody&password=klein+bottle", NULL, "192.0.2.7", NULL, NULL});
     CHECK(a.status == 401 && has(&a, "wrong user name or password") && !a.set[0], "unknown user: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"POST", "/login", alice, "name=ALICE&password=klein+bottle", NULL, "192.0.2.7", NULL});
+    a = ask(P, (call){"POST", "/login", alice, "name=ALICE&password=klein+bottle", NULL, "192.0.2.7", NULL, NULL});
     CHECK(a.status == 303 && a.cookie[0] && strcmp(a.cookie, alice), "login: %d, cookie %s", a.status, a.cookie);
     char alice2[64];
     snprintf(alice2, sizeof alice2, "%s", a.cookie);
@@ -197,57 +197,69 @@ static void test_signup_login(void)
     char token[64], form[160];
     csrf_of(P, alice2, token, sizeof token);
     CHECK(strlen(token) == TP_TOKEN_LEN, "token '%s'", token);
-    a = ask(P, (call){"POST", "/logout", alice2, "x=1", NULL, NULL, NULL});
+    a = ask(P, (call){"POST", "/logout", alice2, "x=1", NULL, NULL, NULL, NULL});
     CHECK(a.status == 403 && has(&a, "no CSRF token") && !a.set[0], "no token: %d", a.status);
     free(a.body);
     a = ask(P, (call){"POST", "/account/logout-all", alice2, "csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-                      NULL, NULL, NULL});
+                      NULL, NULL, NULL, NULL});
     CHECK(a.status == 403 && has(&a, "does not match"), "wrong token: %d", a.status);
     free(a.body);
     snprintf(form, sizeof form, "csrf=%s", token);
-    a = ask(P, (call){"POST", "/logout", alice2, form, "https://evil.test", NULL, NULL});
+    a = ask(P, (call){"POST", "/logout", alice2, form, "https://evil.test", NULL, NULL, NULL});
     CHECK(a.status == 403 && has(&a, "another site"), "cross-origin: %d", a.status);
     free(a.body);
     a = ask(P, (call){"POST", "/signup", NULL, "name=Mallory&password=evil+password&password2=evil+password",
-                      "http://evil.test", NULL, NULL});
+                      "http://evil.test", NULL, NULL, NULL});
     CHECK(a.status == 403 && !a.set[0], "cross-origin sign-up: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"GET", "/@/mallory", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/mallory", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "no account Mallory: %d", a.status);
+    free(a.body);
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Mallory&password=evil+password&password2=evil+password",
+                      "null", NULL, NULL, "cross-site"});
+    CHECK(a.status == 403 && !a.set[0], "Origin null from a cross-site frame: %d", a.status);
+    free(a.body);
+    a = ask(P, (call){"GET", "/@/mallory", NULL, NULL, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 404, "still no account Mallory: %d", a.status);
+    free(a.body);
+    /* the hub's own form under Referrer-Policy: no-referrer */
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Nora&password=fold+queen&password2=fold+queen", "null", NULL,
+                      NULL, "same-origin"});
+    CHECK(a.status == 303, "Origin null, Sec-Fetch-Site same-origin: %d", a.status);
     free(a.body);
     CHECK(account_status(P, alice2) == 200, "the session survived every refused logout");
 
     th_case("log out everywhere ends every session; a stolen copy of a cookie then opens nothing (401)");
-    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.3", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.3", NULL, NULL});
     char other[64];
     snprintf(other, sizeof other, "%s", a.cookie);
     free(a.body);
     CHECK(account_status(P, other) == 200 && account_status(P, alice2) == 200, "two sessions");
-    a = ask(P, (call){"POST", "/account/logout-all", alice2, form, "http://hub.test", NULL, NULL});
+    a = ask(P, (call){"POST", "/account/logout-all", alice2, form, "http://hub.test", NULL, NULL, NULL});
     CHECK(a.status == 303 && !a.cookie[0] && strstr(a.set, "Max-Age=0"), "logout-all: %d %s", a.status, a.set);
     free(a.body);
     CHECK(account_status(P, alice2) == 401 && account_status(P, other) == 401, "both ended");
-    a = ask(P, (call){"POST", "/logout", other, form, NULL, NULL, NULL});
+    a = ask(P, (call){"POST", "/logout", other, form, NULL, NULL, NULL, NULL});
     CHECK(a.status == 401 && has(&a, "ended"), "a revoked cookie: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"GET", "/api/account", other, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/api/account", other, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 401 && has(&a, "\"error\""), "api with a revoked cookie: %d", a.status);
     free(a.body);
 
     th_case("one logout ends only its session; an expired session opens nothing");
-    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.4", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.4", NULL, NULL});
     char s1[64], s2[64], t1[64];
     snprintf(s1, sizeof s1, "%s", a.cookie);
     free(a.body);
-    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.4", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", NULL, "198.51.100.4", NULL, NULL});
     snprintf(s2, sizeof s2, "%s", a.cookie);
     free(a.body);
     csrf_of(P, s1, t1, sizeof t1);
     snprintf(form, sizeof form, "csrf=%s", t1);
-    a = ask(P, (call){"POST", "/logout", s1, form, NULL, NULL, NULL});
+    a = ask(P, (call){"POST", "/logout", s1, form, NULL, NULL, NULL, NULL});
     CHECK(a.status == 303 && account_status(P, s1) == 401 && account_status(P, s2) == 200, "logout %d", a.status);
     free(a.body);
-    a = ask(P, (call){"GET", "/api/account", s2, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/api/account", s2, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 200 && has(&a, "\"name\":\"Alice\""), "api: %d %s", a.status, a.body);
     free(a.body);
     tc_error e;
@@ -265,21 +277,21 @@ static void test_signup_login(void)
     tg_rating r = tg_rating_new();
     CHECK(tp_rating_record(db, u.id, "klein-bottle", tg_rating_after_game(r, r, 1), 1000, "g1", &e) == 0, "%s",
           e.msg);
-    a = ask(P, (call){"GET", "/@/Alice", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/Alice", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 200 && has(&a, "klein-bottle") && has(&a, ">provisional") == 0 && has(&a, "?</abbr>") &&
               has(&a, "<td>1</td>"),
           "one game: %s", a.body);
     free(a.body);
     tg_rating sure = {1712.4, 60, 0.06};
     CHECK(tp_rating_record(db, u.id, "torus", sure, 2000, "g2", &e) == 0, "%s", e.msg);
-    a = ask(P, (call){"GET", "/@/Alice", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/Alice", NULL, NULL, NULL, NULL, NULL, NULL});
     const char *torus = a.body ? strstr(a.body, "torus") : NULL;
     CHECK(torus && strstr(torus, "1712</td>"), "an established rating has no mark: %s", a.body);
     free(a.body);
-    a = ask(P, (call){"GET", "/@/admin", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/admin", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "a reserved name has no page: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"POST", "/@/Alice", NULL, "x=1", NULL, NULL, NULL});
+    a = ask(P, (call){"POST", "/@/Alice", NULL, "x=1", NULL, NULL, NULL, NULL});
     CHECK(a.status == 405, "the player page only reads: %d", a.status);
     free(a.body);
     tp_db_close(db);
@@ -293,34 +305,34 @@ static void test_throttle(void)
         return;
     th_case("5 failed logins lock the account for 15 minutes (429), even with the right password");
     answer a = ask(P, (call){"POST", "/signup", NULL, "name=Carol&password=torus+knight&password2=torus+knight",
-                             NULL, "203.0.113.9", NULL});
+                             NULL, "203.0.113.9", NULL, NULL});
     CHECK(a.status == 303, "signup %d", a.status);
     free(a.body);
     for (int i = 0; i < SRV_FAILS_PER_ACCOUNT; i++) {
         char addr[32];
         snprintf(addr, sizeof addr, "203.0.113.%d", 20 + i); /* from several addresses */
-        a = ask(P, (call){"POST", "/login", NULL, "name=carol&password=wrong+guess", NULL, addr, NULL});
+        a = ask(P, (call){"POST", "/login", NULL, "name=carol&password=wrong+guess", NULL, addr, NULL, NULL});
         CHECK(a.status == 401, "failure %d: %d", i, a.status);
         free(a.body);
     }
-    a = ask(P, (call){"POST", "/login", NULL, "name=Carol&password=torus+knight", NULL, "203.0.113.99", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=Carol&password=torus+knight", NULL, "203.0.113.99", NULL, NULL});
     CHECK(a.status == 429 && has(&a, "for this account") && !a.set[0], "locked: %d", a.status);
     free(a.body);
 
     th_case("20 failed logins from one address lock that address for every account");
     a = ask(P, (call){"POST", "/signup", NULL, "name=Dave&password=fold+bishop&password2=fold+bishop", NULL,
-                      "203.0.113.10", NULL});
+                      "203.0.113.10", NULL, NULL});
     free(a.body);
     for (int i = 0; i < SRV_FAILS_PER_ADDRESS; i++) {
         char body[64];
         snprintf(body, sizeof body, "name=ghost%d&password=whatever1", i);
-        a = ask(P, (call){"POST", "/login", NULL, body, NULL, "198.51.100.66", NULL});
+        a = ask(P, (call){"POST", "/login", NULL, body, NULL, "198.51.100.66", NULL, NULL});
         free(a.body);
     }
-    a = ask(P, (call){"POST", "/login", NULL, "name=Dave&password=fold+bishop", NULL, "198.51.100.66", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=Dave&password=fold+bishop", NULL, "198.51.100.66", NULL, NULL});
     CHECK(a.status == 429 && has(&a, "from your address"), "address locked: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"POST", "/login", NULL, "name=Dave&password=fold+bishop", NULL, "198.51.100.67", NULL});
+    a = ask(P, (call){"POST", "/login", NULL, "name=Dave&password=fold+bishop", NULL, "198.51.100.67", NULL, NULL});
     CHECK(a.status == 303, "another address still logs in: %d", a.status);
     free(a.body);
 
@@ -329,14 +341,14 @@ static void test_throttle(void)
     for (int i = 0; i < SRV_SIGNUPS_PER_ADDRESS + 1; i++) {
         char body[96];
         snprintf(body, sizeof body, "name=spam%d&password=spam+spam+spam&password2=spam+spam+spam", i);
-        a = ask(P, (call){"POST", "/signup", NULL, body, NULL, "192.0.2.200", NULL});
+        a = ask(P, (call){"POST", "/signup", NULL, body, NULL, "192.0.2.200", NULL, NULL});
         last = a.status;
         if (i < SRV_SIGNUPS_PER_ADDRESS)
             CHECK(a.status == 303, "sign-up %d: %d", i, a.status);
         free(a.body);
     }
     CHECK(last == 429, "the 6th: %d", last);
-    a = ask(P, (call){"GET", "/@/spam5", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/@/spam5", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "spam5 was not made: %d", a.status);
     free(a.body);
     srv_people_stop(P);
@@ -349,17 +361,17 @@ static void test_secure_and_input(void)
     if (!P)
         return;
     answer a = ask(P, (call){"POST", "/signup", NULL, "name=Erin&password=mobius+rook&password2=mobius+rook", NULL,
-                             "192.0.2.50", NULL});
+                             "192.0.2.50", NULL, NULL});
     CHECK(a.status == 303 && strstr(a.set, "; Secure"), "secure option: %s", a.set);
     free(a.body);
     srv_people_stop(P);
     P = start(0, "10.0.0.1");
     if (!P)
         return;
-    a = ask(P, (call){"POST", "/login", NULL, "name=erin&password=mobius+rook", NULL, "10.0.0.1", "https"});
+    a = ask(P, (call){"POST", "/login", NULL, "name=erin&password=mobius+rook", NULL, "10.0.0.1", "https", NULL});
     CHECK(a.status == 303 && strstr(a.set, "; Secure"), "through the proxy: %s", a.set);
     free(a.body);
-    a = ask(P, (call){"POST", "/login", NULL, "name=erin&password=mobius+rook", NULL, "10.0.0.2", "https"});
+    a = ask(P, (call){"POST", "/login", NULL, "name=erin&password=mobius+rook", NULL, "10.0.0.2", "https", NULL});
     CHECK(a.status == 303 && !strstr(a.set, "Secure"), "a header from anyone else is ignored: %s", a.set);
     free(a.body);
 
@@ -374,18 +386,18 @@ static void test_secure_and_input(void)
     if (big) {
         memset(big, 'a', SRV_PEOPLE_MAX_BODY + 99);
         big[SRV_PEOPLE_MAX_BODY + 99] = '\0';
-        a = ask(P, (call){"POST", "/login", NULL, big, NULL, NULL, NULL});
+        a = ask(P, (call){"POST", "/login", NULL, big, NULL, NULL, NULL, NULL});
         CHECK(a.status == 413, "huge: %d", a.status);
         free(a.body);
         free(big);
     }
-    a = ask(P, (call){"GET", "/account/nope", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/account/nope", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "unknown: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"GET", "/logout", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/logout", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 405, "GET /logout: %d", a.status);
     free(a.body);
-    a = ask(P, (call){"GET", "/signup", NULL, NULL, NULL, NULL, NULL});
+    a = ask(P, (call){"GET", "/signup", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 200 && has(&a, "No e-mail address is asked for"), "the sign-up page says: no e-mail");
     free(a.body);
     CHECK(srv_people_owns("/@/x") && srv_people_owns("/login?next=/") && !srv_people_owns("/loginx") &&

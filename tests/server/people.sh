@@ -115,6 +115,11 @@ is "after the refusals the session is kept" "$(code "$(get "$A" "$U/account")")"
 r=$(form "$T" "$U/signup" 'name=Mallory&password=evil+password&password2=evil+password' -H 'Origin: http://evil.test')
 is "cross-origin sign-up: 403" "$(code "$r")" 403
 is "no Mallory" "$(code "$(get /dev/null "$U/@/mallory")")" 404
+r=$(form "$T" "$U/signup" 'name=Mallory&password=evil+password&password2=evil+password' -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site')
+is "Origin null from another site: 403" "$(code "$r")" 403
+# what Chromium sends for the hub's own form (Referrer-Policy: no-referrer)
+r=$(form "$tmp/n.jar" "$U/signup" 'name=Nora&password=fold+queen&password2=fold+queen' -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin')
+is "Origin null from the hub's own page: 303" "$(code "$r")" 303
 
 r=$(form "$A" "$U/account/logout-all" "csrf=$tok" -H "Origin: $U")
 is "log out everywhere: 303" "$(code "$r")" 303
