@@ -47,5 +47,20 @@ const tg_migration tg_migrations[] = {
         " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
         " game_id TEXT NOT NULL);"
         "CREATE INDEX rating_history_by_user ON rating_history (user_id, variant, at_ms);"},
+    {3, "CREATE TABLE seeks ("
+        " id TEXT PRIMARY KEY,"
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, name TEXT NOT NULL,"
+        " variant TEXT NOT NULL, clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL,"
+        " increment_ms BIGINT NOT NULL, days INTEGER NOT NULL, rated INTEGER NOT NULL, color TEXT NOT NULL,"
+        " min_rating INTEGER NOT NULL, max_rating INTEGER NOT NULL, rating INTEGER NOT NULL,"
+        " provisional INTEGER NOT NULL, created_ms BIGINT NOT NULL, seen_ms BIGINT NOT NULL,"
+        " taken_by TEXT NOT NULL, game_id TEXT NOT NULL, owner_token TEXT NOT NULL);"
+        "CREATE INDEX seeks_by_user ON seeks (user_id);"
+        "CREATE TABLE rated_games ("
+        " game_id TEXT PRIMARY KEY, variant TEXT NOT NULL,"
+        " white_user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " black_user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " rated INTEGER NOT NULL, applied INTEGER NOT NULL, created_ms BIGINT NOT NULL);"
+        "CREATE INDEX rated_games_pending ON rated_games (applied, created_ms);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

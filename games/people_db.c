@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TP_MAX_ARGS 12
+#define TP_MAX_ARGS 20
+#define TP_MAX_COLS 24 /* columns of a result row handed on */
 
 struct tp_db {
     sqlite3 *lite;
@@ -73,9 +74,9 @@ static int lite_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_ro
     int rows = 0, rc, stop = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int nc = sqlite3_column_count(st);
-        const char *vals[16];
-        if (nc > 16)
-            nc = 16;
+        const char *vals[TP_MAX_COLS];
+        if (nc > TP_MAX_COLS)
+            nc = TP_MAX_COLS;
         for (int c = 0; c < nc; c++) {
             const unsigned char *t = sqlite3_column_text(st, c);
             vals[c] = t ? (const char *)t : "";
@@ -122,9 +123,9 @@ static int pg_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_
     int rows = -1;
     if (s == PGRES_TUPLES_OK) {
         rows = PQntuples(r);
-        int nc = PQnfields(r) > 16 ? 16 : PQnfields(r);
+        int nc = PQnfields(r) > TP_MAX_COLS ? TP_MAX_COLS : PQnfields(r);
         for (int i = 0; i < rows && fn; i++) {
-            const char *v[16];
+            const char *v[TP_MAX_COLS];
             for (int c = 0; c < nc; c++)
                 v[c] = PQgetvalue(r, i, c);
             if (fn(ctx, nc, v))

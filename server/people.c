@@ -6,6 +6,7 @@
 
 #include "accounts.h"
 #include "buf.h"
+#include "lobby.h"
 #include "render.h"
 #include "session.h"
 #include "store.h"
@@ -19,6 +20,7 @@
 struct srv_people {
     tp_db *db;
     srv_accounts *acc;
+    srv_lobby *lobby;
     int secure;
     char proxy[64];
 };
@@ -49,7 +51,8 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     snprintf(P->proxy, sizeof P->proxy, "%s", o->trusted_proxy ? o->trusted_proxy : "");
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
-    if (!P->acc) {
+    P->lobby = P->acc ? srv_lobby_start(P->db, url, err) : NULL;
+    if (!P->lobby) {
         srv_people_stop(P);
         return NULL;
     }
@@ -60,6 +63,7 @@ void srv_people_stop(srv_people *P)
 {
     if (!P)
         return;
+    srv_lobby_stop(P->lobby);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
     free(P);
@@ -75,7 +79,22 @@ int srv_people_owns(const char *target)
 {
     return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
            path_is(target, "/account") || path_is(target, "/account/logout-all") || !strncmp(target, "/@/", 3) ||
-           path_is(target, "/api/account");
+           path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
+           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events");
+}
+
+srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+
+int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])
+{
+    tp_session s;
+    char sid[TP_TOKEN_LEN + 1];
+    tc_error err;
+    user_id[0] = '\0';
+    if (srv_session_find(P->db, cookie, now_ms(), &s, sid, &err) != 1)
+        return 0;
+    snprintf(user_id, TP_ID_LEN + 1, "%s", s.user_id);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- forms */
@@ -362,6 +381,57 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
     page(out, 200, "player", title, &b);
 }
 
+static void lobby_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s)
+{
+    char *main_html = srv_lobby_main(P->lobby, site, s ? s->user_id : NULL, s ? s->csrf : NULL);
+    srv_buf b = {0};
+    srv_buf_str(&b, main_html ? main_html : "");
+    free(main_html);
+    char *data = srv_json_text(json_pack("{s:s?, s:s?}", "name", s ? s->name : NULL, "csrf", s ? s->csrf : NULL),
+                               NULL);
+    char *m = srv_buf_take(&b, NULL);
+    srv_doc d = {"lobby", "Lobby", m ? m : "", data, NULL};
+    size_t len = 0;
+    char *doc = m && data ? srv_render_document(&d, &len) : NULL;
+    free(m);
+    free(data);
+    srv_route_page(&out->r, doc, len);
+    out->r.cache = "no-store";
+}
+
+/* POST /lobby/seek, /lobby/seek/ID/accept, /lobby/seek/ID/cancel. */
+static void lobby_post(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
+                       const char *path, const form *f)
+{
+    char msg[256], where[200];
+    if (!strcmp(path, "/lobby/seek")) {
+        srv_seek_form sf = {field(f, "variant"), field(f, "clock"), field(f, "rated"),
+                            field(f, "color"),   field(f, "min_rating"), field(f, "max_rating")};
+        char id[TP_SEEK_ID_LEN + 1];
+        int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, id, msg, sizeof msg);
+        if (st == 201)
+            redirect(out, "/lobby");
+        else
+            srv_route_error(&out->r, st, 0, "%s", msg);
+        return;
+    }
+    const char *id = path + strlen("/lobby/seek/");
+    const char *slash = strncmp(path, "/lobby/seek/", 12) ? NULL : strchr(id, '/');
+    char sid[TP_SEEK_ID_LEN + 1];
+    if (!slash || slash - id != TP_SEEK_ID_LEN || (strcmp(slash, "/accept") && strcmp(slash, "/cancel"))) {
+        srv_route_error(&out->r, 404, 0, "no such lobby action: %.100s", path);
+        return;
+    }
+    memcpy(sid, id, TP_SEEK_ID_LEN);
+    sid[TP_SEEK_ID_LEN] = '\0';
+    int st = !strcmp(slash, "/accept") ? srv_lobby_accept(P->lobby, site, s->user_id, sid, where, sizeof where, msg, sizeof msg)
+                                       : srv_lobby_cancel(P->lobby, s->user_id, sid, msg, sizeof msg);
+    if (st == 303)
+        redirect(out, !strcmp(slash, "/accept") ? where : "/lobby");
+    else
+        srv_route_error(&out->r, st, 0, "%s", msg);
+}
+
 /* ---------------------------------------------------------------- routing */
 
 void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_request *rq, srv_people_response *out)
@@ -404,8 +474,29 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         s = &sess;
     int stale = !has && sid[0]; /* a cookie that names no live session */
 
+    if (!strcmp(path, "/lobby") || !strcmp(path, "/api/lobby")) {
+        if (!get) {
+            out->r.allow = 1;
+            srv_route_error(&out->r, 405, api, "%s only reads (GET, HEAD): post seeks to /lobby/seek", path);
+        } else if (api) {
+            size_t len = 0;
+            char *list = srv_lobby_json(P->lobby, &len);
+            if (!list) {
+                srv_route_error(&out->r, 500, 1, "the lobby's store failed");
+                return;
+            }
+            out->r.type = TYPE_JSON;
+            out->r.owned = list;
+            out->r.body = list;
+            out->r.len = len;
+        } else {
+            lobby_page(P, site, out, s);
+        }
+        return;
+    }
     int page_route = !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
-                     !strcmp(path, "/account") || !strcmp(path, "/account/logout-all");
+                     !strcmp(path, "/account") || !strcmp(path, "/account/logout-all") ||
+                     !strncmp(path, "/lobby/", 7);
     if (!strncmp(path, "/@/", 3) || !strcmp(path, "/api/account")) {
         if (!get) {
             out->r.allow = 1;
@@ -504,14 +595,18 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         free(f);
         return;
     }
-    /* /logout and /account/logout-all: a session and its CSRF token */
+    /* the rest: a session and its CSRF token */
     const char *token = field(f, "csrf");
+    int lobby = !strncmp(path, "/lobby/", 7);
     if (!s) {
-        srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: nothing to do"
-                                                     : "not logged in: nothing to log out of");
+        srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
+                                       : lobby ? "log in to post or accept a seek (rated or casual)"
+                                               : "not logged in: nothing to log out of");
     } else if (!srv_csrf_ok(s, token)) {
         srv_route_error(&out->r, 403, 0, "%s", token ? "the form's CSRF token does not match your session: reload the page"
-                                                     : "the form has no CSRF token: use the account page's buttons");
+                                                     : "the form has no CSRF token: use the page's buttons");
+    } else if (lobby) {
+        lobby_post(P, site, out, s, path, f);
     } else {
         int rc = !strcmp(path, "/logout") ? srv_session_close(P->db, sid, &err)
                                           : tp_sessions_delete_user(P->db, s->user_id, &err);

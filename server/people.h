@@ -55,6 +55,11 @@ typedef struct srv_people_response {
 
 void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_request *rq, srv_people_response *out);
 
+/* The lobby of these pages, and the user a Cookie header's session
+ * belongs to (1 with user_id, else 0), for the lobby's stream. */
+struct srv_lobby *srv_people_lobby(srv_people *P);
+int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
+
 /* srv_people_handle on a connection: reads the headers and the address,
  * sends the answer (people_http.c). */
 enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MHD_Connection *c,

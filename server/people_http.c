@@ -4,6 +4,7 @@
 #include "people.h"
 
 #include "games_api.h"
+#include "lobby.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -39,6 +40,11 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
                              ip,
                              body,
                              len};
+    if (!strcmp(method, "GET") && (!strcmp(target, "/api/lobby/events") || !strncmp(target, "/api/lobby/events?", 18))) {
+        char user_id[TP_ID_LEN + 1];
+        srv_people_user_of(P, rq.cookie, user_id);
+        return srv_lobby_stream(srv_people_lobby(P), c, user_id);
+    }
     srv_people_response out;
     srv_people_handle(P, site, &rq, &out);
     srv_response *r = &out.r;

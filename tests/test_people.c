@@ -7,6 +7,8 @@
 #define _DEFAULT_SOURCE
 #include "accounts.h"
 #include "harness.h"
+#include "lobby.h"
+#include "store.h"
 #include "people.h"
 #include "session.h"
 
@@ -49,6 +51,8 @@ typedef struct {
     char *body;
 } answer;
 
+static const srv_site *the_site;
+
 static answer ask(srv_people *P, call c)
 {
     srv_people_request rq = {c.method,
@@ -64,7 +68,7 @@ static answer ask(srv_people *P, call c)
                              c.body,
                              c.body ? strlen(c.body) : 0};
     srv_people_response out;
-    srv_people_handle(P, NULL, &rq, &out);
+    srv_people_handle(P, the_site, &rq, &out);
     answer a;
     memset(&a, 0, sizeof a);
     a.status = out.r.status;
@@ -406,10 +410,194 @@ static void test_secure_and_input(void)
     srv_people_stop(P);
 }
 
+
+/* Signs up NAME (password "lobby password") from its own address; the
+ * cookie and the CSRF token. */
+static void member(srv_people *P, const char *name, char *cookie, char *token)
+{
+    char body[160], addr[32];
+    snprintf(body, sizeof body, "name=%s&password=lobby+password&password2=lobby+password", name);
+    snprintf(addr, sizeof addr, "192.0.2.%d", 100 + (int)(strlen(name) * 7 + (unsigned char)name[0]) % 100);
+    answer a = ask(P, (call){"POST", "/signup", NULL, body, NULL, addr, NULL, NULL});
+    CHECK(a.status == 303, "sign-up %s: %d %s", name, a.status, a.body);
+    snprintf(cookie, 64, "%s", a.cookie);
+    free(a.body);
+    csrf_of(P, cookie, token, 64);
+}
+
+/* The id of the n-th open seek in /api/lobby ("" if none). */
+static void seek_id(srv_people *P, int n, char *out)
+{
+    answer a = ask(P, (call){"GET", "/api/lobby", NULL, NULL, NULL, NULL, NULL, NULL});
+    const char *p = a.body;
+    for (int i = 0; p && i <= n; i++) {
+        p = strstr(p, "\"id\":\"");
+        if (p)
+            p += 6;
+    }
+    snprintf(out, TP_SEEK_ID_LEN + 1, "%.*s", p ? TP_SEEK_ID_LEN : 0, p ? p : "");
+    free(a.body);
+}
+
+static void test_lobby(void)
+{
+    tc_error e;
+    srv_site *site = srv_site_load("variants", NULL, &e);
+    CHECK(site != NULL, "site: %s", e.msg);
+    if (!site)
+        return;
+    the_site = site;
+    srv_people *P = start(0, NULL);
+    if (!P) {
+        srv_site_free(site);
+        return;
+    }
+    char ann[64], at[64], ben[64], bt[64], cid[64], ct[64], form[256], sid[TP_SEEK_ID_LEN + 1], url[96];
+    member(P, "Ann", ann, at);
+    member(P, "Ben", ben, bt);
+    member(P, "Cid", cid, ct);
+
+    th_case("seeks: anonymous 401, no CSRF token 403, bad fields 400 with the reason, none made");
+    answer a = ask(P, (call){"POST", "/lobby/seek", NULL, "variant=klein-bottle&clock=5%2B3", NULL, NULL, NULL, NULL});
+    CHECK(a.status == 401 && has(&a, "log in to post"), "anonymous: %d", a.status);
+    free(a.body);
+    a = ask(P, (call){"POST", "/lobby/seek", ann, "variant=klein-bottle&clock=5%2B3", NULL, NULL, NULL, NULL});
+    CHECK(a.status == 403, "no token: %d", a.status);
+    free(a.body);
+    struct {
+        const char *fields, *needle;
+    } bad[] = {{"variant=nope&clock=5%2B3", "no variant"},
+               {"variant=torus&clock=1%2B0", "clock must be one of"},
+               {"variant=torus&clock=5%2B3&color=green", "color must be"},
+               {"variant=torus&clock=5%2B3&rated=yes", "rated must be"},
+               {"variant=torus&clock=5%2B3&min_rating=1800&max_rating=1600", "is above the highest"},
+               {"variant=torus&clock=5%2B3&min_rating=12", "400 to 3500"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(form, sizeof form, "csrf=%s&%s", at, bad[i].fields);
+        a = ask(P, (call){"POST", "/lobby/seek", ann, form, NULL, NULL, NULL, NULL});
+        CHECK(a.status == 400 && has(&a, bad[i].needle), "%s: %d", bad[i].fields, a.status);
+        free(a.body);
+    }
+    seek_id(P, 0, sid);
+    CHECK(!sid[0], "no seek was made: %s", sid);
+
+    th_case("a rated Klein-bottle seek; its owner cannot take it; another player can, once; both land in the game");
+    snprintf(form, sizeof form, "csrf=%s&variant=klein-bottle&clock=5%%2B3&rated=1&color=white", at);
+    a = ask(P, (call){"POST", "/lobby/seek", ann, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 303 && !strcmp(a.location, "/lobby"), "seek: %d %s", a.status, a.body);
+    free(a.body);
+    a = ask(P, (call){"GET", "/api/lobby", NULL, NULL, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 200 && has(&a, "\"name\":\"Ann\"") && has(&a, "\"variant\":\"klein-bottle\"") &&
+              has(&a, "\"rated\":true") && has(&a, "\"clock\":\"5+3\"") && has(&a, "\"rating\":1500") &&
+              has(&a, "\"provisional\":true"),
+          "list: %s", a.body);
+    free(a.body);
+    a = ask(P, (call){"GET", "/lobby", ben, NULL, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 200 && has(&a, "Klein Bottle") && has(&a, "/accept\"") && has(&a, "Post a seek"),
+          "lobby page for Ben");
+    free(a.body);
+    seek_id(P, 0, sid);
+    CHECK(strlen(sid) == TP_SEEK_ID_LEN, "seek id '%s'", sid);
+    snprintf(url, sizeof url, "/lobby/seek/%s/accept", sid);
+    snprintf(form, sizeof form, "csrf=%s", at);
+    a = ask(P, (call){"POST", url, ann, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 409 && has(&a, "your own seek"), "own seek: %d", a.status);
+    free(a.body);
+    snprintf(form, sizeof form, "csrf=%s", bt);
+    a = ask(P, (call){"POST", url, ben, form, "https://evil.test", NULL, NULL, NULL});
+    CHECK(a.status == 403, "cross-origin accept: %d", a.status);
+    free(a.body);
+    a = ask(P, (call){"POST", url, ben, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 303 && !strncmp(a.location, "/game/", 6) && strstr(a.location, "#token="), "accept: %d %s",
+          a.status, a.location);
+    char game[TG_ID_LEN + 1], ben_token[TG_TOKEN_LEN + 1];
+    snprintf(game, sizeof game, "%.16s", a.location + 6);
+    snprintf(ben_token, sizeof ben_token, "%s", strstr(a.location, "#token=") ? strstr(a.location, "#token=") + 7 : "");
+    free(a.body);
+    snprintf(form, sizeof form, "csrf=%s", ct);
+    a = ask(P, (call){"POST", url, cid, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 409 && has(&a, "taken"), "a taken seek: %d", a.status);
+    free(a.body);
+    tg_store *st = tg_store_open(db_url, &e);
+    tg_game g;
+    CHECK(st && tg_store_load(st, game, &g, &e) == TG_OK, "the game is stored: %s", e.msg);
+    if (st && !strcmp(g.id, game)) {
+        CHECK(tg_game_side_of(&g, ben_token) == TC_BLACK, "Ann asked for White: Ben's token is Black's");
+        CHECK(g.clock.kind == TG_CLOCK_FISCHER && g.clock.initial_ms == 300000 && g.clock.increment_ms == 3000,
+              "the seek's clock");
+        CHECK(!strcmp(g.def.name, "klein-bottle"), "variant %s", g.def.name);
+
+        th_case("the result of a rated game moves both ratings as Glicko-2 says, once");
+        srv_lobby *L = srv_people_lobby(P);
+        CHECK(srv_lobby_count_results(L) == 0, "nothing to count while the game goes on");
+        int64_t v = g.version;
+        CHECK(tg_game_rebuild(&g, &e) == TG_OK && tg_game_resign(&g, TC_WHITE, (int64_t)time(NULL) * 1000, &e) == TG_OK,
+              "resign: %s", e.msg);
+        CHECK(tg_store_save(st, &g, v, 0, &e) == TG_OK, "save: %s", e.msg);
+        /* the lobby's thread may count it first: either way, once */
+        srv_lobby_count_results(L);
+        CHECK(srv_lobby_count_results(L) == 0, "nothing left to count");
+        tg_rating n0 = tg_rating_new();
+        tg_rating won = tg_rating_after_game(n0, n0, 1), lost = tg_rating_after_game(n0, n0, 0);
+        char want[64];
+        a = ask(P, (call){"GET", "/@/Ben", NULL, NULL, NULL, NULL, NULL, NULL});
+        snprintf(want, sizeof want, ">%.0f<abbr", won.r);
+        CHECK(won.r > 1600 && has(&a, want) && has(&a, "<td>1</td>"), "Ben won: %s not in %s", want, a.body);
+        free(a.body);
+        a = ask(P, (call){"GET", "/@/Ann", NULL, NULL, NULL, NULL, NULL, NULL});
+        snprintf(want, sizeof want, ">%.0f<abbr", lost.r);
+        CHECK(lost.r < 1400 && has(&a, want) && has(&a, "<td>1</td>"), "Ann lost: %s", want);
+        free(a.body);
+        tg_game_free(&g);
+    }
+    tg_store_close(st);
+
+    th_case("limits: 3 open seeks an account (429); withdrawing one; rating ranges keep others out (403)");
+    int last = 0;
+    for (int i = 0; i < SRV_SEEKS_PER_USER + 1; i++) {
+        snprintf(form, sizeof form, "csrf=%s&variant=torus&clock=corr3", ct);
+        a = ask(P, (call){"POST", "/lobby/seek", cid, form, NULL, NULL, NULL, NULL});
+        last = a.status;
+        free(a.body);
+    }
+    CHECK(last == 429, "the 4th seek: %d", last);
+    seek_id(P, 0, sid);
+    snprintf(url, sizeof url, "/lobby/seek/%s/cancel", sid);
+    snprintf(form, sizeof form, "csrf=%s", bt);
+    a = ask(P, (call){"POST", url, ben, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 404, "withdrawing another's seek: %d", a.status);
+    free(a.body);
+    snprintf(form, sizeof form, "csrf=%s", ct);
+    a = ask(P, (call){"POST", url, cid, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 303, "withdraw: %d", a.status);
+    free(a.body);
+    snprintf(form, sizeof form, "csrf=%s&variant=klein-bottle&clock=10%%2B5&min_rating=1580", ct);
+    a = ask(P, (call){"POST", "/lobby/seek", cid, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 303, "a seek with a range: %d", a.status);
+    free(a.body);
+    seek_id(P, 2, sid);
+    snprintf(url, sizeof url, "/lobby/seek/%s/accept", sid);
+    snprintf(form, sizeof form, "csrf=%s", at);
+    a = ask(P, (call){"POST", url, ann, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 403 && has(&a, "outside this seek"), "Ann's rating is below the range: %d %s", a.status, a.body);
+    free(a.body);
+    snprintf(form, sizeof form, "csrf=%s", bt);
+    a = ask(P, (call){"POST", url, ben, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 303, "Ben's is within it: %d %s", a.status, a.body);
+    free(a.body);
+    a = ask(P, (call){"POST", "/lobby/seek/000000000000/accept", ben, form, NULL, NULL, NULL, NULL});
+    CHECK(a.status == 404, "no such seek: %d", a.status);
+    free(a.body);
+    srv_people_stop(P);
+    the_site = NULL;
+    srv_site_free(site);
+}
+
 void suite_people(void)
 {
     test_rules();
     test_signup_login();
     test_throttle();
     test_secure_and_input();
+    test_lobby();
 }
