@@ -556,7 +556,10 @@ static void tick(srv_lobby *L, int round)
     } else {
         free(list);
     }
-    if (round % 50 == 0) { /* a comment now and then keeps proxies from closing idle streams */
+    /* a comment every few seconds: a suspended stream is not watched by the
+     * daemon, so only a write finds out that its client left; it also keeps
+     * proxies from closing idle streams */
+    if (round % 10 == 0) {
         pthread_mutex_lock(&L->reg);
         for (lwatch *w = L->ws; w; w = w->next)
             push(w, ": ping\n\n", 8);

@@ -134,11 +134,61 @@ is "JSON body: 415" "$(code "$r")" 415
 r=$("${C[@]}" -w '\n%{http_code}' -X DELETE "$U/account")
 is "DELETE /account: 405" "$(code "$r")" 405
 
+# ---- the lobby: live list, accept, the owner's start event, seeks gone with their owner's stream
+until_ok() { local end=$((SECONDS + $1)); shift; while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
+stream() { # JAR FILE [URL]: a lobby stream in the background; sets $spid
+  curl -s -N --max-time 60 -b "$1" "${3:-$U}/api/lobby/events" > "$2" &
+  spid=$!
+  pids+=($spid)
+}
+D=$tmp/dan.jar E=$tmp/eve.jar
+form "$D" "$U/signup" 'name=Dan&password=lobby+password&password2=lobby+password' > /dev/null
+form "$E" "$U/signup" 'name=Eve&password=lobby+password&password2=lobby+password' > /dev/null
+stream /dev/null "$tmp/watch.sse"; watch_pid=$spid
+stream "$D" "$tmp/dan.sse"; dan_pid=$spid
+until_ok 10 grep -q '^event: seeks' "$tmp/watch.sse" || bad "the lobby stream sent no list"
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=klein-bottle&clock=5%2B3&rated=1&color=black")
+is "seek: 303" "$(code "$r")" 303
+until_ok 10 grep -q '"name":"Dan"' "$tmp/watch.sse" || bad "a watcher did not see Dan's seek"
+sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
+is "seek id" "${#sid}" 12
+r=$(form "$D" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$D")")
+is "own seek: 409" "$(code "$r")" 409
+r=$(form /dev/null "$U/lobby/seek" 'variant=torus&clock=5%2B3&rated=1')
+is "an anonymous seek: 401" "$(code "$r")" 401
+r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
+is "accept: 303" "$(code "$r")" 303
+eve_url=$(sed -n 's/^Location: \(.*\)\r$/\1/p' <<< "$r")
+until_ok 10 grep -q '^event: start' "$tmp/dan.sse" || bad "Dan's stream got no start event"
+dan_url=$(sed -n 's/^data: {"url":"\(.*\)"}.*/\1/p' "$tmp/dan.sse" | head -n 1)
+game=${eve_url#/game/}; game=${game%%#*}
+is "both in one game" "${dan_url%%#*}" "/game/$game"
+[ "${dan_url#*#token=}" != "${eve_url#*#token=}" ] || bad "both players got the same token"
+st=$("${C[@]}" "$U/api/games/$game")
+has "the game is Klein-bottle chess" "$st" '"variant":"klein-bottle"'
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${eve_url#*#token=}\",\"move\":\"d2d3\"}" "$U/api/games/$game/move")
+is "Eve (White: Dan asked for Black) moves first" "$(code "$r")" 200
+r=$(form "$tmp/t2.jar" "$U/lobby/seek/$sid/accept" "csrf=x")
+is "a taken seek, anonymous: 401" "$(code "$r")" 401
+form "$tmp/f.jar" "$U/signup" 'name=Fay&password=lobby+password&password2=lobby+password' > /dev/null
+form "$tmp/f.jar" "$U/login" 'name=Fay&password=lobby+password' > /dev/null
+r=$(form "$tmp/f.jar" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$tmp/f.jar")")
+is "the seek is gone once taken" "$(code "$r")" 404
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+is "a second seek" "$(code "$r")" 303
+has "listed" "$(curl -s "$U/api/lobby")" '"variant":"torus"'
+kill $dan_pid 2>/dev/null; wait $dan_pid 2>/dev/null
+until_ok 10 bash -c "! curl -s '$U/api/lobby' | grep -q '\"name\":\"Dan\"'" || bad "Dan's seek outlived his stream"
+until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not see the seek go"
+kill $watch_pid 2>/dev/null; wait $watch_pid 2>/dev/null
+
 # ---- Secure cookies
 start secure --secure-cookies
 r=$(form "$tmp/s.jar" "http://127.0.0.1:$port/login" 'name=alice&password=klein+bottle')
 has "--secure-cookies: Secure" "$r" "SameSite=Lax; Secure"
 start proxied --trusted-proxy 127.0.0.1
+UP=http://127.0.0.1:$port
 r=$(form "$tmp/p.jar" "http://127.0.0.1:$port/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
 has "trusted proxy over HTTPS: Secure" "$r" "SameSite=Lax; Secure"
 r=$(form "$tmp/p2.jar" "$U/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
@@ -150,7 +200,12 @@ if [ $mode = postgresql ]; then
   start second
   U2=http://127.0.0.1:$port
   r=$(form "$tmp/c.jar" "$U/signup" 'name=Carol&password=torus+knight&password2=torus+knight')
-  is "sign-up on process 1" "$(code "$r")" 303
+  is "a 6th sign-up from one address in an hour: 429" "$(code "$r")" 429
+  # through the trusted proxy, from another client address
+  r=$(form "$tmp/c.jar" "$UP/signup" 'name=Carol&password=torus+knight&password2=torus+knight' -H 'X-Forwarded-For: 198.51.100.9')
+  is "sign-up through the proxy" "$(code "$r")" 303
+  r=$(form "$tmp/c.jar" "$U/login" 'name=Carol&password=torus+knight')
+  is "login on process 1" "$(code "$r")" 303
   is "the session on process 2" "$(code "$(get "$tmp/c.jar" "$U2/account")")" 200
   tok=$(csrf "$tmp/c.jar")
   is "log out on process 2" "$(code "$(form "$tmp/c.jar" "$U2/logout" "csrf=$tok")")" 303
@@ -158,6 +213,18 @@ if [ $mode = postgresql ]; then
   r=$(form "$tmp/c.jar" "$U2/login" 'name=carol&password=torus+knight')
   is "login on process 2" "$(code "$r")" 303
   is "ended everywhere, then a fresh one on process 1" "$(code "$(get "$tmp/c.jar" "$U/account")")" 200
+  # the lobby across processes: a watcher and the owner on process 2, the seek and its taker on process 1
+  stream /dev/null "$tmp/w2.sse" "$U2"; w2=$spid
+  stream "$tmp/c.jar" "$tmp/c2.sse" "$U2"; c2=$spid
+  until_ok 10 grep -q '^event: seeks' "$tmp/c2.sse" || bad "process 2: no list"
+  r=$(form "$tmp/c.jar" "$U/lobby/seek" "csrf=$(csrf "$tmp/c.jar")&variant=mobius&clock=10%2B5")
+  is "seek on process 1" "$(code "$r")" 303
+  until_ok 10 grep -q '"variant":"mobius"' "$tmp/w2.sse" || bad "process 2's watcher did not see it"
+  sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
+  r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
+  is "accepted on process 1" "$(code "$r")" 303
+  until_ok 10 grep -q '^event: start' "$tmp/c2.sse" || bad "the owner on process 2 got no start event"
+  kill $w2 $c2 2>/dev/null
 fi
 
 echo "people-test ($mode): $passed passed, $failed failed"
