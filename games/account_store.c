@@ -185,3 +185,33 @@ int tp_rating_record(tp_db *d, const char *user_id, const char *variant, tg_rati
                     h, 6, NULL, NULL, err);
     return rc < 0 ? -1 : 0;
 }
+
+typedef struct {
+    tp_rating_step *out;
+    int n, max;
+} step_rows;
+
+static int step_row(void *ctx, int n, const char *const *v)
+{
+    step_rows *sr = ctx;
+    if (sr->n >= sr->max || n < 5)
+        return 1;
+    tp_rating_step *s = &sr->out[sr->n++];
+    copy(s->variant, sizeof s->variant, v[0]);
+    s->at_ms = strtoll(v[1], NULL, 10);
+    s->rating = strtod(v[2], NULL);
+    s->rd = strtod(v[3], NULL);
+    copy(s->game_id, sizeof s->game_id, v[4]);
+    return 0;
+}
+
+int tp_rating_history(tp_db *d, const char *user_id, tp_rating_step *out, int max, tc_error *err)
+{
+    step_rows sr = {out, 0, max};
+    tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
+    int rc = tp_db_exec(d,
+                        "SELECT variant, at_ms, rating, rd, game_id FROM rating_history WHERE user_id = ?1 "
+                        "ORDER BY at_ms DESC LIMIT ?2",
+                        a, 2, step_row, &sr, err);
+    return rc < 0 ? -1 : sr.n;
+}

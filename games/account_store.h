@@ -64,6 +64,17 @@ int tp_attempt_clear(tp_db *d, const char *subject, tc_error *err);
 
 /* The user's ratings, most games first: the count written (at most max). */
 int tp_ratings_of(tp_db *d, const char *user_id, tp_rating_row *out, int max, tc_error *err);
+/// One step of a rating's history.
+typedef struct tp_rating_step {
+    char variant[64];
+    int64_t at_ms;
+    double rating, rd;
+    char game_id[24];
+} tp_rating_step;
+
+/* The user's rating history, newest first: the count (at most max), -1. */
+int tp_rating_history(tp_db *d, const char *user_id, tp_rating_step *out, int max, tc_error *err);
+
 /* Sets a user's rating in a variant after a game, and records it in the
  * history. 0 or -1. */
 int tp_rating_record(tp_db *d, const char *user_id, const char *variant, tg_rating r, int64_t now_ms,

@@ -210,3 +210,35 @@ int tp_rating_of(tp_db *d, const char *user_id, const char *variant, tg_rating *
                         rating_row, out, err);
     return rc < 0 ? -1 : rc > 0;
 }
+
+typedef struct {
+    tp_played *out;
+    int n, max;
+} played_rows;
+
+static int played_row(void *ctx, int n, const char *const *v)
+{
+    played_rows *pr = ctx;
+    if (pr->n >= pr->max || n < 6)
+        return 1;
+    tp_played *p = &pr->out[pr->n++];
+    copy(p->game_id, sizeof p->game_id, v[0]);
+    copy(p->variant, sizeof p->variant, v[1]);
+    copy(p->white, sizeof p->white, v[2]);
+    copy(p->black, sizeof p->black, v[3]);
+    p->rated = atoi(v[4]);
+    p->created_ms = strtoll(v[5], NULL, 10);
+    return 0;
+}
+
+int tp_lobby_games_of(tp_db *d, const char *user_id, tp_played *out, int max, tc_error *err)
+{
+    played_rows pr = {out, 0, max};
+    tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
+    int rc = tp_db_exec(d,
+                        "SELECT g.game_id, g.variant, w.name, b.name, g.rated, g.created_ms FROM rated_games g "
+                        "JOIN users w ON w.id = g.white_user JOIN users b ON b.id = g.black_user "
+                        "WHERE g.white_user = ?1 OR g.black_user = ?1 ORDER BY g.created_ms DESC LIMIT ?2",
+                        a, 2, played_row, &pr, err);
+    return rc < 0 ? -1 : pr.n;
+}

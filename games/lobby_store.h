@@ -62,6 +62,18 @@ int tp_lobby_games_pending(tp_db *d, tp_lobby_game *out, int max, tc_error *err)
 /* Claims a game's result for counting: 1 when this call claimed it (no
  * other process will), 0, -1. */
 int tp_lobby_game_claim(tp_db *d, const char *game_id, tc_error *err);
+/// A game of a player's list: the sides' names and when it began.
+typedef struct tp_played {
+    char game_id[TG_ID_LEN + 1];
+    char variant[64];
+    char white[TP_NAME_MAX + 1], black[TP_NAME_MAX + 1];
+    int rated;
+    int64_t created_ms;
+} tp_played;
+
+/* The games a user began from the lobby, newest first: the count, -1. */
+int tp_lobby_games_of(tp_db *d, const char *user_id, tp_played *out, int max, tc_error *err);
+
 /* A user's rating in a variant (1 with out, 0 none yet, -1). */
 int tp_rating_of(tp_db *d, const char *user_id, const char *variant, tg_rating *out, tc_error *err);
 

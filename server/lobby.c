@@ -360,6 +360,52 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
     return srv_buf_take(&b, NULL);
 }
 
+char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id)
+{
+    tc_error err;
+    tp_played list[SRV_PLAYER_GAMES];
+    int n = tp_lobby_games_of(L->db, user_id, list, SRV_PLAYER_GAMES, &err);
+    if (n < 0)
+        return NULL;
+    srv_buf b = {0};
+    srv_buf_str(&b, "<h2>Games</h2>\n");
+    if (!n)
+        srv_buf_str(&b, "<p class=\"tc-none\">No games from the lobby yet.</p>\n");
+    else
+        srv_buf_str(&b, "<table class=\"tc-played\"><thead><tr><th>Date</th><th>Variant</th><th>White</th>"
+                        "<th>Black</th><th>Result</th><th></th></tr></thead><tbody>\n");
+    for (int i = 0; i < n; i++) {
+        const tp_played *p = &list[i];
+        tg_game g;
+        char result[80] = "?";
+        if (tg_store_load(L->games, p->game_id, &g, &err) == TG_OK) {
+            snprintf(result, sizeof result, "%s", !strcmp(g.result, "*") ? "playing" : g.result);
+            tg_game_free(&g);
+        }
+        time_t sec = (time_t)(p->created_ms / 1000);
+        struct tm tm;
+        char when[16];
+        gmtime_r(&sec, &tm);
+        strftime(when, sizeof when, "%Y-%m-%d", &tm);
+        const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
+        srv_buf_printf(&b, "<tr><td>%s</td><td>", when);
+        srv_buf_html(&b, pg ? pg->title : p->variant);
+        srv_buf_str(&b, "</td><td><a href=\"/@/");
+        srv_buf_html(&b, p->white);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, p->white);
+        srv_buf_str(&b, "</a></td><td><a href=\"/@/");
+        srv_buf_html(&b, p->black);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, p->black);
+        srv_buf_printf(&b, "</a></td><td>%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
+                       p->rated ? "" : " (casual)", p->game_id);
+    }
+    if (n)
+        srv_buf_str(&b, "</tbody></table>\n");
+    return srv_buf_take(&b, NULL);
+}
+
 /* ---------------------------------------------------------------- streams */
 
 static void push(lwatch *w, const char *text, size_t n)

@@ -58,6 +58,12 @@ char *srv_lobby_json(srv_lobby *L, size_t *len);
  * with its CSRF token), the list. */
 char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf);
 
+/* The player page's list of a user's games from the lobby (heap HTML;
+ * NULL on a fault): at most SRV_PLAYER_GAMES, newest first, with the
+ * result each game has now. */
+#define SRV_PLAYER_GAMES 20
+char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id);
+
 /* Counts the results of rated games that have ended (the lobby's thread
  * does this every few ticks; tests call it directly). The games counted. */
 int srv_lobby_count_results(srv_lobby *L);

@@ -7,6 +7,7 @@
 #include "accounts.h"
 #include "buf.h"
 #include "lobby.h"
+#include "lobby_store.h"
 #include "render.h"
 #include "session.h"
 #include "store.h"
@@ -374,7 +375,30 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
                            rows[i].rating.rd, rows[i].games);
         }
         srv_buf_str(&b, "</tbody></table>\n");
+        tp_rating_step steps[SRV_PLAYER_GAMES];
+        int ns = tp_rating_history(P->db, u.id, steps, SRV_PLAYER_GAMES, &err);
+        if (ns > 0) {
+            srv_buf_str(&b, "<h2>Rating history</h2>\n<table class=\"tc-history\"><thead><tr><th>Date</th>"
+                            "<th>Variant</th><th>Rating</th><th>Deviation</th><th></th></tr></thead><tbody>\n");
+            for (int i = 0; i < ns; i++) {
+                time_t at = (time_t)(steps[i].at_ms / 1000);
+                struct tm atm;
+                char day[16];
+                gmtime_r(&at, &atm);
+                strftime(day, sizeof day, "%Y-%m-%d", &atm);
+                srv_buf_printf(&b, "<tr><td>%s</td><td>", day);
+                srv_buf_html(&b, variant_title(site, steps[i].variant));
+                srv_buf_printf(&b, "</td><td>%.0f</td><td>%.0f</td><td><a href=\"/game/", steps[i].rating,
+                               steps[i].rd);
+                srv_buf_html(&b, steps[i].game_id);
+                srv_buf_str(&b, "\">game</a></td></tr>\n");
+            }
+            srv_buf_str(&b, "</tbody></table>\n");
+        }
     }
+    char *games = srv_lobby_player_games(P->lobby, site, u.id);
+    srv_buf_str(&b, games ? games : "");
+    free(games);
     srv_buf_str(&b, "</section>");
     char title[64];
     snprintf(title, sizeof title, "%s: player", u.name);

@@ -547,6 +547,11 @@ static void test_lobby(void)
         a = ask(P, (call){"GET", "/@/Ann", NULL, NULL, NULL, NULL, NULL, NULL});
         snprintf(want, sizeof want, ">%.0f<abbr", lost.r);
         CHECK(lost.r < 1400 && has(&a, want) && has(&a, "<td>1</td>"), "Ann lost: %s", want);
+        char link[64];
+        snprintf(link, sizeof link, "<td>0-1</td><td><a href=\"/game/%s\">", game);
+        CHECK(has(&a, "Rating history") && has(&a, "<h2>Games</h2>") && has(&a, link) &&
+                  has(&a, "<a href=\"/@/Ann\">Ann</a></td><td><a href=\"/@/Ben\">Ben</a>"),
+              "Ann's page lists the game (White Ann, Black Ben, 0-1) and her history: %s", a.body);
         free(a.body);
         tg_game_free(&g);
     }
