@@ -33,6 +33,7 @@ struct srv_lobby {
     pthread_mutex_t reg; /* the watchers */
     lwatch *ws;
     char *last;          /* the list last published */
+    int closing;         /* streams are being ended: no new ones (under reg) */
     pthread_t thread;
     atomic_int stop;
     pthread_mutex_t sleep_lock;
@@ -487,6 +488,8 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     srv_buf_printf(&w->out, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
     free(list);
     pthread_mutex_lock(&L->reg);
+    if (L->closing)
+        w->out.failed = 1; /* the server stops: the stream ends at once */
     w->next = L->ws;
     L->ws = w;
     pthread_mutex_unlock(&L->reg);
@@ -505,6 +508,24 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     enum MHD_Result ok = MHD_queue_response(c, 200, resp);
     MHD_destroy_response(resp);
     return ok;
+}
+
+void srv_lobby_close_streams(srv_lobby *L)
+{
+    if (!L)
+        return;
+    pthread_mutex_lock(&L->reg);
+    L->closing = 1;
+    for (lwatch *w = L->ws; w; w = w->next) {
+        pthread_mutex_lock(&w->lock);
+        w->out.failed = 1;
+        if (w->suspended) {
+            w->suspended = 0;
+            MHD_resume_connection(w->conn);
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    pthread_mutex_unlock(&L->reg);
 }
 
 /* ---------------------------------------------------------------- results */

@@ -68,6 +68,11 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
  * does this every few ticks; tests call it directly). The games counted. */
 int srv_lobby_count_results(srv_lobby *L);
 
+/* Ends every lobby stream (each is resumed and closes): call before
+ * MHD_stop_daemon, which refuses to stop with suspended connections. New
+ * streams are refused from then on. */
+void srv_lobby_close_streams(srv_lobby *L);
+
 /* Opens a lobby stream on c for a user ("" for a watcher). */
 enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id);
 

@@ -86,6 +86,12 @@ int srv_people_owns(const char *target)
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
 
+void srv_people_close_streams(srv_people *P)
+{
+    if (P)
+        srv_lobby_close_streams(P->lobby);
+}
+
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])
 {
     tp_session s;

@@ -60,6 +60,9 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
 struct srv_lobby *srv_people_lobby(srv_people *P);
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
 
+/* Ends the lobby's streams: before MHD_stop_daemon (lobby.h). */
+void srv_people_close_streams(srv_people *P);
+
 /* srv_people_handle on a connection: reads the headers and the address,
  * sends the answer (people_http.c). */
 enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MHD_Connection *c,

@@ -137,6 +137,7 @@ is "DELETE /account: 405" "$(code "$r")" 405
 # ---- the lobby: live list, accept, the owner's start event, seeks gone with their owner's stream
 until_ok() { local end=$((SECONDS + $1)); shift; while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
 stream() { # JAR FILE [URL]: a lobby stream in the background; sets $spid
+  : > "$2"
   curl -s -N --max-time 60 -b "$1" "${3:-$U}/api/lobby/events" > "$2" &
   spid=$!
   pids+=($spid)
@@ -226,6 +227,15 @@ if [ $mode = postgresql ]; then
   until_ok 10 grep -q '^event: start' "$tmp/c2.sse" || bad "the owner on process 2 got no start event"
   kill $w2 $c2 2>/dev/null
 fi
+
+# ---- a clean stop (SIGTERM) with a lobby stream open on every server; no
+# sanitizer report (when BIN is a sanitized build) on any server's stderr
+stream /dev/null "$tmp/last.sse"
+until_ok 10 grep -q '^event: seeks' "$tmp/last.sse" || bad "no stream before the stop"
+main_pid=${pids[0]}
+kill -TERM "$main_pid"; wait "$main_pid"; rc=$?
+is "stop with a lobby stream open: exit status" "$rc" 0
+is "no fatal error or sanitizer report" "$(cat "$tmp"/*.err | grep -c -E 'Fatal|Sanitizer|runtime error')" 0
 
 echo "people-test ($mode): $passed passed, $failed failed"
 [ $failed = 0 ]
