@@ -407,6 +407,59 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
     return srv_buf_take(&b, NULL);
 }
 
+char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name)
+{
+    tc_error err;
+    tp_played list[SRV_PLAYER_GAMES];
+    int n = tp_lobby_games_of(L->db, user_id, list, SRV_PLAYER_GAMES, &err);
+    if (n < 0)
+        return NULL;
+    srv_buf mine = {0}, theirs = {0};
+    int64_t t = now_ms();
+    for (int i = 0; i < n; i++) {
+        const tp_played *p = &list[i];
+        tg_game g;
+        if (tg_store_load(L->games, p->game_id, &g, &err) != TG_OK)
+            continue;
+        int side = !strcmp(p->white, name) ? TC_WHITE : TC_BLACK;
+        if (strcmp(g.result, "*")) {
+            tg_game_free(&g);
+            continue;
+        }
+        if (tg_game_rebuild(&g, &err) != TG_OK) {
+            tg_game_free(&g);
+            continue;
+        }
+        int turn = tg_game_turn(&g);
+        srv_buf *b = turn == side ? &mine : &theirs;
+        const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
+        srv_buf_printf(b, "<li class=\"tc-my-game%s\"><a href=\"/game/%s#token=%s\">", turn == side ? " tc-my-turn" : "",
+                       g.id, g.token[side]);
+        srv_buf_html(b, pg ? pg->title : p->variant);
+        srv_buf_str(b, " against ");
+        srv_buf_html(b, side == TC_WHITE ? p->black : p->white);
+        srv_buf_printf(b, "</a> <span>(%s, %s)</span>", side == TC_WHITE ? "you play White" : "you play Black",
+                       turn == side ? "your turn" : "their turn");
+        int64_t left = tg_game_clock_left(&g, turn, t);
+        if (g.clock.kind == TG_CLOCK_CORRESPONDENCE && left >= 0)
+            srv_buf_printf(b, " <span>%lld h left for the move</span>", (long long)(left / 3600000));
+        srv_buf_str(b, "</li>\n");
+        tg_game_free(&g);
+    }
+    srv_buf out = {0};
+    if (mine.len || theirs.len) {
+        srv_buf_str(&out, "<h2>Your games</h2>\n<ul class=\"tc-my-games\">\n");
+        srv_buf_str(&out, mine.p ? mine.p : "");
+        srv_buf_str(&out, theirs.p ? theirs.p : "");
+        srv_buf_str(&out, "</ul>\n");
+    } else {
+        srv_buf_str(&out, "");
+    }
+    srv_buf_free(&mine);
+    srv_buf_free(&theirs);
+    return srv_buf_take(&out, NULL);
+}
+
 /* ---------------------------------------------------------------- streams */
 
 static void push(lwatch *w, const char *text, size_t n)

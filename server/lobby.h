@@ -64,6 +64,12 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
 #define SRV_PLAYER_GAMES 20
 char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id);
 
+/* A signed-in player's games in progress (heap HTML, "" when none; NULL
+ * on a fault): the ones where it is their turn first, each linked with
+ * their side's token, so a game stays reachable from any browser they log
+ * in on (the correspondence inbox). */
+char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name);
+
 /* Counts the results of rated games that have ended (the lobby's thread
  * does this every few ticks; tests call it directly). The games counted. */
 int srv_lobby_count_results(srv_lobby *L);

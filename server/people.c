@@ -414,9 +414,19 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
 static void lobby_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s)
 {
     char *main_html = srv_lobby_main(P->lobby, site, s ? s->user_id : NULL, s ? s->csrf : NULL);
+    char *mine = s ? srv_lobby_my_games(P->lobby, site, s->user_id, s->name) : NULL;
     srv_buf b = {0};
-    srv_buf_str(&b, main_html ? main_html : "");
+    /* the player's own games go first, inside the lobby's section */
+    const char *cut = main_html && mine && *mine ? strstr(main_html, "</h1>\n") : NULL;
+    if (cut) {
+        srv_buf_put(&b, main_html, (size_t)(cut + 6 - main_html));
+        srv_buf_str(&b, mine);
+        srv_buf_str(&b, cut + 6);
+    } else {
+        srv_buf_str(&b, main_html ? main_html : "");
+    }
     free(main_html);
+    free(mine);
     char *data = srv_json_text(json_pack("{s:s?, s:s?}", "name", s ? s->name : NULL, "csrf", s ? s->csrf : NULL),
                                NULL);
     char *m = srv_buf_take(&b, NULL);

@@ -518,6 +518,20 @@ static void test_lobby(void)
     a = ask(P, (call){"POST", url, cid, form, NULL, NULL, NULL, NULL});
     CHECK(a.status == 409 && has(&a, "taken"), "a taken seek: %d", a.status);
     free(a.body);
+    a = ask(P, (call){"GET", "/lobby", ann, NULL, NULL, NULL, NULL, NULL});
+    char mylink[96];
+    snprintf(mylink, sizeof mylink, "/game/%s#token=", game);
+    const char *mine = a.body ? strstr(a.body, mylink) : NULL;
+    CHECK(has(&a, "Your games") && mine && strlen(mine) > 23 + TG_TOKEN_LEN &&
+              strncmp(mine + strlen(mylink), ben_token, TG_TOKEN_LEN) && has(&a, "against Ben") &&
+              has(&a, "you play White, your turn"),
+          "Ann's lobby lists the game with her own token: %s", a.body);
+    free(a.body);
+    a = ask(P, (call){"GET", "/lobby", ben, NULL, NULL, NULL, NULL, NULL});
+    char benlink[96];
+    snprintf(benlink, sizeof benlink, "/game/%s#token=%s", game, ben_token);
+    CHECK(has(&a, benlink) && has(&a, "you play Black, their turn"), "Ben's lobby: his token, their turn");
+    free(a.body);
     tg_store *st = tg_store_open(db_url, &e);
     tg_game g;
     CHECK(st && tg_store_load(st, game, &g, &e) == TG_OK, "the game is stored: %s", e.msg);
