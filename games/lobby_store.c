@@ -7,7 +7,8 @@
 
 #define SEEK_COLS                                                                                             \
     "id, user_id, name, variant, clock_kind, initial_ms, increment_ms, days, rated, color, min_rating, "       \
-    "max_rating, rating, provisional, created_ms, seen_ms, taken_by, game_id, owner_token"
+    "max_rating, rating, provisional, created_ms, seen_ms, taken_by, game_id, owner_token, target_user, "     \
+    "target_name"
 
 static void copy(char *dst, size_t n, const char *src) { snprintf(dst, n, "%s", src ? src : ""); }
 
@@ -17,11 +18,11 @@ int tp_seek_insert(tp_db *d, const tp_seek *s, tc_error *err)
                   TP_INT(s->clock.kind), TP_INT(s->clock.initial_ms), TP_INT(s->clock.increment_ms),
                   TP_INT(s->clock.days), TP_INT(s->rated), TP_TEXT(s->color), TP_INT(s->min_rating),
                   TP_INT(s->max_rating), TP_INT(s->rating), TP_INT(s->provisional), TP_INT(s->created_ms),
-                  TP_INT(s->seen_ms)};
+                  TP_INT(s->seen_ms), TP_TEXT(s->target_user), TP_TEXT(s->target_name)};
     return tp_db_exec(d,
                       "INSERT INTO seeks (" SEEK_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12, ?13, ?14, ?15, ?16, '', '', '')",
-                      a, 16, NULL, NULL, err) < 0
+                      "?12, ?13, ?14, ?15, ?16, '', '', '', ?17, ?18)",
+                      a, 18, NULL, NULL, err) < 0
                ? -1
                : 0;
 }
@@ -34,7 +35,7 @@ typedef struct {
 static int seek_row(void *ctx, int n, const char *const *v)
 {
     seek_rows *sr = ctx;
-    if (sr->n >= sr->max || n < 19)
+    if (sr->n >= sr->max || n < 21)
         return sr->n >= sr->max;
     tp_seek *s = &sr->out[sr->n++];
     memset(s, 0, sizeof *s);
@@ -57,6 +58,8 @@ static int seek_row(void *ctx, int n, const char *const *v)
     copy(s->taken_by, sizeof s->taken_by, v[16]);
     copy(s->game_id, sizeof s->game_id, v[17]);
     copy(s->owner_token, sizeof s->owner_token, v[18]);
+    copy(s->target_user, sizeof s->target_user, v[19]);
+    copy(s->target_name, sizeof s->target_name, v[20]);
     return 0;
 }
 
@@ -64,9 +67,30 @@ int tp_seeks_open(tp_db *d, tp_seek *out, int max, tc_error *err)
 {
     seek_rows sr = {out, 0, max};
     tp_arg a[] = {TP_INT(max)};
-    int rc = tp_db_exec(d, "SELECT " SEEK_COLS " FROM seeks WHERE taken_by = '' ORDER BY created_ms, id LIMIT ?1", a,
+    int rc = tp_db_exec(d, "SELECT " SEEK_COLS " FROM seeks WHERE taken_by = '' AND target_user = '' "
+                        "ORDER BY created_ms, id LIMIT ?1", a,
                         1, seek_row, &sr, err);
     return rc < 0 ? -1 : sr.n;
+}
+
+int tp_challenges(tp_db *d, const char *user_id, int to, tp_seek *out, int max, tc_error *err)
+{
+    seek_rows sr = {out, 0, max};
+    tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
+    int rc = tp_db_exec(d,
+                        to ? "SELECT " SEEK_COLS " FROM seeks WHERE target_user = ?1 AND taken_by = '' "
+                             "ORDER BY created_ms LIMIT ?2"
+                           : "SELECT " SEEK_COLS " FROM seeks WHERE user_id = ?1 AND target_user <> '' AND "
+                             "taken_by = '' ORDER BY created_ms LIMIT ?2",
+                        a, 2, seek_row, &sr, err);
+    return rc < 0 ? -1 : sr.n;
+}
+
+int tp_challenge_decline(tp_db *d, const char *id, const char *user_id, tc_error *err)
+{
+    tp_arg a[] = {TP_TEXT(id), TP_TEXT(user_id)};
+    return tp_db_exec(d, "DELETE FROM seeks WHERE id = ?1 AND target_user = ?2 AND taken_by = ''", a, 2, NULL, NULL,
+                      err);
 }
 
 int tp_seek_get(tp_db *d, const char *id, tp_seek *out, tc_error *err)
@@ -127,7 +151,7 @@ int tp_seek_delete(tp_db *d, const char *id, const char *user_id, tc_error *err)
 int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err)
 {
     tp_arg a[] = {TP_TEXT(user_id)};
-    return tp_db_exec(d, "DELETE FROM seeks WHERE user_id = ?1 AND taken_by = ''", a, 1, NULL, NULL, err);
+    return tp_db_exec(d, "DELETE FROM seeks WHERE user_id = ?1 AND taken_by = '' AND target_user = ''", a, 1, NULL, NULL, err);
 }
 
 int tp_seeks_touch(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err)
@@ -141,7 +165,7 @@ int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, tc_error *err)
 {
     tp_arg a[] = {TP_INT(stale_ms), TP_INT(old_ms)};
     return tp_db_exec(d,
-                      "DELETE FROM seeks WHERE (taken_by = '' AND (seen_ms < ?1 OR created_ms < ?2)) OR "
+                      "DELETE FROM seeks WHERE (taken_by = '' AND ((target_user = '' AND seen_ms < ?1) OR created_ms < ?2)) OR "
                       "(taken_by <> '' AND created_ms < ?2)",
                       a, 2, NULL, NULL, err);
 }

@@ -24,11 +24,18 @@ typedef struct tp_seek {
     char taken_by[TP_ID_LEN + 1]; /* "" while open */
     char game_id[TG_ID_LEN + 1];
     char owner_token[TG_TOKEN_LEN + 1];
+    char target_user[TP_ID_LEN + 1]; /* a challenge: the one player who may accept ("" for everyone) */
+    char target_name[TP_NAME_MAX + 1];
 } tp_seek;
 
 int tp_seek_insert(tp_db *d, const tp_seek *s, tc_error *err);
-/* The open seeks, oldest first: the count (at most max), -1. */
+/* The open seeks for everyone (not challenges), oldest first: the count
+ * (at most max), -1. */
 int tp_seeks_open(tp_db *d, tp_seek *out, int max, tc_error *err);
+/* Open challenges to a user (to 1) or from a user (to 0), oldest first. */
+int tp_challenges(tp_db *d, const char *user_id, int to, tp_seek *out, int max, tc_error *err);
+/* Deletes a challenge to user_id: the rows deleted, -1. */
+int tp_challenge_decline(tp_db *d, const char *id, const char *user_id, tc_error *err);
 int tp_seek_get(tp_db *d, const char *id, tp_seek *out, tc_error *err); /* 1, 0, -1 */
 /* Open seeks of a user, and in all. */
 int tp_seeks_count_user(tp_db *d, const char *user_id, tc_error *err);
@@ -44,8 +51,10 @@ int tp_seek_delete(tp_db *d, const char *id, const char *user_id, tc_error *err)
 int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err);
 /* Refreshes seen_ms of a user's open seeks. */
 int tp_seeks_touch(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err);
-/* Deletes open seeks not seen since stale_ms or created before old_ms, and
- * taken ones older than old_ms. The rows deleted. */
+/* Deletes open seeks not seen since stale_ms (challenges wait for their
+ * player: only their age counts) or created before old_ms, and taken ones
+ * older than old_ms. The rows deleted. tp_seeks_delete_user_open leaves a
+ * user's challenges too. */
 int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, tc_error *err);
 
 /// A game that came from a seek.

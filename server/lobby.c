@@ -1,6 +1,7 @@
 /* The lobby (lobby.h). */
 #include "lobby.h"
 
+#include "accounts.h"
 #include "buf.h"
 #include "games_api.h"
 #include "render.h"
@@ -33,6 +34,8 @@ struct srv_lobby {
     pthread_mutex_t reg; /* the watchers */
     lwatch *ws;
     char *last;          /* the list last published */
+    struct seen_count { char user_id[TP_ID_LEN + 1]; int n; } *counts; /* challenges last told, by user */
+    int ncounts;
     int closing;         /* streams are being ended: no new ones (under reg) */
     pthread_t thread;
     atomic_int stop;
@@ -130,6 +133,24 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
         snprintf(msg, n, "the lowest rating (%d) is above the highest (%d)", lo, hi);
         return 400;
     }
+    tp_user target;
+    memset(&target, 0, sizeof target);
+    if (f->target) {
+        char key[TP_NAME_MAX + 1], why[160];
+        int found = srv_name_check(f->target, key, why, sizeof why) ? 0 : tp_user_by_key(L->db, key, &target, &err);
+        if (found < 0) {
+            snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+            return 500;
+        }
+        if (!found) {
+            snprintf(msg, n, "no player '%.40s' to challenge", f->target);
+            return 404;
+        }
+        if (!strcmp(target.id, user_id)) {
+            snprintf(msg, n, "you cannot challenge yourself");
+            return 400;
+        }
+    }
     int mine = tp_seeks_count_user(L->db, user_id, &err);
     int open = mine < 0 ? -1 : tp_seeks_count_open(L->db, &err);
     if (mine < 0 || open < 0) {
@@ -137,7 +158,7 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
         return 500;
     }
     if (mine >= SRV_SEEKS_PER_USER) {
-        snprintf(msg, n, "you have %d open seeks already: at most %d", mine, SRV_SEEKS_PER_USER);
+        snprintf(msg, n, "you have %d open seeks and challenges already: at most %d", mine, SRV_SEEKS_PER_USER);
         return 429;
     }
     if (open >= SRV_SEEKS_MAX) {
@@ -158,6 +179,8 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
     snprintf(s.color, sizeof s.color, "%s", color);
     s.min_rating = lo;
     s.max_rating = hi;
+    snprintf(s.target_user, sizeof s.target_user, "%s", target.id);
+    snprintf(s.target_name, sizeof s.target_name, "%s", target.name);
     tg_rating r = tg_rating_new();
     if (tp_rating_of(L->db, user_id, p->slug, &r, &err) < 0) {
         snprintf(msg, n, "the lobby's store failed: %s", err.msg);
@@ -196,6 +219,10 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
     if (!strcmp(s.user_id, user_id)) {
         snprintf(msg, n, "this is your own seek: wait for someone else to accept it");
         return 409;
+    }
+    if (s.target_user[0] && strcmp(s.target_user, user_id)) {
+        snprintf(msg, n, "this challenge is for %s", s.target_name);
+        return 403;
     }
     const srv_page *p = srv_site_find(site, s.variant);
     if (!p) {
@@ -252,6 +279,18 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
     }
     snprintf(location, ln, "/game/%s#token=%s", g.id, g.token[taker]);
     tg_game_free(&g);
+    pthread_cond_signal(&L->wake);
+    return 303;
+}
+
+int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n)
+{
+    tc_error err;
+    int rc = tp_challenge_decline(L->db, seek_id, user_id, &err);
+    if (rc <= 0) {
+        snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open challenge to you with that id");
+        return rc < 0 ? 500 : 404;
+    }
     pthread_cond_signal(&L->wake);
     return 303;
 }
@@ -327,6 +366,36 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
     } else {
         srv_buf_str(&b, "<p class=\"tc-note\"><a href=\"/login\">Log in</a> or <a href=\"/signup\">sign up</a> to "
                         "post or accept seeks. Playing by link (from a variant's play page) needs no account.</p>\n");
+    }
+    if (user_id && csrf) {
+        for (int to = 1; to >= 0; to--) {
+            tp_seek ch[SRV_SEEKS_PER_USER * 8];
+            int nc = tp_challenges(L->db, user_id, to, ch, (int)(sizeof ch / sizeof ch[0]), &err);
+            if (nc <= 0)
+                continue;
+            srv_buf_printf(&b, "<h2>%s</h2>\n<ul class=\"tc-challenges\" data-to=\"%d\">\n",
+                           to ? "Challenges to you" : "Your challenges", to);
+            for (int i = 0; i < nc; i++) {
+                const srv_page *p = srv_site_find(site, ch[i].variant);
+                char buf[32];
+                srv_buf_str(&b, "<li>");
+                srv_buf_html(&b, to ? ch[i].name : ch[i].target_name);
+                srv_buf_str(&b, to ? " challenges you: " : " is challenged: ");
+                srv_buf_html(&b, p ? p->title : ch[i].variant);
+                srv_buf_printf(&b, ", %s, %s", clock_label(&ch[i].clock, buf, sizeof buf), ch[i].rated ? "rated" : "casual");
+                /* to you: accept or decline; yours: withdraw */
+                static const char *const acts[3][2] = {{"accept", "Accept"}, {"decline", "Decline"}, {"cancel", "Withdraw"}};
+                for (int k = to ? 0 : 2; k < (to ? 2 : 3); k++) {
+                    srv_buf_printf(&b, " <form method=\"post\" action=\"/lobby/seek/%s/%s\"><input type=\"hidden\" "
+                                       "name=\"csrf\" value=\"",
+                                   ch[i].id, acts[k][0]);
+                    srv_buf_html(&b, csrf);
+                    srv_buf_printf(&b, "\"><button type=\"submit\">%s</button></form>", acts[k][1]);
+                }
+                srv_buf_str(&b, "</li>\n");
+            }
+            srv_buf_str(&b, "</ul>\n");
+        }
     }
     tp_seek *list = malloc(SRV_SEEKS_MAX * sizeof *list);
     int n = list ? tp_seeks_open(L->db, list, SRV_SEEKS_MAX, &err) : -1;
@@ -646,6 +715,32 @@ static void tick(srv_lobby *L, int round)
     for (int i = 0; i < nu; i++) {
         if (round % 10 == 0)
             tp_seeks_touch(L->db, users[i], t, &err);
+        /* a challenge to a user with a stream here: tell its pages */
+        tp_seek ch[16];
+        int nc = tp_challenges(L->db, users[i], 1, ch, 16, &err);
+        int known = -1, slot = -1;
+        for (int k = 0; k < L->ncounts; k++)
+            if (!strcmp(L->counts[k].user_id, users[i]))
+                known = L->counts[k].n, slot = k;
+        if (nc >= 0 && nc != known) {
+            if (slot < 0) {
+                void *grown = realloc(L->counts, (size_t)(L->ncounts + 1) * sizeof *L->counts);
+                if (grown) {
+                    L->counts = grown;
+                    slot = L->ncounts++;
+                    snprintf(L->counts[slot].user_id, TP_ID_LEN + 1, "%s", users[i]);
+                }
+            }
+            if (slot >= 0)
+                L->counts[slot].n = nc;
+            char ev[96];
+            int len = snprintf(ev, sizeof ev, "event: challenges\ndata: {\"to_you\":%d}\n\n", nc);
+            pthread_mutex_lock(&L->reg);
+            for (lwatch *w = L->ws; w; w = w->next)
+                if (!strcmp(w->user_id, users[i]))
+                    push(w, ev, (size_t)len);
+            pthread_mutex_unlock(&L->reg);
+        }
         tp_seek taken[4];
         int k = tp_seeks_taken_of(L->db, users[i], taken, 4, &err);
         for (int j = 0; j < k; j++) {
@@ -660,6 +755,16 @@ static void tick(srv_lobby *L, int round)
             tp_seek_delete(L->db, taken[j].id, users[i], &err);
         }
     }
+    /* forget the counts of users with no stream here any more */
+    int kept = 0;
+    for (int k = 0; k < L->ncounts; k++) {
+        int here = 0;
+        for (int i = 0; i < nu && !here; i++)
+            here = !strcmp(users[i], L->counts[k].user_id);
+        if (here)
+            L->counts[kept++] = L->counts[k];
+    }
+    L->ncounts = kept;
     free(users);
     size_t len = 0;
     char *list = srv_lobby_json(L, &len);
@@ -743,6 +848,7 @@ void srv_lobby_stop(srv_lobby *L)
     pthread_join(L->thread, NULL);
     tg_store_close(L->games);
     free(L->last);
+    free(L->counts);
     pthread_mutex_destroy(&L->reg);
     pthread_mutex_destroy(&L->sleep_lock);
     pthread_cond_destroy(&L->wake);

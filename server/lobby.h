@@ -38,10 +38,12 @@ void srv_lobby_stop(srv_lobby *L);
 /// A seek as a form asks for it (strings as sent, NULL when absent).
 typedef struct srv_seek_form {
     const char *variant, *clock, *rated, *color, *min_rating, *max_rating;
+    const char *target; /* a challenge: the name of the one player who may accept, else NULL */
 } srv_seek_form;
 
-/* Posts a seek for a signed-in user. The HTTP status (201 made, 400 a bad
- * field, 429 too many) with msg; id gets the seek's id. */
+/* Posts a seek (or a challenge) for a signed-in user. The HTTP status (201
+ * made, 400 a bad field or a challenge to oneself, 404 no such player, 429
+ * too many) with msg; id gets the seek's id. */
 int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, const char *name,
                    const srv_seek_form *f, char *id, char *msg, size_t n);
 /* Accepts a seek: 303 with location (the game with the taker's token),
@@ -49,6 +51,8 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
  * with msg. */
 int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, const char *seek_id,
                      char *location, size_t ln, char *msg, size_t n);
+/* Declines a challenge to user_id: 303, or 404. */
+int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n);
 /* Withdraws one's own seek: 303, or 404. */
 int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n);
 

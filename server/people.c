@@ -402,6 +402,24 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
             srv_buf_str(&b, "</tbody></table>\n");
         }
     }
+    if (s && strcmp(s->user_id, u.id) && site) {
+        srv_buf_str(&b, "<h2>Challenge</h2>\n<form method=\"post\" action=\"/@/");
+        srv_buf_html(&b, u.name);
+        srv_buf_str(&b, "/challenge\" class=\"tc-form tc-seek-form\">");
+        csrf_input(&b, s);
+        srv_buf_str(&b, "<label>Variant <select name=\"variant\">");
+        for (int i = 0; i < site->nvariants; i++) {
+            srv_buf_str(&b, "<option value=\"");
+            srv_buf_html(&b, site->pages[i].slug);
+            srv_buf_str(&b, "\">");
+            srv_buf_html(&b, site->pages[i].title);
+            srv_buf_str(&b, "</option>");
+        }
+        srv_buf_str(&b, "</select></label><label>Clock <select name=\"clock\"><option>5+3</option>"
+                        "<option>10+5</option><option>15+10</option><option value=\"corr3\">3 days a move</option>"
+                        "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
+                        "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
+    }
     char *games = srv_lobby_player_games(P->lobby, site, u.id);
     srv_buf_str(&b, games ? games : "");
     free(games);
@@ -445,10 +463,30 @@ static void lobby_post(srv_people *P, const srv_site *site, srv_people_response 
 {
     char msg[256], where[200];
     if (!strcmp(path, "/lobby/seek")) {
-        srv_seek_form sf = {field(f, "variant"), field(f, "clock"), field(f, "rated"),
-                            field(f, "color"),   field(f, "min_rating"), field(f, "max_rating")};
+        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
+                            field(f, "min_rating"), field(f, "max_rating"), NULL};
         char id[TP_SEEK_ID_LEN + 1];
         int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, id, msg, sizeof msg);
+        if (st == 201)
+            redirect(out, "/lobby");
+        else
+            srv_route_error(&out->r, st, 0, "%s", msg);
+        return;
+    }
+    if (!strncmp(path, "/@/", 3)) { /* /@/NAME/challenge */
+        char target[TP_NAME_MAX + 1];
+        const char *end = strchr(path + 3, '/');
+        size_t tn = end ? (size_t)(end - path - 3) : 0;
+        if (!end || strcmp(end, "/challenge") || !tn || tn > TP_NAME_MAX) {
+            srv_route_error(&out->r, 404, 0, "no such page: %.100s", path);
+            return;
+        }
+        memcpy(target, path + 3, tn);
+        target[tn] = '\0';
+        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
+                            field(f, "min_rating"), field(f, "max_rating"), target};
+        char cid[TP_SEEK_ID_LEN + 1];
+        int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, cid, msg, sizeof msg);
         if (st == 201)
             redirect(out, "/lobby");
         else
@@ -458,14 +496,16 @@ static void lobby_post(srv_people *P, const srv_site *site, srv_people_response 
     const char *id = path + strlen("/lobby/seek/");
     const char *slash = strncmp(path, "/lobby/seek/", 12) ? NULL : strchr(id, '/');
     char sid[TP_SEEK_ID_LEN + 1];
-    if (!slash || slash - id != TP_SEEK_ID_LEN || (strcmp(slash, "/accept") && strcmp(slash, "/cancel"))) {
+    if (!slash || slash - id != TP_SEEK_ID_LEN ||
+        (strcmp(slash, "/accept") && strcmp(slash, "/cancel") && strcmp(slash, "/decline"))) {
         srv_route_error(&out->r, 404, 0, "no such lobby action: %.100s", path);
         return;
     }
     memcpy(sid, id, TP_SEEK_ID_LEN);
     sid[TP_SEEK_ID_LEN] = '\0';
-    int st = !strcmp(slash, "/accept") ? srv_lobby_accept(P->lobby, site, s->user_id, sid, where, sizeof where, msg, sizeof msg)
-                                       : srv_lobby_cancel(P->lobby, s->user_id, sid, msg, sizeof msg);
+    int st = !strcmp(slash, "/accept")    ? srv_lobby_accept(P->lobby, site, s->user_id, sid, where, sizeof where, msg, sizeof msg)
+             : !strcmp(slash, "/decline") ? srv_lobby_decline(P->lobby, s->user_id, sid, msg, sizeof msg)
+                                          : srv_lobby_cancel(P->lobby, s->user_id, sid, msg, sizeof msg);
     if (st == 303)
         redirect(out, !strcmp(slash, "/accept") ? where : "/lobby");
     else
@@ -513,6 +553,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     if (has)
         s = &sess;
     int stale = !has && sid[0]; /* a cookie that names no live session */
+    int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;
 
     if (!strcmp(path, "/lobby") || !strcmp(path, "/api/lobby")) {
         if (!get) {
@@ -536,8 +577,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     int page_route = !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
                      !strcmp(path, "/account") || !strcmp(path, "/account/logout-all") ||
-                     !strncmp(path, "/lobby/", 7);
-    if (!strncmp(path, "/@/", 3) || !strcmp(path, "/api/account")) {
+                     !strncmp(path, "/lobby/", 7) || challenge;
+    if ((!strncmp(path, "/@/", 3) && !challenge) || !strcmp(path, "/api/account")) {
         if (!get) {
             out->r.allow = 1;
             srv_route_error(&out->r, 405, api, "%s only reads (GET, HEAD)", path);
@@ -570,7 +611,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
                                                          : "log in to see your account");
         else {
             out->r.allow = 2;
-            srv_route_error(&out->r, 405, 0, "%s takes a form (POST) from the account page", path);
+            srv_route_error(&out->r, 405, 0, "%s takes a form (POST) from the hub's pages", path);
         }
         return;
     }
@@ -637,7 +678,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     /* the rest: a session and its CSRF token */
     const char *token = field(f, "csrf");
-    int lobby = !strncmp(path, "/lobby/", 7);
+    int lobby = !strncmp(path, "/lobby/", 7) || challenge;
     if (!s) {
         srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
                                        : lobby ? "log in to post or accept a seek (rated or casual)"

@@ -182,6 +182,20 @@ has "listed" "$(curl -s "$U/api/lobby")" '"variant":"torus"'
 kill $dan_pid 2>/dev/null; wait $dan_pid 2>/dev/null
 until_ok 10 bash -c "! curl -s '$U/api/lobby' | grep -q '\"name\":\"Dan\"'" || bad "Dan's seek outlived his stream"
 until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not see the seek go"
+# a challenge reaches its player's stream; accepting it sends the challenger in
+stream "$E" "$tmp/eve.sse"; eve_pid=$spid
+stream "$D" "$tmp/dan2.sse"; dan_pid=$spid
+until_ok 10 grep -q '^event: seeks' "$tmp/eve.sse" || bad "Eve's stream sent no list"
+r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+is "Dan challenges Eve" "$(code "$r")" 303
+until_ok 10 grep -q '"to_you":1' "$tmp/eve.sse" || bad "Eve's stream did not hear of the challenge"
+cid=$(get "$E" "$U/lobby" | sed -n 's|.*action="/lobby/seek/\([0-9a-f]*\)/accept".*|\1|p' | head -n 1)
+r=$(form "$E" "$U/lobby/seek/$cid/accept" "csrf=$(csrf "$E")")
+is "Eve accepts" "$(code "$r")" 303
+until_ok 10 grep -q '^event: start' "$tmp/dan2.sse" || bad "Dan's stream got no start for his challenge"
+r=$(form "$E" "$U/@/Eve/challenge" "csrf=$(csrf "$E")&variant=torus&clock=corr3")
+is "a challenge to oneself: 400" "$(code "$r")" 400
+kill $eve_pid $dan_pid 2>/dev/null
 kill $watch_pid 2>/dev/null; wait $watch_pid 2>/dev/null
 
 # ---- Secure cookies

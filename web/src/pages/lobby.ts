@@ -1,7 +1,8 @@
 // The lobby (server-rendered, docs/accounts.md): keeps the list of seeks
-// live from /api/lobby/events and, for a signed-in player whose seek is
-// accepted, goes to the game the server names in a "start" event. The
-// forms work without this script; it only keeps the list current.
+// live from /api/lobby/events, shows a new challenge to the player, and
+// for a signed-in player whose seek or challenge is accepted, goes to the
+// game the server names in a "start" event. The forms work without this
+// script; it only keeps the page current.
 import { el } from '../app/dom';
 
 export interface LobbyData {
@@ -66,6 +67,12 @@ export function lobbyPage(data: LobbyData): void {
   events.addEventListener('start', (e) => {
     const { url } = JSON.parse((e as MessageEvent<string>).data) as { url: string };
     if (url.startsWith('/game/')) window.location.assign(url);
+  });
+  // a new or withdrawn challenge to this player: the page shows the list
+  const shown = document.querySelectorAll('ul.tc-challenges[data-to="1"] li').length;
+  events.addEventListener('challenges', (e) => {
+    const { to_you: count } = JSON.parse((e as MessageEvent<string>).data) as { to_you: number };
+    if (count !== shown) window.location.reload();
   });
   document.body.dataset.live = 'true';
 }
