@@ -69,10 +69,14 @@ export function lobbyPage(data: LobbyData): void {
     if (url.startsWith('/game/')) window.location.assign(url);
   });
   // a new or withdrawn challenge to this player: the page shows the list
+  // (not while a form of this page is being sent: accepting a challenge
+  // changes the count too, and a reload would cancel the accept's answer)
   const shown = document.querySelectorAll('ul.tc-challenges[data-to="1"] li').length;
+  let sending = false;
+  document.addEventListener('submit', () => (sending = true));
   events.addEventListener('challenges', (e) => {
     const { to_you: count } = JSON.parse((e as MessageEvent<string>).data) as { to_you: number };
-    if (count !== shown) window.location.reload();
+    if (count !== shown && !sending) window.location.reload();
   });
   document.body.dataset.live = 'true';
 }
