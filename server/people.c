@@ -606,9 +606,9 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             login_page(out, 200, NULL, NULL, s);
         else if (!strcmp(path, "/account") && s)
             account_page(P, out, s);
-        else if (!strcmp(path, "/account"))
-            srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
-                                                         : "log in to see your account");
+        else if (!strcmp(path, "/account")) /* 401, with the login form to hand */
+            login_page(out, 401, NULL, stale ? "your session has ended or was logged out: log in again"
+                                             : "log in to see your account", NULL);
         else {
             out->r.allow = 2;
             srv_route_error(&out->r, 405, 0, "%s takes a form (POST) from the hub's pages", path);
