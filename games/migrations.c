@@ -30,5 +30,40 @@ const tg_migration tg_migrations[] = {
         "CREATE INDEX games_by_variant ON games (variant, updated_ms);"},
     /* the active games, for the rescan of games waiting for the server */
     {2, "CREATE INDEX games_active ON games (id) WHERE result = '*';"},
+    {3, "CREATE TABLE users ("
+        " id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+        " pwhash TEXT NOT NULL, created_ms BIGINT NOT NULL);"
+        "CREATE TABLE sessions ("
+        " id_hash TEXT PRIMARY KEY,"
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " csrf TEXT NOT NULL, created_ms BIGINT NOT NULL, expires_ms BIGINT NOT NULL, seen_ms BIGINT NOT NULL);"
+        "CREATE INDEX sessions_by_user ON sessions (user_id);"
+        "CREATE TABLE login_failures (subject TEXT NOT NULL, at_ms BIGINT NOT NULL);"
+        "CREATE INDEX login_failures_by_subject ON login_failures (subject, at_ms);"
+        "CREATE TABLE ratings ("
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, variant TEXT NOT NULL,"
+        " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, vol DOUBLE PRECISION NOT NULL,"
+        " games INTEGER NOT NULL, updated_ms BIGINT NOT NULL, PRIMARY KEY (user_id, variant));"
+        "CREATE TABLE rating_history ("
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, variant TEXT NOT NULL,"
+        " at_ms BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+        " game_id TEXT NOT NULL);"
+        "CREATE INDEX rating_history_by_user ON rating_history (user_id, variant, at_ms);"},
+    {4, "CREATE TABLE seeks ("
+        " id TEXT PRIMARY KEY,"
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, name TEXT NOT NULL,"
+        " variant TEXT NOT NULL, clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL,"
+        " increment_ms BIGINT NOT NULL, days INTEGER NOT NULL, rated INTEGER NOT NULL, color TEXT NOT NULL,"
+        " min_rating INTEGER NOT NULL, max_rating INTEGER NOT NULL, rating INTEGER NOT NULL,"
+        " provisional INTEGER NOT NULL, created_ms BIGINT NOT NULL, seen_ms BIGINT NOT NULL,"
+        " taken_by TEXT NOT NULL, game_id TEXT NOT NULL, owner_token TEXT NOT NULL,"
+        " target_user TEXT NOT NULL, target_name TEXT NOT NULL);"
+        "CREATE INDEX seeks_by_user ON seeks (user_id);"
+        "CREATE TABLE rated_games ("
+        " game_id TEXT PRIMARY KEY, variant TEXT NOT NULL,"
+        " white_user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " black_user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " rated INTEGER NOT NULL, applied INTEGER NOT NULL, created_ms BIGINT NOT NULL);"
+        "CREATE INDEX rated_games_pending ON rated_games (applied, created_ms);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

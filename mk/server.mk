@@ -2,7 +2,7 @@
 # public headers) with libmicrohttpd, cmark and jansson (deps/server.apt).
 SERVER_SRC := $(wildcard server/*.c)
 ADAPT_OBJ  += $(SERVER_SRC:%.c=$(B)/%.o)
-LDLIBS     += -lmicrohttpd -lcmark -ljansson
+LDLIBS     += -lmicrohttpd -lcmark -ljansson -lsodium
 INC_server := -Iserver -Igames -I$(PG_INC)
 INC_cli    += -Iserver
 INC_all    += -Iserver

@@ -67,7 +67,9 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(protocol)      \
     X(ponder)        \
     X(games_api)     \
-    X(nnue)
+    X(nnue)          \
+    X(glicko2)       \
+    X(people)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

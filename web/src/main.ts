@@ -1,12 +1,14 @@
 // The one entry (assets/app.js): reads the page kind from <body data-page>
 // and its data from #tc-data, then builds that page in #tc-app.
 import './styles/app.css';
+import './styles/people.css';
 import { pageData } from './app/dom';
 import { hubPage, type HubData } from './pages/hub';
 import { variantPage, type VariantData } from './pages/variant';
 import { playPage, type PlayData } from './pages/play';
 import { analysisPage, type AnalysisData } from './pages/analysis';
 import { gamePage, type GameData } from './pages/game';
+import { lobbyPage, type LobbyData } from './pages/lobby';
 
 function fail(app: HTMLElement | null, e: unknown): void {
   const msg = e instanceof Error ? e.message : String(e);
@@ -37,6 +39,9 @@ async function start(): Promise<void> {
         if (app) await analysisPage(app, pageData<AnalysisData>());
         break;
       case 'archive': // server-rendered: nothing to build
+        break;
+      case 'lobby':
+        lobbyPage(pageData<LobbyData>());
         break;
       case 'game':
         if (app) await gamePage(app, pageData<GameData>());

@@ -1,0 +1,38 @@
+/* The accounts' own connection to the hosted games' database (SQLite file
+ * or PostgreSQL URL, the same --db): one statement at a time, every value
+ * bound, rows handed to a callback as text. The schema comes from the
+ * games' migrations (migrations.c), applied when the game store opened, so
+ * tp_db_open expects the tables to be there. One connection behind a
+ * mutex: account requests are few next to moves. */
+#ifndef TP_DB_H
+#define TP_DB_H
+
+#include "topochess.h"
+
+#include <stdint.h>
+
+typedef struct tp_db tp_db;
+
+/// One bound value: text (s not NULL) or a 64-bit integer.
+typedef struct tp_arg {
+    const char *s;
+    int64_t i;
+} tp_arg;
+#define TP_TEXT(x) ((tp_arg){(x), 0})
+#define TP_INT(x) ((tp_arg){NULL, (int64_t)(x)})
+
+/* Each result row: ncols values as text ("" for NULL). Return nonzero to
+ * stop reading. */
+typedef int (*tp_row_fn)(void *ctx, int ncols, const char *const *vals);
+
+#define TP_EUNIQUE (-2) /* a UNIQUE or PRIMARY KEY constraint refused the row */
+
+tp_db *tp_db_open(const char *url, tc_error *err);
+void tp_db_close(tp_db *d);
+/* Runs one statement written with ?1, ?2, ... placeholders (the PostgreSQL
+ * backend rewrites them as $1, $2). Returns the rows read (SELECT) or
+ * changed (INSERT, UPDATE, DELETE); -1 with err on failure; TP_EUNIQUE
+ * when a uniqueness constraint refused it. */
+int tp_db_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_fn fn, void *ctx, tc_error *err);
+
+#endif

@@ -1,0 +1,856 @@
+/* The lobby (lobby.h). */
+#include "lobby.h"
+
+#include "accounts.h"
+#include "buf.h"
+#include "games_api.h"
+#include "render.h"
+#include "store.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct lwatch lwatch;
+
+/// One lobby stream on this process: whose (or "" for a watcher), and the
+/// bytes queued for it.
+struct lwatch {
+    struct MHD_Connection *conn;
+    pthread_mutex_t lock;
+    srv_buf out;
+    size_t off;
+    int suspended;
+    char user_id[TP_ID_LEN + 1];
+    srv_lobby *L;
+    lwatch *next;
+};
+
+struct srv_lobby {
+    tp_db *db;
+    tg_store *games;
+    pthread_mutex_t reg; /* the watchers */
+    lwatch *ws;
+    char *last;          /* the list last published */
+    struct seen_count { char user_id[TP_ID_LEN + 1]; int n; } *counts; /* challenges last told, by user */
+    int ncounts;
+    int closing;         /* streams are being ended: no new ones (under reg) */
+    pthread_t thread;
+    atomic_int stop;
+    pthread_mutex_t sleep_lock;
+    pthread_cond_t wake;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------------------------------------------------------------- clocks */
+
+/// The clocks a seek may ask for.
+static const struct {
+    const char *key, *label;
+    tg_clock clock;
+} clocks[] = {
+    {"3+2", "3+2", {TG_CLOCK_FISCHER, 180000, 2000, 0}},
+    {"5+3", "5+3", {TG_CLOCK_FISCHER, 300000, 3000, 0}},
+    {"10+5", "10+5", {TG_CLOCK_FISCHER, 600000, 5000, 0}},
+    {"15+10", "15+10", {TG_CLOCK_FISCHER, 900000, 10000, 0}},
+    {"30+20", "30+20", {TG_CLOCK_FISCHER, 1800000, 20000, 0}},
+    {"corr1", "1 day a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 1}},
+    {"corr3", "3 days a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 3}},
+    {"corr7", "7 days a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 7}},
+};
+#define NCLOCKS ((int)(sizeof clocks / sizeof clocks[0]))
+
+static const char *clock_label(const tg_clock *c, char *buf, size_t n)
+{
+    for (int i = 0; i < NCLOCKS; i++)
+        if (clocks[i].clock.kind == c->kind && clocks[i].clock.initial_ms == c->initial_ms &&
+            clocks[i].clock.increment_ms == c->increment_ms && clocks[i].clock.days == c->days)
+            return clocks[i].label;
+    snprintf(buf, n, "%s", c->kind == TG_CLOCK_NONE ? "untimed" : "?");
+    return buf;
+}
+
+/* ---------------------------------------------------------------- seeks */
+
+static int number(const char *s, int lo, int hi, int *out)
+{
+    if (!s || !*s) {
+        *out = 0;
+        return 0;
+    }
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi || s[0] == '+' || s[0] == ' ')
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, const char *name,
+                   const srv_seek_form *f, char *id, char *msg, size_t n)
+{
+    tc_error err;
+    const srv_page *p = f->variant && *f->variant ? srv_site_find(site, f->variant) : NULL;
+    if (!p) {
+        snprintf(msg, n, "no variant '%.64s': pick one of the hub's pages", f->variant ? f->variant : "");
+        return 400;
+    }
+    int ck = -1;
+    for (int i = 0; i < NCLOCKS && f->clock; i++)
+        if (!strcmp(f->clock, clocks[i].key))
+            ck = i;
+    if (ck < 0) {
+        snprintf(msg, n, "clock must be one of 3+2, 5+3, 10+5, 15+10, 30+20, corr1, corr3, corr7, not '%.20s'",
+                 f->clock ? f->clock : "");
+        return 400;
+    }
+    const char *color = f->color && *f->color ? f->color : "random";
+    if (strcmp(color, "white") && strcmp(color, "black") && strcmp(color, "random")) {
+        snprintf(msg, n, "color must be white, black or random, not '%.20s'", color);
+        return 400;
+    }
+    int rated = 0, lo = 0, hi = 0;
+    if (f->rated && *f->rated && strcmp(f->rated, "0")) {
+        if (strcmp(f->rated, "1") && strcmp(f->rated, "on")) {
+            snprintf(msg, n, "rated must be 1 or 0, not '%.20s'", f->rated);
+            return 400;
+        }
+        rated = 1;
+    }
+    if (number(f->min_rating, 400, 3500, &lo) || number(f->max_rating, 400, 3500, &hi)) {
+        snprintf(msg, n, "a rating bound is a whole number from 400 to 3500");
+        return 400;
+    }
+    if (lo && hi && lo > hi) {
+        snprintf(msg, n, "the lowest rating (%d) is above the highest (%d)", lo, hi);
+        return 400;
+    }
+    tp_user target;
+    memset(&target, 0, sizeof target);
+    if (f->target) {
+        char key[TP_NAME_MAX + 1], why[160];
+        int found = srv_name_check(f->target, key, why, sizeof why) ? 0 : tp_user_by_key(L->db, key, &target, &err);
+        if (found < 0) {
+            snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+            return 500;
+        }
+        if (!found) {
+            snprintf(msg, n, "no player '%.40s' to challenge", f->target);
+            return 404;
+        }
+        if (!strcmp(target.id, user_id)) {
+            snprintf(msg, n, "you cannot challenge yourself");
+            return 400;
+        }
+    }
+    int mine = tp_seeks_count_user(L->db, user_id, &err);
+    int open = mine < 0 ? -1 : tp_seeks_count_open(L->db, &err);
+    if (mine < 0 || open < 0) {
+        snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        return 500;
+    }
+    if (mine >= SRV_SEEKS_PER_USER) {
+        snprintf(msg, n, "you have %d open seeks and challenges already: at most %d", mine, SRV_SEEKS_PER_USER);
+        return 429;
+    }
+    if (open >= SRV_SEEKS_MAX) {
+        snprintf(msg, n, "the lobby is full (%d open seeks): accept one, or try again later", open);
+        return 429;
+    }
+    tp_seek s;
+    memset(&s, 0, sizeof s);
+    unsigned char raw[TP_SEEK_ID_LEN / 2];
+    tg_random_bytes(raw, sizeof raw);
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(s.id + 2 * i, 3, "%02x", raw[i]);
+    snprintf(s.user_id, sizeof s.user_id, "%s", user_id);
+    snprintf(s.name, sizeof s.name, "%s", name);
+    snprintf(s.variant, sizeof s.variant, "%s", p->slug);
+    s.clock = clocks[ck].clock;
+    s.rated = rated;
+    snprintf(s.color, sizeof s.color, "%s", color);
+    s.min_rating = lo;
+    s.max_rating = hi;
+    snprintf(s.target_user, sizeof s.target_user, "%s", target.id);
+    snprintf(s.target_name, sizeof s.target_name, "%s", target.name);
+    tg_rating r = tg_rating_new();
+    if (tp_rating_of(L->db, user_id, p->slug, &r, &err) < 0) {
+        snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        return 500;
+    }
+    s.rating = (int)(r.r + 0.5);
+    s.provisional = tg_rating_provisional(r);
+    s.created_ms = s.seen_ms = now_ms();
+    if (tp_seek_insert(L->db, &s, &err)) {
+        snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        return 500;
+    }
+    snprintf(id, TP_SEEK_ID_LEN + 1, "%s", s.id);
+    pthread_cond_signal(&L->wake);
+    return 201;
+}
+
+int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, const char *seek_id,
+                     char *location, size_t ln, char *msg, size_t n)
+{
+    tc_error err;
+    tp_seek s;
+    int found = tp_seek_get(L->db, seek_id, &s, &err);
+    if (found < 0) {
+        snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        return 500;
+    }
+    if (!found) {
+        snprintf(msg, n, "no seek '%.20s' (withdrawn, expired or never made)", seek_id);
+        return 404;
+    }
+    if (s.taken_by[0]) {
+        snprintf(msg, n, "this seek was taken by someone else first");
+        return 409;
+    }
+    if (!strcmp(s.user_id, user_id)) {
+        snprintf(msg, n, "this is your own seek: wait for someone else to accept it");
+        return 409;
+    }
+    if (s.target_user[0] && strcmp(s.target_user, user_id)) {
+        snprintf(msg, n, "this challenge is for %s", s.target_name);
+        return 403;
+    }
+    const srv_page *p = srv_site_find(site, s.variant);
+    if (!p) {
+        snprintf(msg, n, "the variant '%.64s' is no longer served", s.variant);
+        return 409;
+    }
+    tg_rating mine = tg_rating_new();
+    if (tp_rating_of(L->db, user_id, s.variant, &mine, &err) < 0) {
+        snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        return 500;
+    }
+    int r = (int)(mine.r + 0.5);
+    if ((s.min_rating && r < s.min_rating) || (s.max_rating && r > s.max_rating)) {
+        snprintf(msg, n, "your %s rating (%d) is outside this seek's range (%d to %d)", p->title, r,
+                 s.min_rating ? s.min_rating : 0, s.max_rating ? s.max_rating : 9999);
+        return 403;
+    }
+    tg_game g;
+    if (tg_game_new(&g, &p->def, NULL, &s.clock, -1, 1, now_ms(), &err) != TG_OK) {
+        snprintf(msg, n, "the game cannot be made: %s", err.msg);
+        return 409;
+    }
+    int owner_white;
+    if (!strcmp(s.color, "random")) {
+        unsigned char b = 0;
+        tg_random_bytes(&b, 1);
+        owner_white = b & 1;
+    } else {
+        owner_white = !strcmp(s.color, "white");
+    }
+    int owner = owner_white ? TC_WHITE : TC_BLACK, taker = !owner_white ? TC_WHITE : TC_BLACK;
+    /* the seek is taken (once, by one request of any process) before the
+     * game is written */
+    int took = tp_seek_take(L->db, s.id, user_id, g.id, g.token[owner], &err);
+    if (took <= 0) {
+        tg_game_free(&g);
+        if (took < 0)
+            snprintf(msg, n, "the lobby's store failed: %s", err.msg);
+        else
+            snprintf(msg, n, "this seek was taken by someone else first");
+        return took < 0 ? 500 : 409;
+    }
+    tp_lobby_game lg;
+    memset(&lg, 0, sizeof lg);
+    snprintf(lg.game_id, sizeof lg.game_id, "%s", g.id);
+    snprintf(lg.variant, sizeof lg.variant, "%s", s.variant);
+    snprintf(lg.white, sizeof lg.white, "%s", owner_white ? s.user_id : user_id);
+    snprintf(lg.black, sizeof lg.black, "%s", owner_white ? user_id : s.user_id);
+    lg.rated = s.rated;
+    if (tg_store_insert(L->games, &g, &err) != TG_OK || tp_lobby_game_insert(L->db, &lg, now_ms(), &err)) {
+        tg_game_free(&g);
+        snprintf(msg, n, "the game cannot be stored: %s", err.msg);
+        return 500;
+    }
+    snprintf(location, ln, "/game/%s#token=%s", g.id, g.token[taker]);
+    tg_game_free(&g);
+    pthread_cond_signal(&L->wake);
+    return 303;
+}
+
+int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n)
+{
+    tc_error err;
+    int rc = tp_challenge_decline(L->db, seek_id, user_id, &err);
+    if (rc <= 0) {
+        snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open challenge to you with that id");
+        return rc < 0 ? 500 : 404;
+    }
+    pthread_cond_signal(&L->wake);
+    return 303;
+}
+
+int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n)
+{
+    tc_error err;
+    int rc = tp_seek_delete(L->db, seek_id, user_id, &err);
+    if (rc <= 0) {
+        snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open seek of yours with that id");
+        return rc < 0 ? 500 : 404;
+    }
+    pthread_cond_signal(&L->wake);
+    return 303;
+}
+
+/* ---------------------------------------------------------------- lists */
+
+static json_t *seek_json(const tp_seek *s)
+{
+    char buf[32];
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:i, s:b, s:i, s:i}", "id", s->id, "name", s->name,
+                     "variant", s->variant, "clock", clock_label(&s->clock, buf, sizeof buf), "kind",
+                     s->clock.kind == TG_CLOCK_CORRESPONDENCE ? "correspondence" : "fischer", "rated", s->rated,
+                     "color", s->color, "rating", s->rating, "provisional", s->provisional, "min_rating",
+                     s->min_rating, "max_rating", s->max_rating);
+}
+
+char *srv_lobby_json(srv_lobby *L, size_t *len)
+{
+    tc_error err;
+    tp_seek *list = malloc(SRV_SEEKS_MAX * sizeof *list);
+    int n = list ? tp_seeks_open(L->db, list, SRV_SEEKS_MAX, &err) : -1;
+    if (n < 0) {
+        free(list);
+        return NULL;
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, seek_json(&list[i]));
+    free(list);
+    return srv_json_text(json_pack("{s:o}", "seeks", a), len);
+}
+
+char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf)
+{
+    tc_error err;
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-people tc-lobby\">\n<h1>Lobby</h1>\n");
+    if (user_id) {
+        srv_buf_str(&b, "<form method=\"post\" action=\"/lobby/seek\" class=\"tc-form tc-seek-form\">\n"
+                        "<input type=\"hidden\" name=\"csrf\" value=\"");
+        srv_buf_html(&b, csrf);
+        srv_buf_str(&b, "\">\n<label>Variant <select name=\"variant\">");
+        for (int i = 0; i < site->nvariants; i++) {
+            srv_buf_str(&b, "<option value=\"");
+            srv_buf_html(&b, site->pages[i].slug);
+            srv_buf_str(&b, "\">");
+            srv_buf_html(&b, site->pages[i].title);
+            srv_buf_str(&b, "</option>");
+        }
+        srv_buf_str(&b, "</select></label>\n<label>Clock <select name=\"clock\">");
+        for (int i = 0; i < NCLOCKS; i++)
+            srv_buf_printf(&b, "<option value=\"%s\"%s>%s</option>", clocks[i].key, i == 1 ? " selected" : "",
+                           clocks[i].label);
+        srv_buf_str(&b, "</select></label>\n<label>Your side <select name=\"color\"><option value=\"random\">random"
+                        "</option><option value=\"white\">White</option><option value=\"black\">Black</option>"
+                        "</select></label>\n<label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
+                        "value=\"1\"> Rated</label>\n<div class=\"tc-range\"><label>Rating from <input "
+                        "name=\"min_rating\" inputmode=\"numeric\" placeholder=\"any\"></label><label>to <input "
+                        "name=\"max_rating\" inputmode=\"numeric\" placeholder=\"any\"></label></div>\n"
+                        "<button type=\"submit\">Post a seek</button>\n</form>\n");
+    } else {
+        srv_buf_str(&b, "<p class=\"tc-note\"><a href=\"/login\">Log in</a> or <a href=\"/signup\">sign up</a> to "
+                        "post or accept seeks. Playing by link (from a variant's play page) needs no account.</p>\n");
+    }
+    if (user_id && csrf) {
+        for (int to = 1; to >= 0; to--) {
+            tp_seek ch[SRV_SEEKS_PER_USER * 8];
+            int nc = tp_challenges(L->db, user_id, to, ch, (int)(sizeof ch / sizeof ch[0]), &err);
+            if (nc <= 0)
+                continue;
+            srv_buf_printf(&b, "<h2>%s</h2>\n<ul class=\"tc-challenges\" data-to=\"%d\">\n",
+                           to ? "Challenges to you" : "Your challenges", to);
+            for (int i = 0; i < nc; i++) {
+                const srv_page *p = srv_site_find(site, ch[i].variant);
+                char buf[32];
+                srv_buf_str(&b, "<li>");
+                srv_buf_html(&b, to ? ch[i].name : ch[i].target_name);
+                srv_buf_str(&b, to ? " challenges you: " : " is challenged: ");
+                srv_buf_html(&b, p ? p->title : ch[i].variant);
+                srv_buf_printf(&b, ", %s, %s", clock_label(&ch[i].clock, buf, sizeof buf), ch[i].rated ? "rated" : "casual");
+                /* to you: accept or decline; yours: withdraw */
+                static const char *const acts[3][2] = {{"accept", "Accept"}, {"decline", "Decline"}, {"cancel", "Withdraw"}};
+                for (int k = to ? 0 : 2; k < (to ? 2 : 3); k++) {
+                    srv_buf_printf(&b, " <form method=\"post\" action=\"/lobby/seek/%s/%s\"><input type=\"hidden\" "
+                                       "name=\"csrf\" value=\"",
+                                   ch[i].id, acts[k][0]);
+                    srv_buf_html(&b, csrf);
+                    srv_buf_printf(&b, "\"><button type=\"submit\">%s</button></form>", acts[k][1]);
+                }
+                srv_buf_str(&b, "</li>\n");
+            }
+            srv_buf_str(&b, "</ul>\n");
+        }
+    }
+    tp_seek *list = malloc(SRV_SEEKS_MAX * sizeof *list);
+    int n = list ? tp_seeks_open(L->db, list, SRV_SEEKS_MAX, &err) : -1;
+    srv_buf_str(&b, "<h2>Open seeks</h2>\n<table class=\"tc-seeks\" id=\"tc-seeks\"><thead><tr><th>Player</th>"
+                    "<th>Rating</th><th>Variant</th><th>Clock</th><th>Mode</th><th></th></tr></thead><tbody>\n");
+    for (int i = 0; i < n; i++) {
+        const tp_seek *s = &list[i];
+        const srv_page *p = srv_site_find(site, s->variant);
+        char buf[32];
+        srv_buf_printf(&b, "<tr data-seek=\"%s\"><td><a href=\"/@/", s->id);
+        srv_buf_html(&b, s->name);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, s->name);
+        srv_buf_printf(&b, "</a></td><td>%d%s</td><td>", s->rating, s->provisional ? "?" : "");
+        srv_buf_html(&b, p ? p->title : s->variant);
+        srv_buf_printf(&b, "</td><td>%s</td><td>%s</td><td>", clock_label(&s->clock, buf, sizeof buf),
+                       s->rated ? "rated" : "casual");
+        if (user_id && csrf) {
+            int own = !strcmp(s->user_id, user_id);
+            srv_buf_printf(&b, "<form method=\"post\" action=\"/lobby/seek/%s/%s\"><input type=\"hidden\" "
+                               "name=\"csrf\" value=\"",
+                           s->id, own ? "cancel" : "accept");
+            srv_buf_html(&b, csrf);
+            srv_buf_printf(&b, "\"><button type=\"submit\">%s</button></form>", own ? "Withdraw" : "Play");
+        }
+        srv_buf_str(&b, "</td></tr>\n");
+    }
+    if (n <= 0)
+        srv_buf_str(&b, "<tr class=\"tc-none\"><td colspan=\"6\">No open seeks: post one.</td></tr>\n");
+    srv_buf_str(&b, "</tbody></table>\n</section>");
+    free(list);
+    return srv_buf_take(&b, NULL);
+}
+
+char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id)
+{
+    tc_error err;
+    tp_played list[SRV_PLAYER_GAMES];
+    int n = tp_lobby_games_of(L->db, user_id, list, SRV_PLAYER_GAMES, &err);
+    if (n < 0)
+        return NULL;
+    srv_buf b = {0};
+    srv_buf_str(&b, "<h2>Games</h2>\n");
+    if (!n)
+        srv_buf_str(&b, "<p class=\"tc-none\">No games from the lobby yet.</p>\n");
+    else
+        srv_buf_str(&b, "<table class=\"tc-played\"><thead><tr><th>Date</th><th>Variant</th><th>White</th>"
+                        "<th>Black</th><th>Result</th><th></th></tr></thead><tbody>\n");
+    for (int i = 0; i < n; i++) {
+        const tp_played *p = &list[i];
+        tg_game g;
+        char result[80] = "?";
+        if (tg_store_load(L->games, p->game_id, &g, &err) == TG_OK) {
+            snprintf(result, sizeof result, "%s", !strcmp(g.result, "*") ? "playing" : g.result);
+            tg_game_free(&g);
+        }
+        time_t sec = (time_t)(p->created_ms / 1000);
+        struct tm tm;
+        char when[16];
+        gmtime_r(&sec, &tm);
+        strftime(when, sizeof when, "%Y-%m-%d", &tm);
+        const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
+        srv_buf_printf(&b, "<tr><td>%s</td><td>", when);
+        srv_buf_html(&b, pg ? pg->title : p->variant);
+        srv_buf_str(&b, "</td><td><a href=\"/@/");
+        srv_buf_html(&b, p->white);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, p->white);
+        srv_buf_str(&b, "</a></td><td><a href=\"/@/");
+        srv_buf_html(&b, p->black);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, p->black);
+        srv_buf_printf(&b, "</a></td><td>%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
+                       p->rated ? "" : " (casual)", p->game_id);
+    }
+    if (n)
+        srv_buf_str(&b, "</tbody></table>\n");
+    return srv_buf_take(&b, NULL);
+}
+
+char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name)
+{
+    tc_error err;
+    tp_played list[SRV_PLAYER_GAMES];
+    int n = tp_lobby_games_of(L->db, user_id, list, SRV_PLAYER_GAMES, &err);
+    if (n < 0)
+        return NULL;
+    srv_buf mine = {0}, theirs = {0};
+    int64_t t = now_ms();
+    for (int i = 0; i < n; i++) {
+        const tp_played *p = &list[i];
+        tg_game g;
+        if (tg_store_load(L->games, p->game_id, &g, &err) != TG_OK)
+            continue;
+        int side = !strcmp(p->white, name) ? TC_WHITE : TC_BLACK;
+        if (strcmp(g.result, "*")) {
+            tg_game_free(&g);
+            continue;
+        }
+        if (tg_game_rebuild(&g, &err) != TG_OK) {
+            tg_game_free(&g);
+            continue;
+        }
+        int turn = tg_game_turn(&g);
+        srv_buf *b = turn == side ? &mine : &theirs;
+        const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
+        srv_buf_printf(b, "<li class=\"tc-my-game%s\"><a href=\"/game/%s#token=%s\">", turn == side ? " tc-my-turn" : "",
+                       g.id, g.token[side]);
+        srv_buf_html(b, pg ? pg->title : p->variant);
+        srv_buf_str(b, " against ");
+        srv_buf_html(b, side == TC_WHITE ? p->black : p->white);
+        srv_buf_printf(b, "</a> <span>(%s, %s)</span>", side == TC_WHITE ? "you play White" : "you play Black",
+                       turn == side ? "your turn" : "their turn");
+        int64_t left = tg_game_clock_left(&g, turn, t);
+        if (g.clock.kind == TG_CLOCK_CORRESPONDENCE && left >= 0)
+            srv_buf_printf(b, " <span>%lld h left for the move</span>", (long long)(left / 3600000));
+        srv_buf_str(b, "</li>\n");
+        tg_game_free(&g);
+    }
+    srv_buf out = {0};
+    if (mine.len || theirs.len) {
+        srv_buf_str(&out, "<h2>Your games</h2>\n<ul class=\"tc-my-games\">\n");
+        srv_buf_str(&out, mine.p ? mine.p : "");
+        srv_buf_str(&out, theirs.p ? theirs.p : "");
+        srv_buf_str(&out, "</ul>\n");
+    } else {
+        srv_buf_str(&out, "");
+    }
+    srv_buf_free(&mine);
+    srv_buf_free(&theirs);
+    return srv_buf_take(&out, NULL);
+}
+
+/* ---------------------------------------------------------------- streams */
+
+static void push(lwatch *w, const char *text, size_t n)
+{
+    pthread_mutex_lock(&w->lock);
+    if (w->out.len - w->off + n > SRV_LOBBY_BACKLOG)
+        w->out.failed = 1; /* a client that does not read: its stream ends */
+    else
+        srv_buf_put(&w->out, text, n);
+    if (w->suspended) {
+        w->suspended = 0;
+        MHD_resume_connection(w->conn);
+    }
+    pthread_mutex_unlock(&w->lock);
+}
+
+static ssize_t lobby_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    lwatch *w = cls;
+    pthread_mutex_lock(&w->lock);
+    size_t have = w->out.len - w->off;
+    if (!have) {
+        w->out.len = w->off = 0;
+        if (w->out.failed) {
+            pthread_mutex_unlock(&w->lock);
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        }
+        w->suspended = 1;
+        MHD_suspend_connection(w->conn);
+        pthread_mutex_unlock(&w->lock);
+        return 0;
+    }
+    size_t n = have < max ? have : max;
+    memcpy(buf, w->out.p + w->off, n);
+    w->off += n;
+    pthread_mutex_unlock(&w->lock);
+    return (ssize_t)n;
+}
+
+/* A stream closed: when it was its owner's last here, the owner's open
+ * seeks go. */
+static void lobby_free(void *cls)
+{
+    lwatch *w = cls;
+    srv_lobby *L = w->L;
+    pthread_mutex_lock(&L->reg);
+    int others = 0;
+    for (lwatch **p = &L->ws; *p;) {
+        if (*p == w) {
+            *p = w->next;
+            continue;
+        }
+        others += w->user_id[0] && !strcmp((*p)->user_id, w->user_id);
+        p = &(*p)->next;
+    }
+    pthread_mutex_unlock(&L->reg);
+    if (w->user_id[0] && !others) {
+        tc_error err;
+        if (tp_seeks_delete_user_open(L->db, w->user_id, &err) > 0)
+            pthread_cond_signal(&L->wake);
+    }
+    pthread_mutex_destroy(&w->lock);
+    srv_buf_free(&w->out);
+    free(w);
+}
+
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id)
+{
+    lwatch *w = calloc(1, sizeof *w);
+    if (!w)
+        return MHD_NO;
+    w->conn = c;
+    w->L = L;
+    snprintf(w->user_id, sizeof w->user_id, "%s", user_id ? user_id : "");
+    pthread_mutex_init(&w->lock, NULL);
+    size_t len = 0;
+    char *list = srv_lobby_json(L, &len);
+    srv_buf_printf(&w->out, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
+    free(list);
+    pthread_mutex_lock(&L->reg);
+    if (L->closing)
+        w->out.failed = 1; /* the server stops: the stream ends at once */
+    w->next = L->ws;
+    L->ws = w;
+    pthread_mutex_unlock(&L->reg);
+    struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, lobby_read, w, lobby_free);
+    if (!resp) {
+        lobby_free(w);
+        return MHD_NO;
+    }
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)0);
+    srv_response r;
+    memset(&r, 0, sizeof r);
+    r.type = "text/event-stream";
+    r.cache = "no-store";
+    srv_http_common_headers(resp, &r, NULL);
+    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+void srv_lobby_close_streams(srv_lobby *L)
+{
+    if (!L)
+        return;
+    pthread_mutex_lock(&L->reg);
+    L->closing = 1;
+    for (lwatch *w = L->ws; w; w = w->next) {
+        pthread_mutex_lock(&w->lock);
+        w->out.failed = 1;
+        if (w->suspended) {
+            w->suspended = 0;
+            MHD_resume_connection(w->conn);
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    pthread_mutex_unlock(&L->reg);
+}
+
+/* ---------------------------------------------------------------- results */
+
+int srv_lobby_count_results(srv_lobby *L)
+{
+    tc_error err;
+    tp_lobby_game pend[32];
+    int n = tp_lobby_games_pending(L->db, pend, 32, &err), counted = 0;
+    for (int i = 0; i < n; i++) {
+        tg_game g;
+        if (tg_store_load(L->games, pend[i].game_id, &g, &err) != TG_OK)
+            continue;
+        char result[8];
+        snprintf(result, sizeof result, "%s", g.result);
+        tg_game_free(&g);
+        if (!strcmp(result, "*"))
+            continue;
+        if (tp_lobby_game_claim(L->db, pend[i].game_id, &err) != 1)
+            continue; /* another process counts it */
+        double ws = !strcmp(result, "1-0") ? 1.0 : !strcmp(result, "0-1") ? 0.0 : 0.5;
+        tg_rating w = tg_rating_new(), b = tg_rating_new();
+        tp_rating_of(L->db, pend[i].white, pend[i].variant, &w, &err);
+        tp_rating_of(L->db, pend[i].black, pend[i].variant, &b, &err);
+        tg_rating w2 = tg_rating_after_game(w, b, ws), b2 = tg_rating_after_game(b, w, 1.0 - ws);
+        int64_t t = now_ms();
+        tp_rating_record(L->db, pend[i].white, pend[i].variant, w2, t, pend[i].game_id, &err);
+        tp_rating_record(L->db, pend[i].black, pend[i].variant, b2, t, pend[i].game_id, &err);
+        counted++;
+    }
+    return counted;
+}
+
+/* ---------------------------------------------------------------- the thread */
+
+/* One tick: sweep, publish the list when it changed, tell owners here of
+ * their taken seeks, keep their open seeks alive, count results. */
+static void tick(srv_lobby *L, int round)
+{
+    tc_error err;
+    int64_t t = now_ms();
+    tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err);
+    /* the users with a stream here */
+    char (*users)[TP_ID_LEN + 1] = NULL;
+    int nu = 0, cap = 0;
+    pthread_mutex_lock(&L->reg);
+    for (lwatch *w = L->ws; w; w = w->next) {
+        if (!w->user_id[0])
+            continue;
+        int dup = 0;
+        for (int i = 0; i < nu && !dup; i++)
+            dup = !strcmp(users[i], w->user_id);
+        if (dup)
+            continue;
+        if (nu == cap) {
+            cap = cap ? 2 * cap : 16;
+            void *grown = realloc(users, (size_t)cap * sizeof *users);
+            if (!grown)
+                break;
+            users = grown;
+        }
+        snprintf(users[nu++], TP_ID_LEN + 1, "%s", w->user_id);
+    }
+    pthread_mutex_unlock(&L->reg);
+    for (int i = 0; i < nu; i++) {
+        if (round % 10 == 0)
+            tp_seeks_touch(L->db, users[i], t, &err);
+        /* a challenge to a user with a stream here: tell its pages */
+        tp_seek ch[16];
+        int nc = tp_challenges(L->db, users[i], 1, ch, 16, &err);
+        int known = -1, slot = -1;
+        for (int k = 0; k < L->ncounts; k++)
+            if (!strcmp(L->counts[k].user_id, users[i]))
+                known = L->counts[k].n, slot = k;
+        if (nc >= 0 && nc != known) {
+            if (slot < 0) {
+                void *grown = realloc(L->counts, (size_t)(L->ncounts + 1) * sizeof *L->counts);
+                if (grown) {
+                    L->counts = grown;
+                    slot = L->ncounts++;
+                    snprintf(L->counts[slot].user_id, TP_ID_LEN + 1, "%s", users[i]);
+                }
+            }
+            if (slot >= 0)
+                L->counts[slot].n = nc;
+            char ev[96];
+            int len = snprintf(ev, sizeof ev, "event: challenges\ndata: {\"to_you\":%d}\n\n", nc);
+            pthread_mutex_lock(&L->reg);
+            for (lwatch *w = L->ws; w; w = w->next)
+                if (!strcmp(w->user_id, users[i]))
+                    push(w, ev, (size_t)len);
+            pthread_mutex_unlock(&L->reg);
+        }
+        tp_seek taken[4];
+        int k = tp_seeks_taken_of(L->db, users[i], taken, 4, &err);
+        for (int j = 0; j < k; j++) {
+            char ev[256];
+            int len = snprintf(ev, sizeof ev, "event: start\ndata: {\"url\":\"/game/%s#token=%s\"}\n\n",
+                               taken[j].game_id, taken[j].owner_token);
+            pthread_mutex_lock(&L->reg);
+            for (lwatch *w = L->ws; w; w = w->next)
+                if (!strcmp(w->user_id, users[i]))
+                    push(w, ev, (size_t)len);
+            pthread_mutex_unlock(&L->reg);
+            tp_seek_delete(L->db, taken[j].id, users[i], &err);
+        }
+    }
+    /* forget the counts of users with no stream here any more */
+    int kept = 0;
+    for (int k = 0; k < L->ncounts; k++) {
+        int here = 0;
+        for (int i = 0; i < nu && !here; i++)
+            here = !strcmp(users[i], L->counts[k].user_id);
+        if (here)
+            L->counts[kept++] = L->counts[k];
+    }
+    L->ncounts = kept;
+    free(users);
+    size_t len = 0;
+    char *list = srv_lobby_json(L, &len);
+    if (list && (!L->last || strcmp(list, L->last))) {
+        srv_buf ev = {0};
+        srv_buf_printf(&ev, "event: seeks\ndata: %s\n\n", list);
+        pthread_mutex_lock(&L->reg);
+        for (lwatch *w = L->ws; w && !ev.failed; w = w->next)
+            push(w, ev.p, ev.len);
+        pthread_mutex_unlock(&L->reg);
+        srv_buf_free(&ev);
+        free(L->last);
+        L->last = list;
+    } else {
+        free(list);
+    }
+    /* a comment every few seconds: a suspended stream is not watched by the
+     * daemon, so only a write finds out that its client left; it also keeps
+     * proxies from closing idle streams */
+    if (round % 10 == 0) {
+        pthread_mutex_lock(&L->reg);
+        for (lwatch *w = L->ws; w; w = w->next)
+            push(w, ": ping\n\n", 8);
+        pthread_mutex_unlock(&L->reg);
+    }
+    if (round % 5 == 0)
+        srv_lobby_count_results(L);
+}
+
+static void *lobby_main(void *arg)
+{
+    srv_lobby *L = arg;
+    for (int round = 1; !atomic_load(&L->stop); round++) {
+        tick(L, round);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)SRV_LOBBY_TICK_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_mutex_lock(&L->sleep_lock);
+        if (!atomic_load(&L->stop))
+            pthread_cond_timedwait(&L->wake, &L->sleep_lock, &until);
+        pthread_mutex_unlock(&L->sleep_lock);
+    }
+    return NULL;
+}
+
+srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err)
+{
+    srv_lobby *L = calloc(1, sizeof *L);
+    if (!L) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    L->db = db;
+    L->games = tg_store_open(url, err);
+    if (!L->games) {
+        free(L);
+        return NULL;
+    }
+    pthread_mutex_init(&L->reg, NULL);
+    pthread_mutex_init(&L->sleep_lock, NULL);
+    pthread_cond_init(&L->wake, NULL);
+    if (pthread_create(&L->thread, NULL, lobby_main, L)) {
+        snprintf(err->msg, sizeof err->msg, "cannot start the lobby's thread");
+        tg_store_close(L->games);
+        free(L);
+        return NULL;
+    }
+    return L;
+}
+
+void srv_lobby_stop(srv_lobby *L)
+{
+    if (!L)
+        return;
+    pthread_mutex_lock(&L->sleep_lock);
+    atomic_store(&L->stop, 1);
+    pthread_cond_signal(&L->wake);
+    pthread_mutex_unlock(&L->sleep_lock);
+    pthread_join(L->thread, NULL);
+    tg_store_close(L->games);
+    free(L->last);
+    free(L->counts);
+    pthread_mutex_destroy(&L->reg);
+    pthread_mutex_destroy(&L->sleep_lock);
+    pthread_cond_destroy(&L->wake);
+    free(L);
+}

@@ -1,0 +1,89 @@
+/* The lobby (docs/accounts.md): seeks with a variant, a clock, rated or
+ * casual, a colour and an optional rating range; a live list by
+ * server-sent events; accepting a seek makes the game (through the game
+ * store, as the games API would) and sends each player into it, the owner
+ * by an event on its lobby stream. Seeks and the games they made are rows
+ * in the shared database, so any server process serves them; a thread per
+ * process republishes the list when it changes, tells its owners of taken
+ * seeks, sweeps stale seeks and counts the results of rated games
+ * (Glicko-2) once they end.
+ *
+ * Limits: SRV_SEEKS_PER_USER open seeks per account and SRV_SEEKS_MAX in
+ * all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
+ * its owner's last lobby stream went away; a stream may leave
+ * SRV_LOBBY_BACKLOG bytes unread before it is dropped. */
+#ifndef SRV_LOBBY_H
+#define SRV_LOBBY_H
+
+#include "lobby_store.h"
+#include "route.h"
+#include "site.h"
+
+#include <microhttpd.h>
+
+#define SRV_SEEKS_PER_USER 3
+#define SRV_SEEKS_MAX 200
+#define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
+#define SRV_SEEK_STALE_MS (30 * 1000)
+#define SRV_LOBBY_BACKLOG (256 * 1024)
+#define SRV_LOBBY_TICK_MS 300
+
+typedef struct srv_lobby srv_lobby;
+
+/* Starts the lobby on a database (the caller's, kept) and the games'
+ * store at url; NULL with err. */
+srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err);
+void srv_lobby_stop(srv_lobby *L);
+
+/// A seek as a form asks for it (strings as sent, NULL when absent).
+typedef struct srv_seek_form {
+    const char *variant, *clock, *rated, *color, *min_rating, *max_rating;
+    const char *target; /* a challenge: the name of the one player who may accept, else NULL */
+} srv_seek_form;
+
+/* Posts a seek (or a challenge) for a signed-in user. The HTTP status (201
+ * made, 400 a bad field or a challenge to oneself, 404 no such player, 429
+ * too many) with msg; id gets the seek's id. */
+int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, const char *name,
+                   const srv_seek_form *f, char *id, char *msg, size_t n);
+/* Accepts a seek: 303 with location (the game with the taker's token),
+ * 404 no such seek, 409 taken or one's own, 403 outside the rating range,
+ * with msg. */
+int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, const char *seek_id,
+                     char *location, size_t ln, char *msg, size_t n);
+/* Declines a challenge to user_id: 303, or 404. */
+int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n);
+/* Withdraws one's own seek: 303, or 404. */
+int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, char *msg, size_t n);
+
+/* The open seeks as JSON (heap text; NULL on a database fault). */
+char *srv_lobby_json(srv_lobby *L, size_t *len);
+/* The lobby page's main part (heap): the form (for a signed-in user,
+ * with its CSRF token), the list. */
+char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf);
+
+/* The player page's list of a user's games from the lobby (heap HTML;
+ * NULL on a fault): at most SRV_PLAYER_GAMES, newest first, with the
+ * result each game has now. */
+#define SRV_PLAYER_GAMES 20
+char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id);
+
+/* A signed-in player's games in progress (heap HTML, "" when none; NULL
+ * on a fault): the ones where it is their turn first, each linked with
+ * their side's token, so a game stays reachable from any browser they log
+ * in on (the correspondence inbox). */
+char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name);
+
+/* Counts the results of rated games that have ended (the lobby's thread
+ * does this every few ticks; tests call it directly). The games counted. */
+int srv_lobby_count_results(srv_lobby *L);
+
+/* Ends every lobby stream (each is resumed and closes): call before
+ * MHD_stop_daemon, which refuses to stop with suspended connections. New
+ * streams are refused from then on. */
+void srv_lobby_close_streams(srv_lobby *L);
+
+/* Opens a lobby stream on c for a user ("" for a watcher). */
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id);
+
+#endif

@@ -1,0 +1,702 @@
+/* The people pages (people.h): sign-up, login, logout, the account page
+ * with "log out everywhere", and the player pages. Every page is rendered
+ * here, whole; forms work without JavaScript. */
+#define _DEFAULT_SOURCE /* strcasecmp */
+#include "people.h"
+
+#include "accounts.h"
+#include "buf.h"
+#include "lobby.h"
+#include "lobby_store.h"
+#include "render.h"
+#include "session.h"
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+struct srv_people {
+    tp_db *db;
+    srv_accounts *acc;
+    srv_lobby *lobby;
+    int secure;
+    char proxy[64];
+};
+
+static const char *const TYPE_HTML = "text/html; charset=utf-8";
+static const char *const TYPE_JSON = "application/json; charset=utf-8";
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
+{
+    const char *url = o->db && o->db[0] ? o->db : "topochess.db";
+    tg_store *migrated = tg_store_open(url, err); /* brings the schema up to date */
+    if (!migrated)
+        return NULL;
+    tg_store_close(migrated);
+    srv_people *P = calloc(1, sizeof *P);
+    if (!P) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    P->secure = o->secure_cookies;
+    snprintf(P->proxy, sizeof P->proxy, "%s", o->trusted_proxy ? o->trusted_proxy : "");
+    P->db = tp_db_open(url, err);
+    P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
+    P->lobby = P->acc ? srv_lobby_start(P->db, url, err) : NULL;
+    if (!P->lobby) {
+        srv_people_stop(P);
+        return NULL;
+    }
+    return P;
+}
+
+void srv_people_stop(srv_people *P)
+{
+    if (!P)
+        return;
+    srv_lobby_stop(P->lobby);
+    srv_accounts_free(P->acc);
+    tp_db_close(P->db);
+    free(P);
+}
+
+static int path_is(const char *target, const char *path)
+{
+    size_t n = strlen(path);
+    return !strncmp(target, path, n) && (target[n] == '\0' || target[n] == '?');
+}
+
+int srv_people_owns(const char *target)
+{
+    return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
+           path_is(target, "/account") || path_is(target, "/account/logout-all") || !strncmp(target, "/@/", 3) ||
+           path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
+           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events");
+}
+
+srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+
+void srv_people_close_streams(srv_people *P)
+{
+    if (P)
+        srv_lobby_close_streams(P->lobby);
+}
+
+int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])
+{
+    tp_session s;
+    char sid[TP_TOKEN_LEN + 1];
+    tc_error err;
+    user_id[0] = '\0';
+    if (srv_session_find(P->db, cookie, now_ms(), &s, sid, &err) != 1)
+        return 0;
+    snprintf(user_id, TP_ID_LEN + 1, "%s", s.user_id);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- forms */
+
+typedef struct {
+    int n;
+    char name[SRV_PEOPLE_MAX_FIELDS][24];
+    char *value[SRV_PEOPLE_MAX_FIELDS];
+    char store[SRV_PEOPLE_MAX_BODY + SRV_PEOPLE_MAX_FIELDS];
+} form;
+
+/* application/x-www-form-urlencoded; -1 with a message on bad input. */
+static int parse_form(const char *body, size_t len, form *f, char *msg, size_t n)
+{
+    f->n = 0;
+    size_t used = 0, i = 0;
+    if (len > SRV_PEOPLE_MAX_BODY) {
+        snprintf(msg, n, "a form has at most %d bytes", SRV_PEOPLE_MAX_BODY);
+        return -1;
+    }
+    while (i < len) {
+        size_t end = i;
+        while (end < len && body[end] != '&')
+            end++;
+        if (end > i) {
+            size_t eq = i;
+            while (eq < end && body[eq] != '=')
+                eq++;
+            if (f->n == SRV_PEOPLE_MAX_FIELDS) {
+                snprintf(msg, n, "a form has at most %d fields", SRV_PEOPLE_MAX_FIELDS);
+                return -1;
+            }
+            char name[3 * 24];
+            if (eq - i >= 24 || srv_url_decode(body + i, eq - i, 1, name) < 0) {
+                snprintf(msg, n, "a malformed form field name");
+                return -1;
+            }
+            char *v = f->store + used;
+            long vl = eq < end ? srv_url_decode(body + eq + 1, end - eq - 1, 1, v) : 0;
+            if (vl < 0) {
+                snprintf(msg, n, "the form field '%.23s' is malformed (a bad %%-escape or a control character)", name);
+                return -1;
+            }
+            v[vl] = '\0';
+            for (int k = 0; k < f->n; k++)
+                if (!strcmp(f->name[k], name)) {
+                    snprintf(msg, n, "the form field '%.23s' is given twice", name);
+                    return -1;
+                }
+            snprintf(f->name[f->n], sizeof f->name[0], "%.23s", name);
+            f->value[f->n++] = v;
+            used += (size_t)vl + 1;
+        }
+        i = end + 1;
+    }
+    return 0;
+}
+
+static const char *field(const form *f, const char *name)
+{
+    for (int i = 0; i < f->n; i++)
+        if (!strcmp(f->name[i], name))
+            return f->value[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- answers */
+
+static void page(srv_people_response *out, int status, const char *kind, const char *title, srv_buf *main_html)
+{
+    char *m = srv_buf_take(main_html, NULL);
+    srv_doc d = {kind, title, m ? m : "", NULL, NULL};
+    size_t len = 0;
+    char *doc = m ? srv_render_document(&d, &len) : NULL;
+    free(m);
+    srv_route_page(&out->r, doc, len);
+    if (doc)
+        out->r.status = status;
+    out->r.cache = "no-store";
+}
+
+static void redirect(srv_people_response *out, const char *to)
+{
+    out->r.status = 303;
+    out->r.type = TYPE_HTML;
+    out->r.body = "";
+    out->r.len = 0;
+    out->r.cache = "no-store";
+    snprintf(out->location, sizeof out->location, "%s", to);
+}
+
+static void json(srv_people_response *out, int status, json_t *v)
+{
+    size_t len = 0;
+    char *text = srv_json_text(v, &len);
+    if (!text) {
+        srv_route_error(&out->r, 500, 1, "out of memory");
+        return;
+    }
+    out->r.status = status;
+    out->r.type = TYPE_JSON;
+    out->r.owned = text;
+    out->r.body = text;
+    out->r.len = len;
+    out->r.cache = "no-store";
+}
+
+static void error_line(srv_buf *b, const char *msg)
+{
+    if (!msg || !msg[0])
+        return;
+    srv_buf_str(b, "<p class=\"tc-error\" role=\"alert\">");
+    char *clean = srv_utf8_clean(msg, strlen(msg));
+    srv_buf_html(b, clean ? clean : "");
+    free(clean);
+    srv_buf_str(b, "</p>\n");
+}
+
+static void who_line(srv_buf *b, const tp_session *s)
+{
+    srv_buf_str(b, "<p class=\"tc-who\">");
+    if (s) {
+        srv_buf_str(b, "Signed in as <a href=\"/@/");
+        srv_buf_html(b, s->name);
+        srv_buf_str(b, "\">");
+        srv_buf_html(b, s->name);
+        srv_buf_str(b, "</a> · <a href=\"/account\">account</a>");
+    } else {
+        srv_buf_str(b, "<a href=\"/login\">Log in</a> · <a href=\"/signup\">Sign up</a>");
+    }
+    srv_buf_str(b, "</p>\n");
+}
+
+static void name_input(srv_buf *b, const char *value, const char *autocomplete)
+{
+    srv_buf_printf(b,
+                   "<label>User name <input name=\"name\" autocomplete=\"%s\" required minlength=\"%d\" "
+                   "maxlength=\"%d\" autocapitalize=\"none\" spellcheck=\"false\" value=\"",
+                   autocomplete, SRV_NAME_MIN, TP_NAME_MAX);
+    char *clean = value ? srv_utf8_clean(value, strnlen(value, 64)) : NULL;
+    srv_buf_html(b, clean ? clean : "");
+    free(clean);
+    srv_buf_str(b, "\"></label>\n");
+}
+
+static void signup_page(srv_people_response *out, int status, const char *name, const char *msg,
+                        const tp_session *s)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-people tc-signup\">\n<h1>Sign up</h1>\n");
+    who_line(&b, s);
+    error_line(&b, msg);
+    srv_buf_str(&b, "<form method=\"post\" action=\"/signup\" class=\"tc-form\">\n");
+    name_input(&b, name, "username");
+    srv_buf_printf(&b,
+                   "<label>Password <input type=\"password\" name=\"password\" autocomplete=\"new-password\" "
+                   "required minlength=\"%d\" maxlength=\"%d\"></label>\n"
+                   "<label>Password again <input type=\"password\" name=\"password2\" autocomplete=\"new-password\" "
+                   "required minlength=\"%d\" maxlength=\"%d\"></label>\n"
+                   "<button type=\"submit\">Sign up</button>\n</form>\n",
+                   SRV_PASSWORD_MIN, SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
+    srv_buf_printf(&b,
+                   "<p class=\"tc-note\"><strong>No e-mail address is asked for:</strong> the site sends no mail, "
+                   "so a forgotten password cannot be reset. Keep it in a password manager.</p>\n"
+                   "<ul class=\"tc-rules\"><li>User names: %d to %d letters (a-z, A-Z), digits, '_' and '-', "
+                   "starting with a letter; the same in any case (Alice and alice are one name); names of the "
+                   "site (admin, api, ...) are reserved.</li><li>Passwords: %d to %d characters, not the user "
+                   "name.</li><li>Playing by link needs no account.</li></ul>\n"
+                   "<p>Already signed up? <a href=\"/login\">Log in</a>.</p>\n</section>",
+                   SRV_NAME_MIN, TP_NAME_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
+    page(out, status, "signup", "Sign up", &b);
+}
+
+static void login_page(srv_people_response *out, int status, const char *name, const char *msg,
+                       const tp_session *s)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-people tc-login\">\n<h1>Log in</h1>\n");
+    who_line(&b, s);
+    error_line(&b, msg);
+    srv_buf_str(&b, "<form method=\"post\" action=\"/login\" class=\"tc-form\">\n");
+    name_input(&b, name, "username");
+    srv_buf_printf(&b,
+                   "<label>Password <input type=\"password\" name=\"password\" autocomplete=\"current-password\" "
+                   "required maxlength=\"%d\"></label>\n<button type=\"submit\">Log in</button>\n</form>\n"
+                   "<p>No account yet? <a href=\"/signup\">Sign up</a> (no e-mail needed).</p>\n</section>",
+                   SRV_PASSWORD_MAX);
+    page(out, status, "login", "Log in", &b);
+}
+
+static void csrf_input(srv_buf *b, const tp_session *s)
+{
+    srv_buf_str(b, "<input type=\"hidden\" name=\"csrf\" value=\"");
+    srv_buf_html(b, s->csrf);
+    srv_buf_str(b, "\">");
+}
+
+static void account_page(srv_people *P, srv_people_response *out, const tp_session *s)
+{
+    tc_error err;
+    int open = tp_sessions_count(P->db, s->user_id, now_ms(), &err);
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-people tc-account\">\n<h1>Account</h1>\n");
+    who_line(&b, s);
+    srv_buf_printf(&b, "<p>%d session%s open (this browser and any other where you logged in).</p>\n",
+                   open < 0 ? 0 : open, open == 1 ? "" : "s");
+    srv_buf_str(&b, "<div class=\"tc-actions\"><form method=\"post\" action=\"/logout\">");
+    csrf_input(&b, s);
+    srv_buf_str(&b, "<button type=\"submit\">Log out</button></form>\n"
+                    "<form method=\"post\" action=\"/account/logout-all\">");
+    csrf_input(&b, s);
+    srv_buf_str(&b, "<button type=\"submit\">Log out everywhere</button></form></div>\n"
+                    "<p class=\"tc-note\">Log out everywhere ends every session of this account, on every device: "
+                    "use it if you logged in on a computer that is not yours.</p>\n</section>");
+    page(out, 200, "account", "Account", &b);
+}
+
+static const char *variant_title(const srv_site *site, const char *slug)
+{
+    const srv_page *p = site ? srv_site_find(site, slug) : NULL;
+    return p ? p->title : slug;
+}
+
+static void player_page(srv_people *P, const srv_site *site, srv_people_response *out, const char *name,
+                        const tp_session *s, int api)
+{
+    tc_error err;
+    char key[TP_NAME_MAX + 1], msg[200];
+    size_t n = strlen(name);
+    if (n > TP_NAME_MAX || srv_name_check(name, key, msg, sizeof msg)) {
+        /* reserved and malformed names have no page either */
+        srv_route_error(&out->r, 404, api, "no player '%.40s'", name);
+        return;
+    }
+    tp_user u;
+    int found = tp_user_by_key(P->db, key, &u, &err);
+    if (found <= 0) {
+        if (found < 0)
+            srv_route_error(&out->r, 500, api, "the account store failed: %s", err.msg);
+        else
+            srv_route_error(&out->r, 404, api, "no player '%.40s'", name);
+        return;
+    }
+    tp_rating_row rows[SRV_PEOPLE_MAX_RATINGS];
+    int nr = tp_ratings_of(P->db, u.id, rows, SRV_PEOPLE_MAX_RATINGS, &err);
+    if (nr < 0) {
+        srv_route_error(&out->r, 500, api, "the account store failed: %s", err.msg);
+        return;
+    }
+    time_t sec = (time_t)(u.created_ms / 1000);
+    struct tm tm;
+    char since[32];
+    gmtime_r(&sec, &tm);
+    strftime(since, sizeof since, "%Y-%m-%d", &tm);
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-people tc-player\">\n<h1>");
+    srv_buf_html(&b, u.name);
+    srv_buf_str(&b, "</h1>\n");
+    who_line(&b, s);
+    srv_buf_printf(&b, "<p>Member since %s.</p>\n<h2>Ratings</h2>\n", since);
+    if (!nr) {
+        srv_buf_printf(&b,
+                       "<p class=\"tc-none\">No rated games yet. A rating starts at %.0f in each variant and is "
+                       "provisional (marked ?) while its deviation is above %.0f.</p>\n",
+                       TG_RATING_START, TG_RD_PROVISIONAL);
+    } else {
+        srv_buf_str(&b, "<table class=\"tc-ratings\"><thead><tr><th>Variant</th><th>Rating</th><th>Deviation</th>"
+                        "<th>Games</th></tr></thead><tbody>\n");
+        for (int i = 0; i < nr; i++) {
+            int prov = tg_rating_provisional(rows[i].rating);
+            srv_buf_str(&b, "<tr><td><a href=\"/v/");
+            srv_buf_html(&b, rows[i].variant);
+            srv_buf_str(&b, "\">");
+            srv_buf_html(&b, variant_title(site, rows[i].variant));
+            srv_buf_printf(&b, "</a></td><td class=\"tc-rating\">%.0f%s</td><td>%.0f</td><td>%d</td></tr>\n",
+                           rows[i].rating.r, prov ? "<abbr title=\"provisional: too few games\">?</abbr>" : "",
+                           rows[i].rating.rd, rows[i].games);
+        }
+        srv_buf_str(&b, "</tbody></table>\n");
+        tp_rating_step steps[SRV_PLAYER_GAMES];
+        int ns = tp_rating_history(P->db, u.id, steps, SRV_PLAYER_GAMES, &err);
+        if (ns > 0) {
+            srv_buf_str(&b, "<h2>Rating history</h2>\n<table class=\"tc-history\"><thead><tr><th>Date</th>"
+                            "<th>Variant</th><th>Rating</th><th>Deviation</th><th></th></tr></thead><tbody>\n");
+            for (int i = 0; i < ns; i++) {
+                time_t at = (time_t)(steps[i].at_ms / 1000);
+                struct tm atm;
+                char day[16];
+                gmtime_r(&at, &atm);
+                strftime(day, sizeof day, "%Y-%m-%d", &atm);
+                srv_buf_printf(&b, "<tr><td>%s</td><td>", day);
+                srv_buf_html(&b, variant_title(site, steps[i].variant));
+                srv_buf_printf(&b, "</td><td>%.0f</td><td>%.0f</td><td><a href=\"/game/", steps[i].rating,
+                               steps[i].rd);
+                srv_buf_html(&b, steps[i].game_id);
+                srv_buf_str(&b, "\">game</a></td></tr>\n");
+            }
+            srv_buf_str(&b, "</tbody></table>\n");
+        }
+    }
+    if (s && strcmp(s->user_id, u.id) && site) {
+        srv_buf_str(&b, "<h2>Challenge</h2>\n<form method=\"post\" action=\"/@/");
+        srv_buf_html(&b, u.name);
+        srv_buf_str(&b, "/challenge\" class=\"tc-form tc-seek-form\">");
+        csrf_input(&b, s);
+        srv_buf_str(&b, "<label>Variant <select name=\"variant\">");
+        for (int i = 0; i < site->nvariants; i++) {
+            srv_buf_str(&b, "<option value=\"");
+            srv_buf_html(&b, site->pages[i].slug);
+            srv_buf_str(&b, "\">");
+            srv_buf_html(&b, site->pages[i].title);
+            srv_buf_str(&b, "</option>");
+        }
+        srv_buf_str(&b, "</select></label><label>Clock <select name=\"clock\"><option>5+3</option>"
+                        "<option>10+5</option><option>15+10</option><option value=\"corr3\">3 days a move</option>"
+                        "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
+                        "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
+    }
+    char *games = srv_lobby_player_games(P->lobby, site, u.id);
+    srv_buf_str(&b, games ? games : "");
+    free(games);
+    srv_buf_str(&b, "</section>");
+    char title[64];
+    snprintf(title, sizeof title, "%s: player", u.name);
+    page(out, 200, "player", title, &b);
+}
+
+static void lobby_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s)
+{
+    char *main_html = srv_lobby_main(P->lobby, site, s ? s->user_id : NULL, s ? s->csrf : NULL);
+    char *mine = s ? srv_lobby_my_games(P->lobby, site, s->user_id, s->name) : NULL;
+    srv_buf b = {0};
+    /* the player's own games go first, inside the lobby's section */
+    const char *cut = main_html && mine && *mine ? strstr(main_html, "</h1>\n") : NULL;
+    if (cut) {
+        srv_buf_put(&b, main_html, (size_t)(cut + 6 - main_html));
+        srv_buf_str(&b, mine);
+        srv_buf_str(&b, cut + 6);
+    } else {
+        srv_buf_str(&b, main_html ? main_html : "");
+    }
+    free(main_html);
+    free(mine);
+    char *data = srv_json_text(json_pack("{s:s?, s:s?}", "name", s ? s->name : NULL, "csrf", s ? s->csrf : NULL),
+                               NULL);
+    char *m = srv_buf_take(&b, NULL);
+    srv_doc d = {"lobby", "Lobby", m ? m : "", data, NULL};
+    size_t len = 0;
+    char *doc = m && data ? srv_render_document(&d, &len) : NULL;
+    free(m);
+    free(data);
+    srv_route_page(&out->r, doc, len);
+    out->r.cache = "no-store";
+}
+
+/* POST /lobby/seek, /lobby/seek/ID/accept, /lobby/seek/ID/cancel. */
+static void lobby_post(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
+                       const char *path, const form *f)
+{
+    char msg[256], where[200];
+    if (!strcmp(path, "/lobby/seek")) {
+        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
+                            field(f, "min_rating"), field(f, "max_rating"), NULL};
+        char id[TP_SEEK_ID_LEN + 1];
+        int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, id, msg, sizeof msg);
+        if (st == 201)
+            redirect(out, "/lobby");
+        else
+            srv_route_error(&out->r, st, 0, "%s", msg);
+        return;
+    }
+    if (!strncmp(path, "/@/", 3)) { /* /@/NAME/challenge */
+        char target[TP_NAME_MAX + 1];
+        const char *end = strchr(path + 3, '/');
+        size_t tn = end ? (size_t)(end - path - 3) : 0;
+        if (!end || strcmp(end, "/challenge") || !tn || tn > TP_NAME_MAX) {
+            srv_route_error(&out->r, 404, 0, "no such page: %.100s", path);
+            return;
+        }
+        memcpy(target, path + 3, tn);
+        target[tn] = '\0';
+        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
+                            field(f, "min_rating"), field(f, "max_rating"), target};
+        char cid[TP_SEEK_ID_LEN + 1];
+        int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, cid, msg, sizeof msg);
+        if (st == 201)
+            redirect(out, "/lobby");
+        else
+            srv_route_error(&out->r, st, 0, "%s", msg);
+        return;
+    }
+    const char *id = path + strlen("/lobby/seek/");
+    const char *slash = strncmp(path, "/lobby/seek/", 12) ? NULL : strchr(id, '/');
+    char sid[TP_SEEK_ID_LEN + 1];
+    if (!slash || slash - id != TP_SEEK_ID_LEN ||
+        (strcmp(slash, "/accept") && strcmp(slash, "/cancel") && strcmp(slash, "/decline"))) {
+        srv_route_error(&out->r, 404, 0, "no such lobby action: %.100s", path);
+        return;
+    }
+    memcpy(sid, id, TP_SEEK_ID_LEN);
+    sid[TP_SEEK_ID_LEN] = '\0';
+    int st = !strcmp(slash, "/accept")    ? srv_lobby_accept(P->lobby, site, s->user_id, sid, where, sizeof where, msg, sizeof msg)
+             : !strcmp(slash, "/decline") ? srv_lobby_decline(P->lobby, s->user_id, sid, msg, sizeof msg)
+                                          : srv_lobby_cancel(P->lobby, s->user_id, sid, msg, sizeof msg);
+    if (st == 303)
+        redirect(out, !strcmp(slash, "/accept") ? where : "/lobby");
+    else
+        srv_route_error(&out->r, st, 0, "%s", msg);
+}
+
+/* ---------------------------------------------------------------- routing */
+
+void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_request *rq, srv_people_response *out)
+{
+    memset(out, 0, sizeof *out);
+    out->r.fd = -1;
+    out->r.status = 200;
+    out->r.cache = "no-store";
+    const char *t = rq->target;
+    int api = !strncmp(t, "/api/", 5);
+    char path[256];
+    size_t plen = strcspn(t, "?");
+    if (plen >= sizeof path || srv_url_decode(t, plen, 0, path) < 0) {
+        srv_route_error(&out->r, plen >= sizeof path ? 414 : 400, api, "malformed or over-long path");
+        return;
+    }
+    int post = !strcmp(rq->method, "POST"), get = !strcmp(rq->method, "GET") || !strcmp(rq->method, "HEAD");
+    int64_t now = now_ms();
+    tc_error err;
+
+    /* who asks: the peer, or the last hop a trusted proxy names */
+    char addr[64];
+    int trusted = P->proxy[0] && rq->addr && !strcmp(rq->addr, P->proxy);
+    const char *fwd = trusted && rq->forwarded_for ? strrchr(rq->forwarded_for, ',') : NULL;
+    snprintf(addr, sizeof addr, "%s", trusted && rq->forwarded_for ? (fwd ? fwd + 1 : rq->forwarded_for) : rq->addr ? rq->addr : "?");
+    char *a = addr;
+    while (*a == ' ')
+        a++;
+    memmove(addr, a, strlen(a) + 1);
+    int secure = P->secure || (trusted && rq->forwarded_proto && !strcmp(rq->forwarded_proto, "https"));
+
+    tp_session sess, *s = NULL;
+    char sid[TP_TOKEN_LEN + 1];
+    int has = srv_session_find(P->db, rq->cookie, now, &sess, sid, &err);
+    if (has < 0) {
+        srv_route_error(&out->r, 500, api, "the account store failed: %s", err.msg);
+        return;
+    }
+    if (has)
+        s = &sess;
+    int stale = !has && sid[0]; /* a cookie that names no live session */
+    int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;
+
+    if (!strcmp(path, "/lobby") || !strcmp(path, "/api/lobby")) {
+        if (!get) {
+            out->r.allow = 1;
+            srv_route_error(&out->r, 405, api, "%s only reads (GET, HEAD): post seeks to /lobby/seek", path);
+        } else if (api) {
+            size_t len = 0;
+            char *list = srv_lobby_json(P->lobby, &len);
+            if (!list) {
+                srv_route_error(&out->r, 500, 1, "the lobby's store failed");
+                return;
+            }
+            out->r.type = TYPE_JSON;
+            out->r.owned = list;
+            out->r.body = list;
+            out->r.len = len;
+        } else {
+            lobby_page(P, site, out, s);
+        }
+        return;
+    }
+    int page_route = !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
+                     !strcmp(path, "/account") || !strcmp(path, "/account/logout-all") ||
+                     !strncmp(path, "/lobby/", 7) || challenge;
+    if ((!strncmp(path, "/@/", 3) && !challenge) || !strcmp(path, "/api/account")) {
+        if (!get) {
+            out->r.allow = 1;
+            srv_route_error(&out->r, 405, api, "%s only reads (GET, HEAD)", path);
+            return;
+        }
+        if (api) {
+            if (!s) {
+                srv_route_error(&out->r, 401, 1, "%s", stale ? "your session has ended: log in again" : "not logged in");
+                return;
+            }
+            json(out, 200, json_pack("{s:s, s:s}", "name", s->name, "csrf", s->csrf));
+            return;
+        }
+        player_page(P, site, out, path + 3, s, 0);
+        return;
+    }
+    if (!page_route) {
+        srv_route_error(&out->r, 404, api, "no such page: %.200s", path);
+        return;
+    }
+    if (get) {
+        if (!strcmp(path, "/signup"))
+            signup_page(out, 200, NULL, NULL, s);
+        else if (!strcmp(path, "/login"))
+            login_page(out, 200, NULL, NULL, s);
+        else if (!strcmp(path, "/account") && s)
+            account_page(P, out, s);
+        else if (!strcmp(path, "/account")) /* 401, with the login form to hand */
+            login_page(out, 401, NULL, stale ? "your session has ended or was logged out: log in again"
+                                             : "log in to see your account", NULL);
+        else {
+            out->r.allow = 2;
+            srv_route_error(&out->r, 405, 0, "%s takes a form (POST) from the hub's pages", path);
+        }
+        return;
+    }
+    if (!post) {
+        out->r.allow = 2;
+        srv_route_error(&out->r, 405, 0, "method %.16s is not allowed here", rq->method);
+        return;
+    }
+    char msg[256];
+    if (srv_same_origin(rq->origin, rq->host, rq->fetch_site, msg, sizeof msg)) {
+        srv_route_error(&out->r, 403, 0, "%s", msg);
+        return;
+    }
+    if (!rq->content_type || strncasecmp(rq->content_type, "application/x-www-form-urlencoded", 33)) {
+        srv_route_error(&out->r, 415, 0, "send the form as application/x-www-form-urlencoded");
+        return;
+    }
+    form *f = malloc(sizeof *f);
+    if (!f) {
+        srv_route_error(&out->r, 500, 0, "out of memory");
+        return;
+    }
+    if (parse_form(rq->body ? rq->body : "", rq->len, f, msg, sizeof msg)) {
+        srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, 0, "%s", msg);
+        free(f);
+        return;
+    }
+    if (!strcmp(path, "/signup") || !strcmp(path, "/login")) {
+        int signup = path[1] == 's';
+        const char *name = field(f, "name"), *pw = field(f, "password"), *pw2 = field(f, "password2");
+        tp_user u;
+        srv_acc_code rc;
+        if (!name || !pw) {
+            rc = SRV_ACC_BAD_INPUT;
+            snprintf(msg, sizeof msg, "the form needs the fields name and password");
+        } else if (signup && (!pw2 || strcmp(pw, pw2))) {
+            rc = SRV_ACC_BAD_INPUT;
+            snprintf(msg, sizeof msg, "the two passwords differ");
+        } else {
+            rc = signup ? srv_accounts_signup(P->acc, name, pw, addr, now, &u, msg, sizeof msg)
+                        : srv_accounts_login(P->acc, name, pw, addr, now, &u, msg, sizeof msg);
+        }
+        if (rc == SRV_ACC_OK) {
+            /* a new session at every login; the one this browser had ends */
+            if (s || stale)
+                srv_session_close(P->db, sid, &err);
+            if (srv_session_open(P->db, u.id, now, sid, &err)) {
+                srv_route_error(&out->r, 500, 0, "the account store failed: %s", err.msg);
+            } else {
+                srv_session_cookie(out->set_cookie, sizeof out->set_cookie, sid, secure);
+                char to[64];
+                snprintf(to, sizeof to, signup ? "/@/%s" : "/account", u.name);
+                redirect(out, to);
+            }
+        } else {
+            static const int status[] = {200, 400, 409, 401, 429, 500};
+            if (signup)
+                signup_page(out, status[rc], name, msg, s);
+            else
+                login_page(out, status[rc], name, msg, s);
+        }
+        free(f);
+        return;
+    }
+    /* the rest: a session and its CSRF token */
+    const char *token = field(f, "csrf");
+    int lobby = !strncmp(path, "/lobby/", 7) || challenge;
+    if (!s) {
+        srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
+                                       : lobby ? "log in to post or accept a seek (rated or casual)"
+                                               : "not logged in: nothing to log out of");
+    } else if (!srv_csrf_ok(s, token)) {
+        srv_route_error(&out->r, 403, 0, "%s", token ? "the form's CSRF token does not match your session: reload the page"
+                                                     : "the form has no CSRF token: use the page's buttons");
+    } else if (lobby) {
+        lobby_post(P, site, out, s, path, f);
+    } else {
+        int rc = !strcmp(path, "/logout") ? srv_session_close(P->db, sid, &err)
+                                          : tp_sessions_delete_user(P->db, s->user_id, &err);
+        if (rc < 0) {
+            srv_route_error(&out->r, 500, 0, "the account store failed: %s", err.msg);
+        } else {
+            srv_session_cookie(out->set_cookie, sizeof out->set_cookie, NULL, secure);
+            redirect(out, "/login");
+        }
+    }
+    free(f);
+}

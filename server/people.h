@@ -1,0 +1,71 @@
+/* People on the hub (docs/accounts.md): the pages /signup, /login,
+ * /logout, /account, the player pages /@/NAME and /api/account, over
+ * accounts.h and session.h. srv_people_handle answers one request with no
+ * sockets (tests call it); srv_people_answer (people_http.c) is the same
+ * on a libmicrohttpd connection, for http.c to hand the targets that
+ * srv_people_owns claims to.
+ *
+ * Limits: form bodies up to SRV_PEOPLE_MAX_BODY bytes and SRV_PEOPLE_MAX_FIELDS
+ * fields; a player page lists at most SRV_PEOPLE_MAX_RATINGS variants. */
+#ifndef SRV_PEOPLE_H
+#define SRV_PEOPLE_H
+
+#include "route.h"
+#include "site.h"
+
+#include <microhttpd.h>
+
+#define SRV_PEOPLE_MAX_BODY 4096
+#define SRV_PEOPLE_MAX_FIELDS 8
+#define SRV_PEOPLE_MAX_RATINGS 64
+
+typedef struct srv_people srv_people;
+
+typedef struct srv_people_options {
+    const char *db;            /* the hosted games' --db (default topochess.db) */
+    int secure_cookies;        /* always mark the cookie Secure (served over HTTPS) */
+    const char *trusted_proxy; /* the address of a proxy whose X-Forwarded-Proto/-For are believed, or NULL */
+} srv_people_options;
+
+/* Opens the database (applying the migrations, as the game store does)
+ * and the accounts. NULL with err. */
+srv_people *srv_people_start(const srv_people_options *o, tc_error *err);
+void srv_people_stop(srv_people *P);
+
+/* True for the targets this module answers. */
+int srv_people_owns(const char *target);
+
+/// A request as this module reads it: the headers it needs, the peer's
+/// address and the body (complete).
+typedef struct srv_people_request {
+    const char *method, *target;
+    const char *cookie, *origin, *host, *fetch_site; /* headers, or NULL */
+    const char *forwarded_proto, *forwarded_for;     /* believed only from the trusted proxy */
+    const char *content_type;
+    const char *addr; /* the peer's address as text */
+    const char *body;
+    size_t len;
+} srv_people_request;
+
+typedef struct srv_people_response {
+    srv_response r;
+    char set_cookie[160]; /* "" or a Set-Cookie value */
+    char location[200];   /* "" or where a 303 sends the browser */
+} srv_people_response;
+
+void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_request *rq, srv_people_response *out);
+
+/* The lobby of these pages, and the user a Cookie header's session
+ * belongs to (1 with user_id, else 0), for the lobby's stream. */
+struct srv_lobby *srv_people_lobby(srv_people *P);
+int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
+
+/* Ends the lobby's streams: before MHD_stop_daemon (lobby.h). */
+void srv_people_close_streams(srv_people *P);
+
+/* srv_people_handle on a connection: reads the headers and the address,
+ * sends the answer (people_http.c). */
+enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MHD_Connection *c,
+                                  const char *method, const char *target, const char *body, size_t len);
+
+#endif

@@ -1,0 +1,108 @@
+/* Sessions, cookies and CSRF (session.h). */
+#include "session.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+static void random_token(char out[TP_TOKEN_LEN + 1])
+{
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2base64(out, TP_TOKEN_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+static void id_hash(const char *id, char out[65])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)id, strlen(id), NULL, 0);
+    sodium_bin2hex(out, 65, h, sizeof h);
+}
+
+int srv_session_open(tp_db *db, const char *user_id, int64_t now_ms, char id[TP_TOKEN_LEN + 1], tc_error *err)
+{
+    char csrf[TP_TOKEN_LEN + 1], hash[65];
+    random_token(id);
+    random_token(csrf);
+    id_hash(id, hash);
+    return tp_session_create(db, hash, user_id, csrf, now_ms, now_ms + (int64_t)SRV_SESSION_DAYS * 86400000, err);
+}
+
+/* The value of the session cookie in a Cookie header ("a=1; tc_session=X"). */
+static int cookie_value(const char *h, char id[TP_TOKEN_LEN + 1])
+{
+    size_t name_len = strlen(SRV_SESSION_COOKIE);
+    id[0] = '\0';
+    while (h && *h) {
+        while (*h == ' ' || *h == ';')
+            h++;
+        size_t n = strcspn(h, ";");
+        if (n > name_len && !strncmp(h, SRV_SESSION_COOKIE, name_len) && h[name_len] == '=') {
+            const char *v = h + name_len + 1;
+            size_t vl = n - name_len - 1;
+            if (vl != TP_TOKEN_LEN)
+                return 0;
+            for (size_t i = 0; i < vl; i++) {
+                char c = v[i];
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '_'))
+                    return 0;
+            }
+            memcpy(id, v, vl);
+            id[vl] = '\0';
+            return 1;
+        }
+        h += n;
+    }
+    return 0;
+}
+
+int srv_session_find(tp_db *db, const char *cookie_header, int64_t now_ms, tp_session *out,
+                     char id[TP_TOKEN_LEN + 1], tc_error *err)
+{
+    if (!cookie_value(cookie_header, id))
+        return 0;
+    char hash[65];
+    id_hash(id, hash);
+    return tp_session_get(db, hash, now_ms, out, err);
+}
+
+int srv_session_close(tp_db *db, const char *id, tc_error *err)
+{
+    char hash[65];
+    id_hash(id, hash);
+    return tp_session_delete(db, hash, err) < 0 ? -1 : 0;
+}
+
+void srv_session_cookie(char *out, size_t n, const char *id, int secure)
+{
+    snprintf(out, n, "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Lax%s", SRV_SESSION_COOKIE, id ? id : "",
+             id ? SRV_SESSION_DAYS * 86400 : 0, secure ? "; Secure" : "");
+}
+
+int srv_csrf_ok(const tp_session *s, const char *token)
+{
+    size_t n = strlen(s->csrf);
+    return token && n == TP_TOKEN_LEN && strlen(token) == n && sodium_memcmp(s->csrf, token, n) == 0;
+}
+
+int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n)
+{
+    /* "Origin: null" is what a browser sends for a page under
+     * Referrer-Policy: no-referrer (the hub's), and also for sandboxed
+     * frames: Sec-Fetch-Site then tells them apart */
+    if (origin && *origin && strcmp(origin, "null")) {
+        const char *auth = !strncmp(origin, "https://", 8) ? origin + 8 : !strncmp(origin, "http://", 7) ? origin + 7 : NULL;
+        if (!auth || !host || strcmp(auth, host)) {
+            snprintf(msg, n, "a request from another site (Origin %.100s) may not change anything here", origin);
+            return -1;
+        }
+        return 0;
+    }
+    if (fetch_site && strcmp(fetch_site, "same-origin") && strcmp(fetch_site, "none")) {
+        snprintf(msg, n, "a request from another site (Sec-Fetch-Site: %.40s) may not change anything here",
+                 fetch_site);
+        return -1;
+    }
+    return 0;
+}

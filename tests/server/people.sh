@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# People on the hub over HTTP: starts real `topochess serve` processes on
+# free loopback ports and drives /signup, /login, /logout, /account and
+# /@/NAME with curl as a browser would (a cookie jar, forms): the cookie's
+# flags, wrong passwords, unknown users, CSRF and cross-origin refusals,
+# log out everywhere, stolen and garbage cookies, the trusted proxy's
+# X-Forwarded-Proto, and (on PostgreSQL) a session opened on one process
+# that works on another. Every refusal is checked to change nothing.
+#
+# On SQLite by default; with TG_TEST_DB=postgresql://... (make
+# people-http-pg-test) on that database, with two processes. Needs the
+# people routes wired into server/http.c (server/people_hook.patch until it
+# is merged). Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${1:-./topochess}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+command -v curl >/dev/null || { echo "people-test: curl is missing (deps/server.apt)"; exit 1; }
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+passed=0 failed=0
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+is() { if [ "$2" = "$3" ]; then passed=$((passed + 1)); else bad "$1: got '$2', expected '$3'"; fi; }
+has() { if grep -q -- "$3" <<< "$2"; then passed=$((passed + 1)); else bad "$1: no '$3' in: $(head -c 300 <<< "$2")"; fi; }
+
+DB=${TG_TEST_DB:-$tmp/people.db}
+mode=sqlite
+case $DB in postgres*) mode=postgresql ;; esac
+
+start() { # NAME [options]: sets $port
+  local name=$1; shift
+  "$BIN" serve --port 0 --pages variants --db "$DB" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
+  pids+=($!)
+  port=
+  for _ in $(seq 1 200); do
+    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
+    [ -n "$port" ] && return 0
+    kill -0 "${pids[-1]}" 2>/dev/null || break
+    sleep 0.05
+  done
+  echo "people-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
+}
+
+C=(curl -s --max-time 10)
+# form JAR URL BODY [curl options]: a form POST keeping cookies in JAR;
+# prints the headers and body, then the status on its own line.
+form() {
+  local jar=$1 url=$2 data=$3; shift 3
+  "${C[@]}" -i -b "$jar" -c "$jar" -w '\n%{http_code}' -H 'Content-Type: application/x-www-form-urlencoded' \
+    --data-binary "$data" "$@" "$url"
+}
+get() { local jar=$1 url=$2; shift 2; "${C[@]}" -b "$jar" -c "$jar" -w '\n%{http_code}' "$@" "$url"; }
+code() { tail -n 1 <<< "$1"; }
+csrf() { get "$1" "$U/account" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1; }
+
+start main
+U=http://127.0.0.1:$port
+echo "people-test: $mode, server on port $port"
+r=$(get /dev/null "$U/signup")
+[ "$(code "$r")" = 200 ] || { echo "people-test: /signup answers $(code "$r"): the people routes are not wired into http.c"; exit 1; }
+has "sign-up page: no e-mail" "$r" "No e-mail address is asked for"
+
+A=$tmp/alice.jar B=$tmp/bob.jar T=$tmp/thief.jar
+r=$(form "$A" "$U/signup" 'name=Alice&password=klein+bottle&password2=klein+bottle')
+is "sign-up: 303" "$(code "$r")" 303
+has "sign-up: to the player page" "$r" "Location: /@/Alice"
+has "sign-up: cookie flags" "$r" "Set-Cookie: tc_session=[A-Za-z0-9_-]\{43\}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax"
+grep -q "Secure" <<< "$(grep -i '^Set-Cookie' <<< "$r")" && bad "a Secure cookie over plain HTTP"
+is "account with the cookie" "$(code "$(get "$A" "$U/account")")" 200
+is "account without" "$(code "$(get /dev/null "$U/account")")" 401
+r=$(get /dev/null "$U/@/alice")
+is "player page" "$(code "$r")" 200
+has "player page: name" "$r" "<h1>Alice</h1>"
+
+r=$(form "$B" "$U/signup" 'name=aLiCe&password=other+pass&password2=other+pass')
+is "a taken name in another case: 409" "$(code "$r")" 409
+has "taken: message" "$r" "is taken"
+r=$(form "$B" "$U/signup" 'name=api&password=other+pass&password2=other+pass')
+is "a reserved name: 400" "$(code "$r")" 400
+has "reserved: message" "$r" "reserved for the site"
+
+r=$(form "$B" "$U/login" 'name=alice&password=wrong+password')
+is "wrong password: 401" "$(code "$r")" 401
+has "wrong password: message" "$r" "wrong user name or password"
+grep -qi '^Set-Cookie' <<< "$r" && bad "a cookie after a wrong password"
+r=$(form "$B" "$U/login" 'name=nobody&password=klein+bottle')
+is "unknown user: 401" "$(code "$r")" 401
+
+old=$(awk '$6 == "tc_session" {print $7}' "$A")
+r=$(form "$A" "$U/login" 'name=ALICE&password=klein+bottle')
+is "login: 303" "$(code "$r")" 303
+new=$(awk '$6 == "tc_session" {print $7}' "$A")
+[ -n "$new" ] && [ "$new" != "$old" ] || bad "login did not give a new session id"
+is "the old id ended" "$(code "$(get /dev/null "$U/account" -H "Cookie: tc_session=$old")")" 401
+
+# a thief holds a copy of Alice's cookie
+cp "$A" "$T"
+tok=$(csrf "$A")
+is "csrf token length" "${#tok}" 43
+r=$(form "$T" "$U/account/logout-all" 'x=1')
+is "no CSRF token: 403" "$(code "$r")" 403
+r=$(form "$T" "$U/account/logout-all" "csrf=$tok" -H 'Origin: https://evil.test')
+is "cross-origin with the token: 403" "$(code "$r")" 403
+has "cross-origin: message" "$r" "another site"
+r=$(form "$T" "$U/logout" "csrf=$tok" -H 'Sec-Fetch-Site: cross-site')
+is "Sec-Fetch-Site cross-site: 403" "$(code "$r")" 403
+is "after the refusals the session is kept" "$(code "$(get "$A" "$U/account")")" 200
+r=$(form "$T" "$U/signup" 'name=Mallory&password=evil+password&password2=evil+password' -H 'Origin: http://evil.test')
+is "cross-origin sign-up: 403" "$(code "$r")" 403
+is "no Mallory" "$(code "$(get /dev/null "$U/@/mallory")")" 404
+r=$(form "$T" "$U/signup" 'name=Mallory&password=evil+password&password2=evil+password' -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site')
+is "Origin null from another site: 403" "$(code "$r")" 403
+# what Chromium sends for the hub's own form (Referrer-Policy: no-referrer)
+r=$(form "$tmp/n.jar" "$U/signup" 'name=Nora&password=fold+queen&password2=fold+queen' -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin')
+is "Origin null from the hub's own page: 303" "$(code "$r")" 303
+
+r=$(form "$A" "$U/account/logout-all" "csrf=$tok" -H "Origin: $U")
+is "log out everywhere: 303" "$(code "$r")" 303
+has "log out everywhere: cookie cleared" "$r" "Set-Cookie: tc_session=; Path=/; Max-Age=0"
+is "the stolen copy opens nothing" "$(code "$(get "$T" "$U/account")")" 401
+r=$(form "$T" "$U/logout" "csrf=$tok")
+is "the stolen copy logs nothing out: 401" "$(code "$r")" 401
+is "garbage cookie: 401" "$(code "$(get /dev/null "$U/account" -H 'Cookie: tc_session=AAAA')")" 401
+
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' --data '{}' "$U/login")
+is "JSON body: 415" "$(code "$r")" 415
+r=$("${C[@]}" -w '\n%{http_code}' -X DELETE "$U/account")
+is "DELETE /account: 405" "$(code "$r")" 405
+
+# ---- the lobby: live list, accept, the owner's start event, seeks gone with their owner's stream
+until_ok() { local end=$((SECONDS + $1)); shift; while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
+stream() { # JAR FILE [URL]: a lobby stream in the background; sets $spid
+  : > "$2"
+  curl -s -N --max-time 60 -b "$1" "${3:-$U}/api/lobby/events" > "$2" &
+  spid=$!
+  pids+=($spid)
+}
+D=$tmp/dan.jar E=$tmp/eve.jar
+form "$D" "$U/signup" 'name=Dan&password=lobby+password&password2=lobby+password' > /dev/null
+form "$E" "$U/signup" 'name=Eve&password=lobby+password&password2=lobby+password' > /dev/null
+stream /dev/null "$tmp/watch.sse"; watch_pid=$spid
+stream "$D" "$tmp/dan.sse"; dan_pid=$spid
+until_ok 10 grep -q '^event: seeks' "$tmp/watch.sse" || bad "the lobby stream sent no list"
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=klein-bottle&clock=5%2B3&rated=1&color=black")
+is "seek: 303" "$(code "$r")" 303
+until_ok 10 grep -q '"name":"Dan"' "$tmp/watch.sse" || bad "a watcher did not see Dan's seek"
+sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
+is "seek id" "${#sid}" 12
+r=$(form "$D" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$D")")
+is "own seek: 409" "$(code "$r")" 409
+r=$(form /dev/null "$U/lobby/seek" 'variant=torus&clock=5%2B3&rated=1')
+is "an anonymous seek: 401" "$(code "$r")" 401
+r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
+is "accept: 303" "$(code "$r")" 303
+eve_url=$(sed -n 's/^Location: \(.*\)\r$/\1/p' <<< "$r")
+until_ok 10 grep -q '^event: start' "$tmp/dan.sse" || bad "Dan's stream got no start event"
+dan_url=$(sed -n 's/^data: {"url":"\(.*\)"}.*/\1/p' "$tmp/dan.sse" | head -n 1)
+game=${eve_url#/game/}; game=${game%%#*}
+is "both in one game" "${dan_url%%#*}" "/game/$game"
+[ "${dan_url#*#token=}" != "${eve_url#*#token=}" ] || bad "both players got the same token"
+st=$("${C[@]}" "$U/api/games/$game")
+has "the game is Klein-bottle chess" "$st" '"variant":"klein-bottle"'
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${eve_url#*#token=}\",\"move\":\"d2d3\"}" "$U/api/games/$game/move")
+is "Eve (White: Dan asked for Black) moves first" "$(code "$r")" 200
+r=$(form "$tmp/t2.jar" "$U/lobby/seek/$sid/accept" "csrf=x")
+is "a taken seek, anonymous: 401" "$(code "$r")" 401
+form "$tmp/f.jar" "$U/signup" 'name=Fay&password=lobby+password&password2=lobby+password' > /dev/null
+form "$tmp/f.jar" "$U/login" 'name=Fay&password=lobby+password' > /dev/null
+r=$(form "$tmp/f.jar" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$tmp/f.jar")")
+is "the seek is gone once taken" "$(code "$r")" 404
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+is "a second seek" "$(code "$r")" 303
+has "listed" "$(curl -s "$U/api/lobby")" '"variant":"torus"'
+kill $dan_pid 2>/dev/null; wait $dan_pid 2>/dev/null
+until_ok 10 bash -c "! curl -s '$U/api/lobby' | grep -q '\"name\":\"Dan\"'" || bad "Dan's seek outlived his stream"
+until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not see the seek go"
+# a challenge reaches its player's stream; accepting it sends the challenger in
+stream "$E" "$tmp/eve.sse"; eve_pid=$spid
+stream "$D" "$tmp/dan2.sse"; dan_pid=$spid
+until_ok 10 grep -q '^event: seeks' "$tmp/eve.sse" || bad "Eve's stream sent no list"
+r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+is "Dan challenges Eve" "$(code "$r")" 303
+until_ok 10 grep -q '"to_you":1' "$tmp/eve.sse" || bad "Eve's stream did not hear of the challenge"
+cid=$(get "$E" "$U/lobby" | sed -n 's|.*action="/lobby/seek/\([0-9a-f]*\)/accept".*|\1|p' | head -n 1)
+r=$(form "$E" "$U/lobby/seek/$cid/accept" "csrf=$(csrf "$E")")
+is "Eve accepts" "$(code "$r")" 303
+until_ok 10 grep -q '^event: start' "$tmp/dan2.sse" || bad "Dan's stream got no start for his challenge"
+r=$(form "$E" "$U/@/Eve/challenge" "csrf=$(csrf "$E")&variant=torus&clock=corr3")
+is "a challenge to oneself: 400" "$(code "$r")" 400
+kill $eve_pid $dan_pid 2>/dev/null
+kill $watch_pid 2>/dev/null; wait $watch_pid 2>/dev/null
+
+# ---- Secure cookies
+start secure --secure-cookies
+r=$(form "$tmp/s.jar" "http://127.0.0.1:$port/login" 'name=alice&password=klein+bottle')
+has "--secure-cookies: Secure" "$r" "SameSite=Lax; Secure"
+start proxied --trusted-proxy 127.0.0.1
+UP=http://127.0.0.1:$port
+r=$(form "$tmp/p.jar" "http://127.0.0.1:$port/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
+has "trusted proxy over HTTPS: Secure" "$r" "SameSite=Lax; Secure"
+r=$(form "$tmp/p2.jar" "$U/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
+grep -q "Secure" <<< "$(grep -i '^Set-Cookie' <<< "$r")" && bad "X-Forwarded-Proto believed from an untrusted peer"
+is "untrusted X-Forwarded-Proto ignored" "$(code "$r")" 303
+
+# ---- a second process on the same database
+if [ $mode = postgresql ]; then
+  start second
+  U2=http://127.0.0.1:$port
+  r=$(form "$tmp/c.jar" "$U/signup" 'name=Carol&password=torus+knight&password2=torus+knight')
+  is "a 6th sign-up from one address in an hour: 429" "$(code "$r")" 429
+  # through the trusted proxy, from another client address
+  r=$(form "$tmp/c.jar" "$UP/signup" 'name=Carol&password=torus+knight&password2=torus+knight' -H 'X-Forwarded-For: 198.51.100.9')
+  is "sign-up through the proxy" "$(code "$r")" 303
+  r=$(form "$tmp/c.jar" "$U/login" 'name=Carol&password=torus+knight')
+  is "login on process 1" "$(code "$r")" 303
+  is "the session on process 2" "$(code "$(get "$tmp/c.jar" "$U2/account")")" 200
+  tok=$(csrf "$tmp/c.jar")
+  is "log out on process 2" "$(code "$(form "$tmp/c.jar" "$U2/logout" "csrf=$tok")")" 303
+  cp "$tmp/c.jar" "$tmp/c2.jar"
+  r=$(form "$tmp/c.jar" "$U2/login" 'name=carol&password=torus+knight')
+  is "login on process 2" "$(code "$r")" 303
+  is "ended everywhere, then a fresh one on process 1" "$(code "$(get "$tmp/c.jar" "$U/account")")" 200
+  # the lobby across processes: a watcher and the owner on process 2, the seek and its taker on process 1
+  stream /dev/null "$tmp/w2.sse" "$U2"; w2=$spid
+  stream "$tmp/c.jar" "$tmp/c2.sse" "$U2"; c2=$spid
+  until_ok 10 grep -q '^event: seeks' "$tmp/c2.sse" || bad "process 2: no list"
+  r=$(form "$tmp/c.jar" "$U/lobby/seek" "csrf=$(csrf "$tmp/c.jar")&variant=mobius&clock=10%2B5")
+  is "seek on process 1" "$(code "$r")" 303
+  until_ok 10 grep -q '"variant":"mobius"' "$tmp/w2.sse" || bad "process 2's watcher did not see it"
+  sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
+  r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
+  is "accepted on process 1" "$(code "$r")" 303
+  until_ok 10 grep -q '^event: start' "$tmp/c2.sse" || bad "the owner on process 2 got no start event"
+  kill $w2 $c2 2>/dev/null
+fi
+
+# ---- a clean stop (SIGTERM) with a lobby stream open on every server; no
+# sanitizer report (when BIN is a sanitized build) on any server's stderr
+stream /dev/null "$tmp/last.sse"
+until_ok 10 grep -q '^event: seeks' "$tmp/last.sse" || bad "no stream before the stop"
+main_pid=${pids[0]}
+kill -TERM "$main_pid"; wait "$main_pid"; rc=$?
+is "stop with a lobby stream open: exit status" "$rc" 0
+is "no fatal error or sanitizer report" "$(cat "$tmp"/*.err | grep -c -E 'Fatal|Sanitizer|runtime error')" 0
+
+echo "people-test ($mode): $passed passed, $failed failed"
+[ $failed = 0 ]
