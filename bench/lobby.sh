@@ -2,8 +2,7 @@
 # The lobby under load (bench/lobby.mjs): WATCHERS lobby streams and SEEKS
 # open seeks on one `topochess serve` (SQLite in a scratch folder, loopback
 # only); prints the server's resident memory and the time for a new seek
-# to reach every watcher. Needs the people routes wired into http.c
-# (server/people_hook.patch) and node.
+# to reach every watcher. Needs node.
 #   bench/lobby.sh [BIN]   (WATCHERS=1000 SEEKS=199, the timed one makes 200, the
 #   lobby's limit; SMOKE=1: 20 and 6)
 set -euo pipefail
@@ -21,7 +20,7 @@ pid=$!
 for _ in $(seq 1 100); do grep -q http:// "$tmp/out" && break; sleep 0.1; done
 U=http://127.0.0.1:$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$tmp/out")
 if [ "$(curl -s -o /dev/null -w '%{http_code}' "$U/lobby")" != 200 ]; then
-  echo "bench/lobby.sh: the server has no /lobby: apply server/people_hook.patch"; exit 1
+  echo "bench/lobby.sh: the server has no /lobby"; exit 1
 fi
 echo "$(nproc) cores, shared; server and clients on one machine"
 node bench/lobby.mjs "$U" "$pid" "$WATCHERS" "$SEEKS"

@@ -29,7 +29,8 @@ static int usage(int help, const char *bad)
             "                       [--threads N] [--timeout S] [--head-timeout S] [--body-timeout S]\n"
             "                       [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
-            "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR]\n");
+            "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR] [--secure-cookies]\n"
+            "                       [--trusted-proxy ADDRESS]\n");
     return !help;
 }
 
@@ -56,6 +57,10 @@ int cmd_serve(cli_ctx *c)
         }
         if (!strcmp(a, "--no-games") && !v) {
             o.no_games = 1;
+            continue;
+        }
+        if (!strcmp(a, "--secure-cookies") && !v) {
+            o.secure_cookies = 1;
             continue;
         }
         if (!v && i + 1 < c->argc)
@@ -85,6 +90,8 @@ int cmd_serve(cli_ctx *c)
             o.db = v;
         else if (!strcmp(a, "--cors"))
             o.cors = v;
+        else if (!strcmp(a, "--trusted-proxy"))
+            o.trusted_proxy = v;
         else if (!strcmp(a, "--host"))
             o.host = v;
         else if (!strcmp(a, "--pages"))

@@ -8,11 +8,10 @@ people-pg-test: $(B)/run_tests
 CHECKS += people-pg-test
 
 # The people pages over HTTP against real `topochess serve` processes, on
-# SQLite and on PostgreSQL (two processes). They need the routes wired into
-# server/http.c: `git apply server/people_hook.patch` (kept apart while
-# http.c is being split); then add both targets to CHECKS.
+# SQLite and on PostgreSQL (two processes).
 .PHONY: people-http-test people-http-pg-test
 people-http-test: $(BIN)
 	bash tests/server/people.sh ./$(BIN)
 people-http-pg-test: $(BIN)
 	tools/with-postgres bash tests/server/people.sh ./$(BIN)
+CHECKS += people-http-test people-http-pg-test

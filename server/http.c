@@ -11,6 +11,7 @@
 
 #include "deadlines.h"
 #include "games_api.h"
+#include "people.h"
 #include "respond.h"
 #include "route.h"
 #include "site.h"
@@ -44,6 +45,7 @@ typedef struct {
     int log;
     atomic_int started; /* the daemon listens: its per-connection notes go to --log only */
     srv_games *games;   /* hosted games, or NULL */
+    srv_people *people; /* accounts (with the games), or NULL */
     const char *cors;
 } srv_ctx;
 
@@ -109,7 +111,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         srv_deadlines_answered(c);
         srv_route_error(&r, 413, !strncmp(q->target, "/api/", 5), "request body larger than %d bytes", SRV_MAX_BODY);
     } else if (*upload_size) {
-        int keep = ctx->games && srv_games_owns(q->target);
+        int keep = (ctx->games && srv_games_owns(q->target)) || (ctx->people && srv_people_owns(q->target));
         if (keep && q->body + *upload_size <= SRV_MAX_BODY) {
             char *grown = realloc(q->data, q->body + *upload_size + 1);
             if (!grown)
@@ -135,6 +137,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             fprintf(stderr, "%s %.200s\n", method, rq.target);
         return srv_games_answer(ctx->games, atomic_load(&ctx->site), c, method, q->target, q->data ? q->data : "",
                                 q->data ? q->body : 0);
+    } else if (ctx->people && srv_people_owns(q->target)) {
+        if (ctx->log)
+            fprintf(stderr, "%s %.200s\n", method, rq.target);
+        return srv_people_answer(ctx->people, atomic_load(&ctx->site), c, method, q->target, q->data, q->data ? q->body : 0);
     } else {
         srv_route(atomic_load(&ctx->site), &rq, &r);
     }
@@ -232,6 +238,7 @@ int srv_serve(const srv_options *o)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
     srv_games *games = NULL;
+    srv_people *people = NULL;
     if (!o->no_games) {
         srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors};
         games = srv_games_start(&go, &err);
@@ -240,12 +247,21 @@ int srv_serve(const srv_options *o)
             srv_site_free(site);
             return 1;
         }
+        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy};
+        people = srv_people_start(&po, &err);
+        if (!people) {
+            fprintf(stderr, "topochess serve: accounts: %s\n", err.msg);
+            srv_games_stop(games);
+            srv_site_free(site);
+            return 1;
+        }
     }
-    srv_ctx ctx = {site, o->log, 0, games, o->cors};
+    srv_ctx ctx = {site, o->log, 0, games, people, o->cors};
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
                                             o->body_timeout > 0 ? o->body_timeout : 30, timeout);
     if (!dl) {
         fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
+        srv_people_stop(people);
         srv_games_stop(games);
         srv_site_free(site);
         return 1;
@@ -267,6 +283,7 @@ int srv_serve(const srv_options *o)
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");
         srv_deadlines_stop(dl);
+        srv_people_stop(people);
         srv_games_stop(games);
         srv_site_free(site);
         return 1;
@@ -310,8 +327,10 @@ int srv_serve(const srv_options *o)
         close(ls);
     srv_games_close_streams(games, 3000);
     srv_games_set_daemon(games, NULL);
+    srv_people_close_streams(people);
     MHD_stop_daemon(d);
     srv_deadlines_stop(dl);
+    srv_people_stop(people);
     srv_games_stop(games);
     for (int i = 0; i < nold; i++)
         srv_site_free(old[i]);

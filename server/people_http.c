@@ -5,6 +5,7 @@
 
 #include "games_api.h"
 #include "lobby.h"
+#include "respond.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

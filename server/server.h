@@ -20,6 +20,8 @@ typedef struct srv_options {
     int engine_threads;     /* engine workers for engine games (default 1) */
     int create_per_minute;  /* games one client address may create a minute (default 60) */
     const char *cors;       /* an origin the API answers cross-origin, or NULL */
+    int secure_cookies;     /* mark the session cookie Secure (served over HTTPS) */
+    const char *trusted_proxy; /* address whose X-Forwarded-Proto/-For are believed, or NULL */
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/

@@ -8,9 +8,8 @@
 # that works on another. Every refusal is checked to change nothing.
 #
 # On SQLite by default; with TG_TEST_DB=postgresql://... (make
-# people-http-pg-test) on that database, with two processes. Needs the
-# people routes wired into server/http.c (server/people_hook.patch until it
-# is merged). Ends with "N passed, N failed".
+# people-http-pg-test) on that database, with two processes. Ends with
+# "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${1:-./topochess}

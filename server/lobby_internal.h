@@ -1,0 +1,47 @@
+/* The lobby's state, shared by lobby.c (seeks, streams, the thread) and
+ * lobby_pages.c (the lists and pages it renders). Private to the two. */
+#ifndef TC_LOBBY_INTERNAL_H
+#define TC_LOBBY_INTERNAL_H
+
+#include "lobby.h"
+
+#include "buf.h"
+#include "store.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct lwatch lwatch;
+
+/// One lobby stream on this process: whose (or "" for a watcher), and the
+/// bytes queued for it.
+struct lwatch {
+    struct MHD_Connection *conn;
+    pthread_mutex_t lock;
+    srv_buf out;
+    size_t off;
+    int suspended;
+    char user_id[TP_ID_LEN + 1];
+    srv_lobby *L;
+    lwatch *next;
+};
+
+struct srv_lobby {
+    tp_db *db;
+    tg_store *games;
+    pthread_mutex_t reg; /* the watchers */
+    lwatch *ws;
+    char *last;          /* the list last published */
+    struct seen_count { char user_id[TP_ID_LEN + 1]; int n; } *counts; /* challenges last told, by user */
+    int ncounts;
+    int closing;         /* streams are being ended: no new ones (under reg) */
+    pthread_t thread;
+    atomic_int stop;
+    pthread_mutex_t sleep_lock;
+    pthread_cond_t wake;
+};
+
+/* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */
+const tg_clock *srv_lobby_clock(const char *key);
+
+#endif
