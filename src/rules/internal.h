@@ -152,8 +152,8 @@ struct tc_position {
  * and the ones below it (tools/check-layers checks this on the objects).
  *   base.c, placement.c    errors, directions, cell names, piece letters
  *   topology.c             the step function and board-only tables
- *   variant.c, names.c     presets, definition checks, variant construction;
- *                          names in any spelling, did-you-mean
+ *   variant.c              presets, definition checks, variant construction
+ *   names.c                presets found by name in any spelling, did-you-mean
  *   attack.c               attack tests (reads position cells only)
  *   position.c             board state, make/unmake, keys, repetitions
  *   movegen.c              legal moves
