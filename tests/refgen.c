@@ -305,7 +305,10 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
         n = push_pawn(b, out, n, from, c1, TC_MOVE_NORMAL, -1);
         if (b->two_step[us] >> y & 1) {
             rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
-            if (!s2.off && !b->cell[cell_of(b, s2.x, s2.y)])
+            int c2 = s2.off ? -1 : cell_of(b, s2.x, s2.y);
+            /* moves are their cells: a second step back onto c1 or onto
+             * the pawn's own cell adds no move (RULES.md section 4) */
+            if (c2 >= 0 && c2 != c1 && c2 != from && !b->cell[c2])
                 n = push_pawn(b, out, n, from, cell_of(b, s2.x, s2.y), TC_MOVE_DOUBLE, c1);
         }
     }
