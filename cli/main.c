@@ -180,6 +180,25 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
+/* --play: the moves, or the reason the first bad one is not legal, as
+ * play gives it. */
+static int play_moves(tc_position *p, const char *moves)
+{
+    tc_explanation *x = malloc(sizeof *x);
+    if (!x) {
+        fprintf(stderr, "topochess: --play: out of memory\n");
+        return -1;
+    }
+    char text[64], line[800];
+    int colour = 0, bad = tc_play_moves_explain(p, moves, x, text, sizeof text, &colour);
+    if (bad) {
+        cli_explain_line(text, x, line, sizeof line);
+        fprintf(stderr, "topochess: --play: move %d (%s): %s\n", bad, colour ? "black" : "white", line);
+    }
+    free(x);
+    return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -224,10 +243,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "topochess: %s\n", err.msg);
             goto done;
         }
-        if (c.play_moves && tc_play_moves(c.pos, c.play_moves, &err)) {
-            fprintf(stderr, "topochess: --play: %s\n", err.msg);
+        if (c.play_moves && play_moves(c.pos, c.play_moves))
             goto done;
-        }
     }
     if (cli_check_arg_count(cmd, &c))
         goto done;

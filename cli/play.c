@@ -298,12 +298,12 @@ static void try_move(play_state *s, const char *text)
         return;
     }
     if (tc_explain_move(s->pos, text, x)) {
+        char line[800];
+        cli_explain_line(text, x, line, sizeof line);
         if (x->why == TC_WHY_SYNTAX)
             printf("not a legal move or a command: %s (type 'help')\n", x->message);
-        else if (x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER)
-            printf("%s\n", x->message);
         else
-            printf("illegal move '%s': %s\n", text, x->message);
+            printf("%s\n", line);
         free(x);
         return;
     }

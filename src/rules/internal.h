@@ -220,6 +220,10 @@ typedef struct {
     int lettered;             /* a piece letter was written */
 } tc_san_parts;
 int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
+/* The next move text of a list like tc_play_moves reads ("1.e4" gives
+ * "e4"; move numbers and results skipped) into tok; returns where reading
+ * goes on, or NULL when no move text is left. */
+const char *tc_moves_next(const char *s, char *tok, size_t size);
 /* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
 bool tc_castle_text(const char *s, int *side);
 
