@@ -602,6 +602,26 @@ static void fold_two_step(void)
         tc_make_move(p, m);
         CHECK(tc_ep_cell(p) == -1, "c2c1=Q leaves no en passant cell");
     }
+    tc_position_free(p);
+    tc_variant_free(f);
+
+    th_case("rules: a pawn whose first step reaches the last rank makes no two-step");
+    /* 11x3, ranks wrap: the pawn on h1 goes S over the join to h3, Black's
+     * back rank; a second step would land on White's own back rank */
+    th_def(&d, "wrap-11x3", 11, 3, TC_FILES_OPEN, TC_RANKS_WRAP, 0, "10k/4K6/7P3");
+    f = tc_variant_new(&d, &err);
+    CHECK(f != NULL, "%s", err.msg);
+    p = f ? tc_position_new(f) : NULL;
+    if (p && l) {
+        int n = tc_generate_legal(p, l), pawn = 0, promo = 0;
+        for (int i = 0; i < n; i++)
+            if (TC_MOVE_FROM(l->moves[i]) == th_cell(f, "h1")) {
+                pawn++;
+                promo += TC_MOVE_TO(l->moves[i]) == th_cell(f, "h3") && TC_MOVE_PROMO(l->moves[i]) &&
+                         TC_MOVE_KIND(l->moves[i]) == TC_MOVE_NORMAL;
+            }
+        CHECK(pawn == 4 && promo == 4, "h1: %d moves, %d of them h1-h3 promotions (want 4 and 4)", pawn, promo);
+    }
     free(l);
     tc_position_free(p);
     tc_variant_free(f);

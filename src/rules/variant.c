@@ -136,10 +136,13 @@ static void build_pawns(tc_variant *v)
             int f = dy > 0 ? 0 : 4;
             int c1 = v->step_to[c][f];
             v->push1[col][c] = (int16_t)c1;
-            if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1)) {
+            if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1) && c1 / v->W != v->back_rank[!col]) {
                 /* a second step that a fold sends back onto the first
                  * step's cell or the pawn's own is no two-step (RULES.md
-                 * section 4): the one-step stands alone */
+                 * section 4): the one-step stands alone. Nor is one whose
+                 * first step reaches the last rank: the pawn promotes
+                 * there (on short wrapped boards it would go on to its own
+                 * back rank). */
                 int c2 = v->step_to[c1][v->step_dir[c][f]];
                 v->push2[col][c] = (int16_t)(c2 == c1 || c2 == c ? -1 : c2);
             }
