@@ -103,6 +103,7 @@ int cmd_play(cli_ctx *c);
 int cmd_topology(cli_ctx *c);
 int cmd_bench(cli_ctx *c);
 int cmd_endgame(cli_ctx *c);
+int cmd_dead(cli_ctx *c);
 /* endgame_cmd.c: a table row per solved ending (share won, longest mate). */
 void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
                          FILE *out);

@@ -24,6 +24,8 @@ static int usage(FILE *out)
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench               perft speed on fixed positions of every preset\n"
+            "  dead                the dead materials (RULES.md section 6) of every preset with a join,\n"
+            "                      or of the board given with --variant\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
@@ -159,6 +161,7 @@ static const cli_command commands[] = {
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
+    {"dead", cmd_dead, 0, VARIANT_OPTS, 0, 0, "", "dead [--variant NAME | --variant-file PAGE]"},
     {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
