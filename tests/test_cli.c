@@ -341,6 +341,17 @@ static void test_play_option_reasons(void)
     }
 }
 
+/* play ends the game when a capture leaves a dead position: on the torus
+ * K+Q v K has no checkmate at all (RULES.md section 6). */
+static void test_play_dead(void)
+{
+    th_case("cli: play draws a dead position by the solved endings");
+    run_result r = run_cli("play --variant torus --ascii --fen '8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1'",
+                           "Qxc5\npgn\nquit\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "Draw: dead position") && strstr(r.out, "1/2-1/2"), "got '%s'", r.out);
+    free(r.out);
+}
+
 /* play against the engine: it answers each move with a legal one, `undo`
  * gives back the player's move and the reply, bad options are refused. */
 static void test_play_engine(void)
@@ -673,6 +684,7 @@ void suite_cli(void)
     test_pgn_save();
     test_commands();
     test_play_option_reasons();
+    test_play_dead();
     test_explain_cli();
     test_auto_compact();
     test_strict();
