@@ -3,6 +3,7 @@
  * costs one game; games run on `concurrency` threads. Openings are made in
  * match_openings.c, Elo and the summary in match_stats.c. */
 #include "match.h"
+#include "topochess_endgame.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -287,6 +288,7 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
 typedef struct match_state {
     const match_config *cfg;
     tc_variant *v;
+    tc_dead_table *dead; /* dead materials of the board, shared by the games */
     match_opening *openings;
     int nopenings;
     char names[2][112];
@@ -340,10 +342,11 @@ static int start_engine(const match_state *m, int k, ep_engine *e, const char *t
     return 0;
 }
 
-/* Judges the position by our rules; 1 if the game is over. */
-static int judge(const tc_position *p, int maxplies, game_end *g)
+/* Judges the position by our rules (dead positions by the solved endings);
+ * 1 if the game is over. */
+static int judge(tc_dead_table *dead, const tc_position *p, int maxplies, game_end *g)
 {
-    tc_status s = tc_position_status(p);
+    tc_status s = tc_game_status(dead, p);
     int side = tc_side_to_move(p);
     switch (s) {
     case TC_CHECKMATE:
@@ -534,7 +537,7 @@ static void play_game(match_state *m, int index, tc_position *p, game_end *g)
     adj_state adj = {0, 0, 0};
     game_end pending;
     int settled = 0;
-    while (!judge(p, cfg->maxplies, g)) {
+    while (!judge(m->dead, p, cfg->maxplies, g)) {
         if (settled) {
             *g = pending;
             break;
@@ -727,6 +730,7 @@ int match_run_penta(const match_config *cfg, FILE *log, match_score *score, matc
         fprintf(log, "match: variant %s: %s\n", cfg->def.name, err.msg);
         goto done;
     }
+    m.dead = tc_dead_table_new(m.v, &err); /* NULL: the rules' own dead cases */
     if (!(m.result = calloc((size_t)cfg->games + 1, 1))) {
         fprintf(log, "match: out of memory\n");
         goto done;
@@ -759,6 +763,7 @@ done:
     if (m.pgn)
         fclose(m.pgn);
     match_free_openings(m.openings, m.nopenings);
+    tc_dead_table_free(m.dead);
     tc_variant_free(m.v);
     pthread_mutex_destroy(&m.lock);
     return status;
