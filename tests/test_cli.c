@@ -350,6 +350,9 @@ static void test_play_dead(void)
                            "Qxc5\npgn\nquit\n", 0);
     CHECK(r.status == 0 && strstr(r.out, "Draw: dead position") && strstr(r.out, "1/2-1/2"), "got '%s'", r.out);
     free(r.out);
+    r = run_cli("show --variant torus --ascii --fen '8/8/8/8/8/8/8/3k4/8/8/8/2Q5/8/4K3 w - - 0 1'", NULL, 0);
+    CHECK(r.status == 0 && strstr(r.out, "draw: dead position"), "show says '%s'", r.out);
+    free(r.out);
 }
 
 /* play against the engine: it answers each move with a legal one, `undo`
