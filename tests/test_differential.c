@@ -328,22 +328,23 @@ static void epd_games(const char *file, int max_ply, uint64_t seed)
 typedef struct {
     long boards, refused, positions, perfts;
     uint64_t nodes;
+    unsigned rules; /* bit files * 4 + ranks: that pair of rules was played */
 } board_stats;
 
 static const char piece_letters[] = "PNBRQpnbrq";
 
-/* A random board of RULES.md (3..16 cells each way, any file and rank
- * rules, any seam) with a random setup: two kings on different ranks (now
+/* A random board of RULES.md (3..16 cells each way, the file and rank
+ * rules given as files * 4 + ranks, any seam) with a random setup: two kings on different ranks (now
  * and then on the same one, or attacked, to exercise the refusals), now
  * and then castling-ready back ranks, and a few random pieces. */
-static void random_board(tc_variant_def *d, uint64_t *s)
+static void random_board(tc_variant_def *d, uint64_t *s, int rules)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "random");
     d->width = 3 + pick(s, 14);
     d->height = 3 + pick(s, 14);
-    d->files = pick(s, 2) ? TC_FILES_WRAP : TC_FILES_OPEN;
-    d->ranks = (tc_rank_rule)pick(s, 4);
+    d->files = rules / 4 ? TC_FILES_WRAP : TC_FILES_OPEN;
+    d->ranks = (tc_rank_rule)(rules % 4);
     d->seam = d->ranks == TC_RANKS_TWIST ? 1 + pick(s, d->height) : 0;
     int W = d->width, H = d->height, n = W * H;
     char cell[TC_MAX_CELLS];
@@ -405,7 +406,7 @@ static void def_text(const tc_variant_def *d, char *buf, size_t n)
 static int one_board(diff_buf *d, uint64_t *s, board_stats *st)
 {
     tc_variant_def def;
-    random_board(&def, s);
+    random_board(&def, s, (int)(st->boards % 8)); /* every pair of rules in turn */
     char text[900], why[96];
     def_text(&def, text, sizeof text);
     int want = rg_setup_legal(&def, why, sizeof why);
@@ -422,6 +423,7 @@ static int one_board(diff_buf *d, uint64_t *s, board_stats *st)
         st->refused++;
         return 0;
     }
+    st->rules |= 1u << (def.files * 4 + def.ranks);
     tc_position *p = tc_position_new(v), *scratch = tc_position_new(v);
     rg_board rb;
     int bad = !p || !scratch;
@@ -488,9 +490,11 @@ static void random_boards(int boards, uint64_t seed)
     for (int i = 0; i < boards && failures < 3; i++)
         failures += one_board(d, &seed, &st);
     free(d);
-    /* the generator must make both legal and refused setups */
+    /* the generator must make both legal and refused setups, and play
+     * every pair of file and rank rules */
     CHECK(st.refused > 0 && st.perfts > 0, "%ld boards: %ld refused, %ld played", st.boards, st.refused,
           st.perfts);
+    CHECK(failures || st.rules == 0xff, "file and rank rules played: %#x of 0xff", st.rules);
     if (getenv("TC_DIFF_STATS") || getenv("TC_RANDOM_BOARDS"))
         fprintf(stderr, "  %ld boards (%ld setups refused), %ld positions compared, %ld perfts (%llu nodes)\n",
                 st.boards, st.refused, st.positions, st.perfts, (unsigned long long)st.nodes);
