@@ -88,6 +88,12 @@ void cli_print_piece_moves(const tc_position *p, int cell, int uci, FILE *out);
 /* Writes "check: bishop c8 via ..." lines for the side to move's king,
  * with a legend of the join marks on the last one if legend_wanted. */
 void cli_print_check(const tc_position *p, FILE *out, int legend_wanted);
+/* Why the move text is not a legal move, as play and --play say it:
+ * "illegal move 'a6': the pawn on a7 ...", or the explanation's message
+ * alone when it names the text itself (syntax, ambiguous, promotion,
+ * game over). */
+struct tc_explanation;
+void cli_explain_line(const char *text, const struct tc_explanation *x, char *buf, size_t n);
 /* The compact drawing (board and coordinates only) for short terminals. */
 void cli_draw_board_compact(const tc_position *p, FILE *out, int white_bottom, int unicode);
 /* Lines that cli_draw_board writes for this position's board. */
@@ -99,6 +105,7 @@ int cmd_play(cli_ctx *c);
 int cmd_topology(cli_ctx *c);
 int cmd_bench(cli_ctx *c);
 int cmd_endgame(cli_ctx *c);
+int cmd_dead(cli_ctx *c);
 /* endgame_cmd.c: a table row per solved ending (share won, longest mate). */
 void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
                          FILE *out);

@@ -180,3 +180,80 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
     if (never[0])
         fprintf(out, "  can never mate on this board:%s\n", never);
 }
+
+/* Every pawnless material of 2..4 pieces, as the solver names them. */
+static const char *const dead_rows[] = {"KK",   "KQK",  "KRK",  "KBK",  "KNK",  "KQQK", "KQRK",
+                                        "KQBK", "KQNK", "KRRK", "KRBK", "KRNK", "KBBK", "KBNK",
+                                        "KNNK", "KQKQ", "KQKR", "KQKB", "KQKN", "KRKR", "KRKB",
+                                        "KRKN", "KBKB", "KBKN", "KNKN"};
+#define NDEAD_ROWS ((int)(sizeof dead_rows / sizeof dead_rows[0]))
+
+/* `topochess dead`: which materials are dead (RULES.md section 6) on each
+ * preset with a join, as the Markdown table of docs/rules-dead-positions.md;
+ * with --variant or --variant-file, that board's dead materials. */
+int cmd_dead(cli_ctx *c)
+{
+    const tc_variant *only[1] = {NULL};
+    tc_variant *made[16];
+    const char *names[16];
+    int n = 0;
+    tc_error err;
+    if (c->variant_given) {
+        if (tc_variant_def_of(c->variant)->files == TC_FILES_OPEN &&
+            tc_variant_def_of(c->variant)->ranks == TC_RANKS_OPEN) {
+            printf("%s has no join: the FIDE cases decide (K v K, K+B v K, K+N v K, bishops of one colour)\n",
+                   c->def.name);
+            return 0;
+        }
+        only[0] = c->variant;
+        names[0] = c->def.name;
+        n = 1;
+    } else {
+        for (int i = 0; i < tc_preset_count() && n < 16; i++) {
+            const tc_variant_def *d = tc_preset(i);
+            if (d->files == TC_FILES_OPEN && d->ranks == TC_RANKS_OPEN)
+                continue;
+            if (!(made[n] = tc_variant_new(d, &err))) {
+                fprintf(stderr, "topochess: dead: %s: %s\n", d->name, err.msg);
+                for (int k = 0; k < n; k++)
+                    tc_variant_free(made[k]);
+                return 1;
+            }
+            names[n++] = d->name;
+        }
+    }
+    tc_dead_table *tables[16] = {NULL};
+    int status = 0;
+    for (int k = 0; k < n && !status; k++)
+        if (!(tables[k] = tc_dead_table_new(c->variant_given ? only[0] : made[k], &err))) {
+            fprintf(stderr, "topochess: dead: %s\n", err.msg);
+            status = 1;
+        }
+    if (!status && c->variant_given) {
+        printf("dead on %s:", names[0]);
+        for (int r = 0; r < NDEAD_ROWS; r++)
+            if (tc_dead_material(tables[0], dead_rows[r], &err) == 1)
+                printf(" %s", dead_rows[r]);
+        printf("\n");
+    } else if (!status) {
+        printf("| material |");
+        for (int k = 0; k < n; k++)
+            printf(" %s |", names[k]);
+        printf("\n|---|");
+        for (int k = 0; k < n; k++)
+            printf("---|");
+        printf("\n");
+        for (int r = 0; r < NDEAD_ROWS; r++) {
+            printf("| %s |", dead_rows[r]);
+            for (int k = 0; k < n; k++)
+                printf(" %s |", tc_dead_material(tables[k], dead_rows[r], &err) == 1 ? "dead" : "-");
+            printf("\n");
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        tc_dead_table_free(tables[k]);
+        if (!c->variant_given)
+            tc_variant_free(made[k]);
+    }
+    return status;
+}

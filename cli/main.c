@@ -24,6 +24,8 @@ static int usage(FILE *out)
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench               perft speed on fixed positions of every preset\n"
+            "  dead                the dead materials (RULES.md section 6) of every preset with a join,\n"
+            "                      or of the board given with --variant\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
@@ -162,6 +164,7 @@ static const cli_command commands[] = {
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
+    {"dead", cmd_dead, 0, VARIANT_OPTS, 0, 0, "", "dead [--variant NAME | --variant-file PAGE]"},
     {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
@@ -181,6 +184,25 @@ static const cli_command *find_command(const char *name)
     else
         fprintf(stderr, "topochess: unknown command '%s' (try 'topochess help')\n", name);
     return NULL;
+}
+
+/* --play: the moves, or the reason the first bad one is not legal, as
+ * play gives it. */
+static int play_moves(tc_position *p, const char *moves)
+{
+    tc_explanation *x = malloc(sizeof *x);
+    if (!x) {
+        fprintf(stderr, "topochess: --play: out of memory\n");
+        return -1;
+    }
+    char text[64], line[800];
+    int colour = 0, bad = tc_play_moves_explain(p, moves, x, text, sizeof text, &colour);
+    if (bad) {
+        cli_explain_line(text, x, line, sizeof line);
+        fprintf(stderr, "topochess: --play: move %d (%s): %s\n", bad, colour ? "black" : "white", line);
+    }
+    free(x);
+    return bad ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -227,10 +249,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "topochess: %s\n", err.msg);
             goto done;
         }
-        if (c.play_moves && tc_play_moves(c.pos, c.play_moves, &err)) {
-            fprintf(stderr, "topochess: --play: %s\n", err.msg);
+        if (c.play_moves && play_moves(c.pos, c.play_moves))
             goto done;
-        }
     }
     if (cli_check_arg_count(cmd, &c))
         goto done;

@@ -1,6 +1,7 @@
 /* A two-player game in the terminal: reads moves and commands line by line
  * and keeps the position consistent whatever the input. */
 #include "cli.h"
+#include "topochess_endgame.h"
 #include "topochess_engine.h"
 #include "topochess_explain.h"
 
@@ -35,6 +36,7 @@ typedef struct play_state {
     const char *pgn_out;
     const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
     const char *eval_file;     /* --eval-file, or NULL: the built-in net */
+    tc_dead_table *dead; /* dead materials of this board (RULES.md section 6) */
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;
@@ -193,7 +195,7 @@ static void end_game(play_state *s, const char *message, const char *result, int
 /* Ends the game if the position is over. */
 static void check_game_over(play_state *s)
 {
-    tc_status st = tc_position_status(s->pos);
+    tc_status st = tc_game_status(s->dead, s->pos);
     int mover = tc_side_to_move(s->pos);
     char msg[96];
     switch (st) {
@@ -303,12 +305,12 @@ static void try_move(play_state *s, const char *text)
         return;
     }
     if (tc_explain_move(s->pos, text, x)) {
+        char line[800];
+        cli_explain_line(text, x, line, sizeof line);
         if (x->why == TC_WHY_SYNTAX)
             printf("not a legal move or a command: %s (type 'help')\n", x->message);
-        else if (x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER)
-            printf("%s\n", x->message);
         else
-            printf("illegal move '%s': %s\n", text, x->message);
+            printf("%s\n", line);
         free(x);
         return;
     }
@@ -329,7 +331,7 @@ static void try_move(play_state *s, const char *text)
 static void offer_draw(play_state *s)
 {
     const tc_position *p = s->pos;
-    if (tc_halfmove_clock(p) >= 100 || tc_repetitions(p) >= 3 || tc_is_dead_position(p)) {
+    if (tc_halfmove_clock(p) >= 100 || tc_repetitions(p) >= 3 || tc_dead_position(s->dead, p)) {
         end_game(s, "Draw by rule, accepted by topochess", "1/2-1/2", 1);
         return;
     }
@@ -502,7 +504,7 @@ static int play_loop(play_state *s)
         /* the engine answers before the board is drawn, so that one
          * drawing shows both moves and the engine's line under it */
         if (!s->over && s->engine && tc_side_to_move(s->pos) == s->engine_side &&
-            tc_position_status(s->pos) == TC_ONGOING) {
+            tc_game_status(s->dead, s->pos) == TC_ONGOING) {
             engine_move(s);
             continue;
         }
@@ -592,7 +594,11 @@ int cmd_play(cli_ctx *c)
         pos = rp.position;
     }
     play_state s = {pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
-                    NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g, c->eval_file};
+                    NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g, c->eval_file,
+                    NULL};
+    tc_error err;
+    /* without it (no memory) dead positions are those of the rules alone */
+    s.dead = tc_dead_table_new(tc_position_variant(pos), &err);
     if (!s.compact && isatty(STDOUT_FILENO)) {
         /* a terminal too short for the full drawing gets the compact one */
         struct winsize ws;
@@ -613,6 +619,7 @@ int cmd_play(cli_ctx *c)
         status = play_loop(&s);
     }
     tc_engine_free(s.engine);
+    tc_dead_table_free(s.dead);
     tc_pgn_replay_free(&rp);
     if (g)
         tc_pgn_game_free(g);

@@ -1,6 +1,7 @@
 /* Board drawing: pieces, coordinates and the board's joins, all read from
  * the step function so that any topology is drawn truthfully. */
 #include "cli.h"
+#include "topochess_endgame.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,26 @@ static void draw_join_notes(FILE *out, const tc_variant *v, const glyphs *g)
     }
 }
 
+/* The status, dead positions by the board's solved endings when the
+ * position could be one (pawnless, at most 4 pieces: a table made for the
+ * drawing, a moment's work). */
+static tc_status status_of(const tc_position *p)
+{
+    const tc_variant *v = tc_position_variant(p);
+    int men = 0;
+    for (int c = 0; c < tc_variant_cells(v) && men <= 4; c++) {
+        int pc = tc_piece_at(p, c);
+        men += pc ? (TC_TYPE(pc) == TC_PAWN ? 5 : 1) : 0;
+    }
+    if (men > 4)
+        return tc_position_status(p);
+    tc_error err;
+    tc_dead_table *d = tc_dead_table_new(v, &err);
+    tc_status st = tc_game_status(d, p);
+    tc_dead_table_free(d);
+    return st;
+}
+
 static void draw_state(const tc_position *p, FILE *out)
 {
     const tc_variant *v = tc_position_variant(p);
@@ -242,7 +263,7 @@ static void draw_state(const tc_position *p, FILE *out)
         tc_cell_name(v, ep, epname);
     const char *side = tc_side_to_move(p) == TC_WHITE ? "White" : "Black";
     char state[64];
-    tc_status st = tc_position_status(p);
+    tc_status st = status_of(p);
     if (st == TC_CHECKMATE)
         snprintf(state, sizeof state, "checkmate: %s wins", tc_side_to_move(p) == TC_WHITE ? "Black" : "White");
     else if (st == TC_STALEMATE)

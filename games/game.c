@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE
 #include "game.h"
 
+#include "topochess_endgame.h"
+
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,6 +72,23 @@ static tg_code check_clock(const tg_clock *c, tc_error *err)
     return fail(err, TG_EBADINPUT, "clock: unknown kind");
 }
 
+/* The position's status, dead positions decided by the board's solved
+ * endings (RULES.md section 6). The table is made when a position could
+ * first be dead: a pawnless one of at most 4 pieces. */
+static tc_status game_status(tg_game *g)
+{
+    int pieces = 0, cells = tc_variant_cells(g->variant);
+    for (int c = 0; c < cells && pieces <= 4; c++) {
+        int pc = tc_piece_at(g->pos, c);
+        pieces += pc ? (TC_TYPE(pc) == TC_PAWN ? 5 : 1) : 0;
+    }
+    if (!g->dead && pieces <= 4) {
+        tc_error err;
+        g->dead = tc_dead_table_new(g->variant, &err); /* NULL: the rules' own cases only */
+    }
+    return tc_game_status(g->dead, g->pos);
+}
+
 tg_code tg_game_new(tg_game *g, const tc_variant_def *def, const char *fen, const tg_clock *clock,
                     int engine_side, int engine_level, int64_t now_ms, tc_error *err)
 {
@@ -111,7 +130,7 @@ tg_code tg_game_new(tg_game *g, const tc_variant_def *def, const char *fen, cons
     strcpy(g->result, "*");
     g->version = 1;
     /* a set-up position may already be over */
-    tc_status st = tc_position_status(g->pos);
+    tc_status st = game_status(g);
     if (st != TC_ONGOING) {
         strcpy(g->result, st == TC_CHECKMATE ? (tc_side_to_move(g->pos) == TC_WHITE ? "0-1" : "1-0") : "1/2-1/2");
         snprintf(g->termination, sizeof g->termination, "%s", tc_status_text(st));
@@ -121,8 +140,10 @@ tg_code tg_game_new(tg_game *g, const tc_variant_def *def, const char *fen, cons
 
 tg_code tg_game_rebuild(tg_game *g, tc_error *err)
 {
+    tc_dead_table_free(g->dead);
     tc_position_free(g->pos);
     tc_variant_free(g->variant);
+    g->dead = NULL;
     g->pos = NULL;
     g->variant = tc_variant_new(&g->def, err);
     if (!g->variant)
@@ -143,6 +164,8 @@ tg_code tg_game_rebuild(tg_game *g, tc_error *err)
 
 void tg_game_free(tg_game *g)
 {
+    tc_dead_table_free(g->dead);
+    g->dead = NULL;
     tc_position_free(g->pos);
     tc_variant_free(g->variant);
     free(g->moves);
@@ -276,7 +299,7 @@ tg_code tg_game_move(tg_game *g, int side, const char *text, int64_t now_ms, tc_
     g->turn_started_ms = now_ms;
     g->updated_ms = now_ms;
     g->version++;
-    tc_status st = tc_position_status(g->pos);
+    tc_status st = game_status(g);
     if (st == TC_CHECKMATE)
         finish(g, win_for(side), "checkmate", now_ms);
     else if (st != TC_ONGOING)

@@ -199,6 +199,10 @@ typedef enum {
     TC_DRAW_REPETITION,
     TC_DRAW_DEAD
 } tc_status;
+/* Mate, stalemate and the draws the rules alone decide. Dead positions
+ * here are those of the material alone: K v K, and on boards with open
+ * files and ranks the FIDE cases. On other boards the solved endings
+ * decide more (RULES.md section 6): tc_game_status in topochess_endgame.h. */
 tc_status tc_position_status(const tc_position *p);
 const char *tc_status_text(tc_status s);
 /* Occurrences of the current position (placement, side, castling, en passant

@@ -94,6 +94,41 @@ void tc_egtb_file_name(const tc_variant *v, const char *ending, char *buf, size_
  * -1 with err set if it is not a pawnless material of 2..4 pieces. */
 int tc_egtb_normalise(const char *ending, char *buf, tc_error *err);
 
+/* ---------------------------------------------------------------- dead positions */
+
+/* RULES.md section 6: a position is dead when no sequence of legal moves
+ * can end in checkmate. On a board with open files and ranks the FIDE
+ * cases decide (tc_is_dead_position). On any other board a pawnless
+ * position of at most TC_EGTB_MAX_PIECES pieces is dead when neither its
+ * material nor any material its captures reach has a checkmate position
+ * in its tables, for either side to move (K v K always); a material whose
+ * tables cannot be made (too large for the solver) is not dead.
+ *
+ * A tc_dead_table keeps these answers for one board: each material is
+ * decided the first time it is asked about (a scan of its positions for a
+ * checkmate, without solving; milliseconds to a second on the presets)
+ * and read after that. One table may be shared by threads. */
+typedef struct tc_dead_table tc_dead_table;
+
+tc_dead_table *tc_dead_table_new(const tc_variant *v, tc_error *err);
+void tc_dead_table_free(tc_dead_table *d);
+/* Whether a material ("KBKN", either side first) is dead on the table's
+ * board: 1 or 0, deciding it if needed; -1 with err set for a name that
+ * is no pawnless material of 2..4 pieces, or on a board without joins
+ * (where the FIDE cases decide, not the material alone). */
+int tc_dead_material(tc_dead_table *d, const char *material, tc_error *err);
+/* 1 if the position is dead (deciding its material if needed), else 0.
+ * d NULL: tc_is_dead_position. */
+int tc_dead_position(tc_dead_table *d, const tc_position *p);
+/* The same from what is decided already: materials not yet decided count
+ * as not dead. Never scans: for searches. */
+int tc_dead_position_known(const tc_dead_table *d, const tc_position *p);
+/* Decides, ahead of a search from p, every material that captures from p
+ * can reach (none when p has pawns). */
+void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p);
+/* tc_position_status with dead positions decided as above. */
+tc_status tc_game_status(tc_dead_table *d, const tc_position *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,6 +177,15 @@ typedef struct tc_explanation {
  * TC_WHY_GAME_OVER for every text. */
 int tc_explain_move(const tc_position *p, const char *text, tc_explanation *out);
 
+/* Plays a list of moves as tc_play_moves does. When a move text is not a
+ * legal move, explains it as tc_explain_move does in the position before
+ * it, takes back the moves played (the position is unchanged) and returns
+ * its number (1 for the first move text), with the text in text (n bytes;
+ * may be NULL) and the side that was to move in *colour (may be NULL).
+ * Returns 0 when every move was played. */
+int tc_play_moves_explain(tc_position *p, const char *moves, tc_explanation *out, char *text, size_t n,
+                          int *colour);
+
 /* ---------------------------------------------------------------- names */
 
 /* The name in names[0..n) closest to `word` for a "did you mean" hint:

@@ -51,6 +51,9 @@ typedef struct match_penta {
 
 /// Everything `topochess match` was told, with defaults filled in by
 /// match_config_init. Times are in milliseconds.
+/* The most games a match plays at once (concurrency=). */
+#define MATCH_MAX_CONCURRENCY 64
+
 typedef struct match_config {
     tc_variant_def def;
     match_engine_cfg eng[2];

@@ -61,6 +61,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(engine)        \
     X(cecp)          \
     X(endgame)       \
+    X(dead)          \
     X(games)         \
     X(search)         \
     X(server)         \

@@ -2,6 +2,7 @@
  * taken from RULES.md sections 2, 4 and 5 and recomputed at each use. */
 #include "refgen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +70,8 @@ static int add_unique(int *out, int n, int c)
 
 /* ---------------------------------------------------------------- setup */
 
-int rg_board_from(const tc_position *p, rg_board *b)
+int rg_board_setup(const tc_variant_def *d, rg_board *b)
 {
-    const tc_variant_def *d = tc_variant_def_of(tc_position_variant(p));
     memset(b, 0, sizeof *b);
     b->w = d->width;
     b->h = d->height;
@@ -79,9 +79,9 @@ int rg_board_from(const tc_position *p, rg_board *b)
     b->ranks = d->ranks;
     b->seam = d->seam;
     b->back[0] = b->back[1] = -1;
+    b->ep = -1;
 
     /* the setup's board, rank H first */
-    unsigned char setup[TC_MAX_CELLS] = {0};
     int x = 0, y = b->h - 1;
     for (const char *s = d->setup; *s; s++) {
         if (*s == '/') {
@@ -101,7 +101,7 @@ int rg_board_from(const tc_position *p, rg_board *b)
             if (!l || x >= b->w)
                 return -1;
             int colour = (*s >= 'a') ? TC_BLACK : TC_WHITE;
-            setup[cell_of(b, x, y)] = (unsigned char)TC_PIECE(colour, (int)(l - letters) + 1);
+            b->cell[cell_of(b, x, y)] = (unsigned char)TC_PIECE(colour, (int)(l - letters) + 1);
             x++;
         }
         if (x > b->w)
@@ -111,7 +111,7 @@ int rg_board_from(const tc_position *p, rg_board *b)
         return -1;
 
     for (int c = 0; c < b->w * b->h; c++) {
-        int pc = setup[c];
+        int pc = b->cell[c];
         if (!pc)
             continue;
         if (TC_TYPE(pc) == TC_KING)
@@ -122,11 +122,19 @@ int rg_board_from(const tc_position *p, rg_board *b)
     for (int col = 0; col < 2; col++) {
         int r = b->back[col];
         b->can_castle[col] = b->w >= 8 && r >= 0 &&
-                             setup[cell_of(b, 4, r)] == TC_PIECE(col, TC_KING) &&
-                             setup[cell_of(b, 0, r)] == TC_PIECE(col, TC_ROOK) &&
-                             setup[cell_of(b, 7, r)] == TC_PIECE(col, TC_ROOK);
+                             b->cell[cell_of(b, 4, r)] == TC_PIECE(col, TC_KING) &&
+                             b->cell[cell_of(b, 0, r)] == TC_PIECE(col, TC_ROOK) &&
+                             b->cell[cell_of(b, 7, r)] == TC_PIECE(col, TC_ROOK);
+        if (b->can_castle[col])
+            b->castling |= 3 << (col * 2);
     }
+    return 0;
+}
 
+int rg_board_from(const tc_position *p, rg_board *b)
+{
+    if (rg_board_setup(tc_variant_def_of(tc_position_variant(p)), b))
+        return -1;
     for (int c = 0; c < b->w * b->h; c++)
         b->cell[c] = (unsigned char)tc_piece_at(p, c);
     b->side = tc_side_to_move(p);
@@ -138,23 +146,29 @@ int rg_board_from(const tc_position *p, rg_board *b)
 /* ---------------------------------------------------------------- pieces */
 
 /* The pawn's forward dy at (x, y): the vertical direction whose walk meets
- * the enemy back rank before the own back rank (0 if neither does). */
+ * the enemy back rank before the own back rank (0 if neither does). When
+ * both do (a fold or a wrap can bring either walk there), the one with
+ * fewer steps, N on a tie: RULES.md does not say, the library does so. */
 static int pawn_dir(const rg_board *b, int colour, int x, int y)
 {
+    int best = 0, best_len = 0;
     for (int d = 1; d >= -1; d -= 2) {
         int cx = x, cy = y, dy = d;
         for (int k = 0; k < 2 * b->h + 2; k++) {
             rg_step r = step(b, cx, cy, 0, dy);
             if (r.off || r.y == b->back[colour])
                 break;
-            if (r.y == b->back[!colour])
-                return d;
+            if (r.y == b->back[!colour]) {
+                if (!best || k + 1 < best_len)
+                    best = d, best_len = k + 1;
+                break;
+            }
             cx = r.x;
             cy = r.y;
             dy = r.dy;
         }
     }
-    return 0;
+    return best;
 }
 
 /* Cells a slider, king or knight on `from` reaches: empty cells plus the
@@ -303,9 +317,14 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
     if (!s1.off && !b->cell[cell_of(b, s1.x, s1.y)]) {
         int c1 = cell_of(b, s1.x, s1.y);
         n = push_pawn(b, out, n, from, c1, TC_MOVE_NORMAL, -1);
-        if (b->two_step[us] >> y & 1) {
+        /* a pawn whose first step reaches the last rank promotes there:
+         * no second step (RULES.md leaves it open; the library does so) */
+        if ((b->two_step[us] >> y & 1) && s1.y != b->back[!us]) {
             rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
-            if (!s2.off && !b->cell[cell_of(b, s2.x, s2.y)])
+            int c2 = s2.off ? -1 : cell_of(b, s2.x, s2.y);
+            /* moves are their cells: a second step back onto c1 or onto
+             * the pawn's own cell adds no move (RULES.md section 4) */
+            if (c2 >= 0 && c2 != c1 && c2 != from && !b->cell[c2])
                 n = push_pawn(b, out, n, from, cell_of(b, s2.x, s2.y), TC_MOVE_DOUBLE, c1);
         }
     }
@@ -445,4 +464,38 @@ uint64_t rg_perft(const rg_board *b, int depth)
     }
     free(moves);
     return total;
+}
+
+int rg_setup_legal(const tc_variant_def *d, char *why, size_t n)
+{
+    rg_board b;
+    if (d->width < 2 || d->width > TC_MAX_FILES || d->height < 2 || d->height > TC_MAX_RANKS ||
+        rg_board_setup(d, &b)) {
+        snprintf(why, n, "the setup cannot be read");
+        return 0;
+    }
+    int kings[2] = {0, 0};
+    for (int c = 0; c < b.w * b.h; c++)
+        if (TC_TYPE(b.cell[c]) == TC_KING)
+            kings[TC_COLOUR(b.cell[c])]++;
+    if (kings[0] != 1 || kings[1] != 1) {
+        snprintf(why, n, "%d white and %d black kings", kings[0], kings[1]);
+        return 0;
+    }
+    if (b.back[0] == b.back[1]) {
+        snprintf(why, n, "both kings on rank %d", b.back[0] + 1);
+        return 0;
+    }
+    for (int c = 0; c < b.w * b.h; c++)
+        if (TC_TYPE(b.cell[c]) == TC_PAWN && (c / b.w == b.back[0] || c / b.w == b.back[1])) {
+            snprintf(why, n, "a pawn on a back rank");
+            return 0;
+        }
+    /* White moves first: Black's king may not stand attacked */
+    if (rg_attacked(&b, king_cell(&b, TC_BLACK), TC_WHITE)) {
+        snprintf(why, n, "the black king is attacked");
+        return 0;
+    }
+    snprintf(why, n, "legal");
+    return 1;
 }

@@ -12,6 +12,7 @@
 
 #include "topochess.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define RG_MAX_MOVES 2048
@@ -52,6 +53,13 @@ typedef struct rg_step {
  * tests can hold the library's step tables against it. */
 rg_step rg_rules_step(const tc_variant_def *d, int x, int y, int dx, int dy);
 
+/* Reads a definition's setup (White to move, the castling rights its
+ * placement allows). Returns 0, or -1 if the setup cannot be read. */
+int rg_board_setup(const tc_variant_def *d, rg_board *b);
+/* 1 if the setup is a legal start (RULES.md section 3 and the FEN rules of
+ * section 7: one king a side, on different ranks, no pawn on a back rank,
+ * the side not to move not in check), else 0; why says which. */
+int rg_setup_legal(const tc_variant_def *d, char *why, size_t n);
 /* Reads the variant and the position through the public API. Returns 0, or
  * -1 if the setup string cannot be read. */
 int rg_board_from(const tc_position *p, rg_board *b);

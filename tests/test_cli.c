@@ -300,6 +300,61 @@ static void test_commands(void)
     free(r.out);
 }
 
+/* --play on any command gives the reason play gives, after the move's
+ * number and colour, and exits 1. */
+static void test_play_option_reasons(void)
+{
+    th_case("cli: --play explains a bad move as play does");
+    static const struct {
+        const char *fen, *moves, *prefix, *want[2];
+        int same_line; /* play prints the very line (after a mate it says more) */
+    } cases[] = {
+        {NULL, "e4 f6 Qh5+ a6", "move 4 (black): illegal move 'a6': ", {"queen h5 via g6 f7 e8", "a7"}, 1},
+        {NULL, "f3 e5 g4 Qh4# a3", "move 5 (white): ", {"the game is over", "checkmate, Black wins"}, 0},
+        {"4k3/8/8/8/1N3N2/8/8/4K3 w - - 0 1", "Nd5", "move 1 (white): ", {"Nbd5", "Nfd5"}, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[256], input[128], fen_opt[96] = "";
+        if (cases[i].fen)
+            snprintf(fen_opt, sizeof fen_opt, "--fen '%s' ", cases[i].fen);
+        snprintf(args, sizeof args, "fen %s--play '%s'", fen_opt, cases[i].moves);
+        run_result r = run_cli(args, NULL, 1);
+        char *reason = strstr(r.out, cases[i].prefix);
+        CHECK(r.status == 1 && reason, "%s: exit %d, '%s'", cases[i].moves, r.status, r.out);
+        for (int k = 0; k < 2 && reason; k++)
+            CHECK(strstr(reason, cases[i].want[k]) != NULL, "%s: no '%s' in '%s'", cases[i].moves,
+                  cases[i].want[k], r.out);
+        /* the same words in play, move by move */
+        size_t n = 0;
+        for (const char *m = cases[i].moves; *m; m++)
+            input[n++] = *m == ' ' ? '\n' : *m;
+        snprintf(input + n, sizeof input - n, "\nquit\n");
+        snprintf(args, sizeof args, "play %s--ascii", fen_opt);
+        run_result q = run_cli(args, input, 0);
+        char line[1024];
+        snprintf(line, sizeof line, "%s", reason && cases[i].same_line ? reason + strlen(cases[i].prefix)
+                                                                        : cases[i].want[0]);
+        line[strcspn(line, "\n")] = '\0';
+        CHECK(q.status == 0 && strstr(q.out, line) != NULL, "%s: play does not say '%s'", cases[i].moves, line);
+        free(q.out);
+        free(r.out);
+    }
+}
+
+/* play ends the game when a capture leaves a dead position: on the torus
+ * K+Q v K has no checkmate at all (RULES.md section 6). */
+static void test_play_dead(void)
+{
+    th_case("cli: play draws a dead position by the solved endings");
+    run_result r = run_cli("play --variant torus --ascii --fen '8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1'",
+                           "Qxc5\npgn\nquit\n", 0);
+    CHECK(r.status == 0 && strstr(r.out, "Draw: dead position") && strstr(r.out, "1/2-1/2"), "got '%s'", r.out);
+    free(r.out);
+    r = run_cli("show --variant torus --ascii --fen '8/8/8/8/8/8/8/3k4/8/8/8/2Q5/8/4K3 w - - 0 1'", NULL, 0);
+    CHECK(r.status == 0 && strstr(r.out, "draw: dead position"), "show says '%s'", r.out);
+    free(r.out);
+}
+
 /* play against the engine: it answers each move with a legal one, `undo`
  * gives back the player's move and the reply, bad options are refused. */
 static void test_play_engine(void)
@@ -631,6 +686,8 @@ void suite_cli(void)
     test_play_engine();
     test_pgn_save();
     test_commands();
+    test_play_option_reasons();
+    test_play_dead();
     test_explain_cli();
     test_auto_compact();
     test_strict();

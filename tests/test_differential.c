@@ -322,6 +322,184 @@ static void epd_games(const char *file, int max_ply, uint64_t seed)
     CHECK(played > 0, "%s holds no positions", file);
 }
 
+/* ---------------------------------------------------------------- random boards */
+
+/// What the random-board run compared.
+typedef struct {
+    long boards, refused, positions, perfts;
+    uint64_t nodes;
+    unsigned rules; /* bit files * 4 + ranks: that pair of rules was played */
+} board_stats;
+
+static const char piece_letters[] = "PNBRQpnbrq";
+
+/* A random board of RULES.md (3..16 cells each way, the file and rank
+ * rules given as files * 4 + ranks, any seam) with a random setup: two kings on different ranks (now
+ * and then on the same one, or attacked, to exercise the refusals), now
+ * and then castling-ready back ranks, and a few random pieces. */
+static void random_board(tc_variant_def *d, uint64_t *s, int rules)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "random");
+    d->width = 3 + pick(s, 14);
+    d->height = 3 + pick(s, 14);
+    d->files = rules / 4 ? TC_FILES_WRAP : TC_FILES_OPEN;
+    d->ranks = (tc_rank_rule)(rules % 4);
+    d->seam = d->ranks == TC_RANKS_TWIST ? 1 + pick(s, d->height) : 0;
+    int W = d->width, H = d->height, n = W * H;
+    char cell[TC_MAX_CELLS];
+    memset(cell, 0, sizeof cell);
+    int yw = pick(s, H), yb = pick(s, 20) ? (yw + 1 + pick(s, H - 1)) % H : yw;
+    bool castles = W >= 8 && pick(s, 3) == 0;
+    for (int col = 0; col < 2; col++) {
+        int y = col ? yb : yw;
+        int x = castles ? 4 : pick(s, W);
+        if (cell[y * W + x])
+            x = (x + 1) % W;
+        cell[y * W + x] = col ? 'k' : 'K';
+        if (castles && !cell[y * W] && !cell[y * W + 7]) {
+            cell[y * W] = col ? 'r' : 'R';
+            cell[y * W + 7] = col ? 'r' : 'R';
+        }
+    }
+    int extra = pick(s, 1 + (n / 4 < 14 ? n / 4 : 14));
+    for (int i = 0; i < extra; i++) {
+        int c = pick(s, n), y = c / W;
+        /* pawns twice as likely as each other piece */
+        int k = pick(s, 14);
+        char pc = k < 10 ? piece_letters[k] : (k < 12 ? 'P' : 'p');
+        if (cell[c] || ((pc == 'P' || pc == 'p') && (y == yw || y == yb)))
+            continue;
+        cell[c] = pc;
+    }
+    size_t k = 0;
+    for (int y = H - 1; y >= 0; y--) {
+        int empty = 0;
+        for (int x = 0; x < W; x++) {
+            char pc = cell[y * W + x];
+            if (!pc) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                k += (size_t)snprintf(d->setup + k, sizeof d->setup - k, "%d", empty);
+            empty = 0;
+            d->setup[k++] = pc;
+        }
+        if (empty)
+            k += (size_t)snprintf(d->setup + k, sizeof d->setup - k, "%d", empty);
+        if (y)
+            d->setup[k++] = '/';
+    }
+    d->setup[k] = '\0';
+}
+
+static void def_text(const tc_variant_def *d, char *buf, size_t n)
+{
+    static const char *const ranks[] = {"open", "wrap", "twist", "fold"};
+    snprintf(buf, n, "%dx%d files %s ranks %s seam %d setup %s", d->width, d->height,
+             d->files == TC_FILES_WRAP ? "wrap" : "open", ranks[d->ranks], d->seam, d->setup);
+}
+
+/* One random board: the setup's legality against refgen's, then a random
+ * walk comparing every position's moves, then perft from where it ended. */
+static int one_board(diff_buf *d, uint64_t *s, board_stats *st)
+{
+    tc_variant_def def;
+    random_board(&def, s, (int)(st->boards % 8)); /* every pair of rules in turn */
+    char text[900], why[96];
+    def_text(&def, text, sizeof text);
+    int want = rg_setup_legal(&def, why, sizeof why);
+    tc_error err;
+    tc_variant *v = tc_variant_new(&def, &err);
+    st->boards++;
+    if (!v != !want) {
+        CHECK(0, "%s: the library %s it (%s), refgen says %s", text, v ? "accepts" : "refuses",
+              v ? "" : err.msg, why);
+        tc_variant_free(v);
+        return 1;
+    }
+    if (!v) {
+        st->refused++;
+        return 0;
+    }
+    st->rules |= 1u << (def.files * 4 + def.ranks);
+    tc_position *p = tc_position_new(v), *scratch = tc_position_new(v);
+    rg_board rb;
+    int bad = !p || !scratch;
+    int walk = pick(s, 24);
+    for (int ply = 0; !bad && ply <= walk; ply++) {
+        if (rg_board_from(p, &rb)) {
+            CHECK(0, "%s: refgen cannot read the setup", text);
+            bad = 1;
+            break;
+        }
+        int nref = rg_legal(&rb, d->ref, RG_MAX_MOVES);
+        st->positions++;
+        if (compare_position(p, d, &rb, nref) || (ply % 8 == 3 && compare_attacks(p, &rb))) {
+            fprintf(stderr, "  on the board %s\n", text);
+            bad = 1;
+            break;
+        }
+        if (ply == walk || d->lib.count == 0)
+            break;
+        tc_move m = choose(p, &d->lib, s);
+        if (check_make_unmake(p, scratch, m)) {
+            fprintf(stderr, "  on the board %s\n", text);
+            bad = 1;
+            break;
+        }
+        tc_make_move(p, m);
+    }
+    if (!bad) {
+        /* perft 3 where the tree stays small, else 2 */
+        int depth = tc_variant_cells(v) <= 48 || d->lib.count <= 12 ? 3 : 2;
+        uint64_t lib = tc_perft(p, depth), ref = rg_perft(&rb, depth);
+        st->perfts++;
+        st->nodes += lib;
+        if (lib != ref) {
+            char fen[800];
+            tc_position_fen(p, fen, sizeof fen);
+            CHECK(0, "%s: perft %d from %s: library %llu, refgen %llu", text, depth, fen,
+                  (unsigned long long)lib, (unsigned long long)ref);
+            bad = 1;
+        }
+    }
+    tc_position_free(scratch);
+    tc_position_free(p);
+    tc_variant_free(v);
+    return bad;
+}
+
+/* TC_RANDOM_BOARDS=N runs N boards instead of the suite's fixed few;
+ * TC_RANDOM_SEED=S starts from another seed. */
+static void random_boards(int boards, uint64_t seed)
+{
+    const char *env = getenv("TC_RANDOM_BOARDS");
+    if (env && atoi(env) > 0)
+        boards = atoi(env);
+    env = getenv("TC_RANDOM_SEED");
+    if (env && *env)
+        seed = strtoull(env, NULL, 0);
+    th_case("differential: %d random boards, seed %#llx", boards, (unsigned long long)seed);
+    diff_buf *d = malloc(sizeof *d);
+    if (!d)
+        return;
+    board_stats st = {0};
+    int failures = 0;
+    for (int i = 0; i < boards && failures < 3; i++)
+        failures += one_board(d, &seed, &st);
+    free(d);
+    /* the generator must make both legal and refused setups, and play
+     * every pair of file and rank rules */
+    CHECK(st.refused > 0 && st.perfts > 0, "%ld boards: %ld refused, %ld played", st.boards, st.refused,
+          st.perfts);
+    CHECK(failures || st.rules == 0xff, "file and rank rules played: %#x of 0xff", st.rules);
+    if (getenv("TC_DIFF_STATS") || getenv("TC_RANDOM_BOARDS"))
+        fprintf(stderr, "  %ld boards (%ld setups refused), %ld positions compared, %ld perfts (%llu nodes)\n",
+                st.boards, st.refused, st.positions, st.perfts, (unsigned long long)st.nodes);
+}
+
 void suite_differential(void)
 {
     int san = th_sanitize();
@@ -334,4 +512,6 @@ void suite_differential(void)
     int nfiles = th_epd_files(names, TH_EPD_MAX_FILES);
     for (int i = 0; i < nfiles; i++)
         epd_games(names[i], san ? 6 : 40, splitmix64(&seed));
+
+    random_boards(san ? 40 : 300, 0x5eedb0a7dull);
 }

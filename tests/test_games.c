@@ -463,9 +463,27 @@ static void test_pending(void)
     tg_store_close(s);
 }
 
+/* RULES.md section 6: on the torus K+Q v K cannot mate at all (its tables
+ * hold no checkmate), so taking the last knight ends the game. */
+static void test_dead_position(void)
+{
+    th_case("a capture into a dead position ends the game in a draw (torus K+Q v K)");
+    tg_game g;
+    tc_error e;
+    tc_variant_def d = preset("torus");
+    CHECK(tg_game_new(&g, &d, "8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1", &untimed, -1, 0, 1000, &e) == TG_OK,
+          "%s", e.msg);
+    CHECK(tg_game_active(&g), "K+Q v K+N goes on");
+    CHECK(tg_game_move(&g, TC_WHITE, "Qxc5", 2000, &e) == TG_OK, "%s", e.msg);
+    CHECK(!strcmp(g.result, "1/2-1/2") && strstr(g.termination, "dead"), "result %s (%s)", g.result,
+          g.termination);
+    tg_game_free(&g);
+}
+
 void suite_games(void)
 {
     test_tokens_and_turns();
+    test_dead_position();
     test_clocks();
     test_offers();
     test_store();

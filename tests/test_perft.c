@@ -1,6 +1,7 @@
 /* Perft: every line of every reference EPD file, the standard
  * chessprogramming positions on `chess`, and refgen's own depth-2 perft
- * (an independent generator) against the library's on every EPD line. */
+ * (an independent generator) against the library's on every EPD line;
+ * then two pawn-step counts the random boards found (RULES.md section 4). */
 #include "epd.h"
 #include "harness.h"
 #include "refgen.h"
@@ -117,6 +118,64 @@ static void run_standard(void)
     tc_variant_free(v);
 }
 
+/* RULES.md section 4: a two-step whose second step a fold sends back onto
+ * the first step's cell is no move of its own (issue 22's board). */
+static void fold_two_step(void)
+{
+    th_case("rules: a fold sending a two-step back onto its first cell adds no move");
+    tc_variant_def d;
+    th_def(&d, "fold-5x11", 5, 11, TC_FILES_WRAP, TC_RANKS_FOLD, 0, "1k3/5/2p2/1b3/5/2b2/n4/5/q4/2p2/KN3");
+    tc_error err;
+    tc_variant *f = tc_variant_new(&d, &err);
+    CHECK(f != NULL, "%s", err.msg);
+    tc_position *p = f ? tc_position_new(f) : NULL;
+    tc_movelist *l = malloc(sizeof *l);
+    if (p && l) {
+        CHECK(tc_play_moves(p, "Nxa3", &err) == 0, "Nxa3: %s", err.msg);
+        int n = tc_generate_legal(p, l), c2c1 = 0, dup = 0;
+        for (int i = 0; i < n; i++) {
+            tc_move m = l->moves[i];
+            if (TC_MOVE_FROM(m) == th_cell(f, "c2") && TC_MOVE_TO(m) == th_cell(f, "c1")) {
+                c2c1++;
+                CHECK(TC_MOVE_KIND(m) == TC_MOVE_NORMAL, "c2c1 is a one-step, not a two-step");
+            }
+            for (int j = 0; j < i; j++)
+                dup += TC_MOVE_FROM(m) == TC_MOVE_FROM(l->moves[j]) && TC_MOVE_TO(m) == TC_MOVE_TO(l->moves[j]) &&
+                       TC_MOVE_PROMO(m) == TC_MOVE_PROMO(l->moves[j]);
+        }
+        CHECK(n == 61, "Black has %d moves after Nxa3, RULES.md section 4 says 61", n);
+        CHECK(c2c1 == 4 && dup == 0, "c2c1: %d moves (one per promotion piece), %d duplicates", c2c1, dup);
+        CHECK(tc_ep_cell(p) == -1, "no en passant cell before Black moves");
+        tc_move m;
+        CHECK(tc_move_parse(p, "c2c1q", &m, &err) == 0, "%s", err.msg);
+        tc_make_move(p, m);
+        CHECK(tc_ep_cell(p) == -1, "c2c1=Q leaves no en passant cell");
+    }
+    tc_position_free(p);
+    tc_variant_free(f);
+
+    th_case("rules: a pawn whose first step reaches the last rank makes no two-step");
+    /* 11x3, ranks wrap: the pawn on h1 goes S over the join to h3, Black's
+     * back rank; a second step would land on White's own back rank */
+    th_def(&d, "wrap-11x3", 11, 3, TC_FILES_OPEN, TC_RANKS_WRAP, 0, "10k/4K6/7P3");
+    f = tc_variant_new(&d, &err);
+    CHECK(f != NULL, "%s", err.msg);
+    p = f ? tc_position_new(f) : NULL;
+    if (p && l) {
+        int n = tc_generate_legal(p, l), pawn = 0, promo = 0;
+        for (int i = 0; i < n; i++)
+            if (TC_MOVE_FROM(l->moves[i]) == th_cell(f, "h1")) {
+                pawn++;
+                promo += TC_MOVE_TO(l->moves[i]) == th_cell(f, "h3") && TC_MOVE_PROMO(l->moves[i]) &&
+                         TC_MOVE_KIND(l->moves[i]) == TC_MOVE_NORMAL;
+            }
+        CHECK(pawn == 4 && promo == 4, "h1: %d moves, %d of them h1-h3 promotions (want 4 and 4)", pawn, promo);
+    }
+    free(l);
+    tc_position_free(p);
+    tc_variant_free(f);
+}
+
 void suite_perft(void)
 {
     run_standard();
@@ -127,4 +186,5 @@ void suite_perft(void)
     CHECK(nfiles > 0, "no .epd files in %s", th_perft_dir());
     for (int i = 0; i < nfiles; i++)
         run_epd_file(names[i]);
+    fold_two_step();
 }

@@ -2,6 +2,7 @@
  * sections 4 to 6 (checks and pins through wraps, castling, en passant,
  * promotion, pawn directions on 8x14 boards, game end, dead positions). */
 #include "harness.h"
+#include "topochess_endgame.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -743,12 +744,17 @@ static void dead_positions(void)
         }
         tc_variant_free(v);
     }
-    th_case("rules: cylinder K+N v K is not dead");
+    th_case("rules: cylinder K+N v K is left to the solved endings, which call it dead");
     tc_variant *cy = th_variant("cylinder");
     if (cy) {
         tc_position *p = at_pieces(cy, "Ke1 ke8 Nb1", 'w');
-        if (p)
-            CHECK(!tc_is_dead_position(p), "K+N v K on the cylinder");
+        tc_error err;
+        tc_dead_table *d = tc_dead_table_new(cy, &err);
+        if (p && d) {
+            CHECK(!tc_is_dead_position(p) && tc_position_status(p) == TC_ONGOING, "the rules alone: goes on");
+            CHECK(tc_game_status(d, p) == TC_DRAW_DEAD, "with the tables: dead (RULES.md section 6)");
+        }
+        tc_dead_table_free(d);
         tc_position_free(p);
         tc_variant_free(cy);
     }

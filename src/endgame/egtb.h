@@ -61,6 +61,8 @@ typedef struct eg_table {
 } eg_table;
 
 #define EG_MAX_TABLES 16
+/* At most this many entries in one table (two times 128^4 bytes). */
+#define EG_MAX_ENTRIES (2ull * 128 * 128 * 128 * 128)
 
 struct tc_egtb {
     eg_board b;
@@ -78,6 +80,10 @@ void eg_board_free(eg_board *b);
 bool eg_attacks(const eg_board *b, int type, int f, int t, const uint8_t *occ, int nocc);
 
 /* solve.c */
+/* Is the king of `side` attacked, with piece `gone` taken off (-1: none)? */
+bool eg_king_attacked(const eg_board *b, const eg_table *t, const uint8_t *sq, int side, int gone);
+/* The side to move is checkmated (in check, no legal move). */
+bool eg_mated(const eg_board *b, const eg_table *t, uint8_t *sq, int stm);
 uint64_t eg_index_raw(const eg_board *b, const eg_table *t, int stm, const uint8_t *sq);
 uint64_t eg_canon(const eg_board *b, const eg_table *t, int stm, const uint8_t *sq);
 void eg_decode(const eg_board *b, const eg_table *t, uint64_t idx, int *stm, uint8_t *sq);

@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* At most this many entries in one table (two times 128^4 bytes). */
-#define EG_MAX_ENTRIES (2ull * 128 * 128 * 128 * 128)
-
 static double now_s(void)
 {
     struct timespec ts;

@@ -79,7 +79,7 @@ static int piece_at(const eg_table *t, const uint8_t *sq, int cell)
 }
 
 /* Is the king of `side` attacked, with piece `gone` taken off (-1: none)? */
-static bool king_attacked(const eg_board *b, const eg_table *t, const uint8_t *sq, int side, int gone)
+bool eg_king_attacked(const eg_board *b, const eg_table *t, const uint8_t *sq, int side, int gone)
 {
     uint8_t occ[EG_MAXP];
     int nocc = 0;
@@ -113,7 +113,7 @@ static int try_add(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, i
         return n;
     uint8_t from = sq[i];
     sq[i] = (uint8_t)to;
-    bool bad = king_attacked(b, t, sq, stm, victim);
+    bool bad = eg_king_attacked(b, t, sq, stm, victim);
     sq[i] = from;
     if (!bad) {
         eg_move m = {(uint8_t)i, (uint8_t)to, (int8_t)victim};
@@ -159,6 +159,21 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
 {
     move_sink sink = {out, NULL, NULL, false};
     return gen_moves_to(b, t, sq, stm, &sink);
+}
+
+static bool stop_at_first(void *ctx, uint8_t *sq, const eg_move *m)
+{
+    (void)ctx, (void)sq, (void)m;
+    return false;
+}
+
+bool eg_mated(const eg_board *b, const eg_table *t, uint8_t *sq, int stm)
+{
+    if (!eg_king_attacked(b, t, sq, stm, -1))
+        return false;
+    move_sink sink = {NULL, stop_at_first, NULL, false};
+    gen_moves_to(b, t, sq, stm, &sink);
+    return !sink.stopped;
 }
 
 /* Calls back with every predecessor by a non-capturing un-move of a piece
@@ -271,12 +286,12 @@ static void init_entry(worker *w, uint64_t idx)
                 val = EG_ILLEGAL;
     if (val == EG_DRAW && eg_canon(b, t, stm, sq) != idx)
         val = EG_NONCANON;
-    if (val == EG_DRAW && king_attacked(b, t, sq, !stm, -1))
+    if (val == EG_DRAW && eg_king_attacked(b, t, sq, !stm, -1))
         val = EG_ILLEGAL;
     if (val == EG_DRAW) {
         int nm = gen_moves(b, t, sq, stm, w->moves);
         if (nm == 0) {
-            if (king_attacked(b, t, sq, stm, -1))
+            if (eg_king_attacked(b, t, sq, stm, -1))
                 val = 1; /* checkmated: a loss in 0 plies */
         } else {
             int best_win = 1000, worst = 0;

@@ -17,6 +17,7 @@
 /// a missing file is looked for once).
 struct egtb_cache {
     const tc_variant *v;
+    tc_dead_table *dead; /* dead materials (RULES.md section 6), made by the first prepare */
     char path[1024];
     int nsets;
     tc_egtb *sets[CACHE_SETS];
@@ -38,6 +39,7 @@ void egtb_cache_free(egtb_cache *c)
         return;
     for (int i = 0; i < c->nsets; i++)
         tc_egtb_free(c->sets[i]);
+    tc_dead_table_free(c->dead);
     free(c);
 }
 
@@ -115,7 +117,14 @@ static void ready(egtb_cache *c, const char *name, int pieces)
 void egtb_prepare(egtb_cache *c, const tc_position *root)
 {
     char name[16];
-    if (!c || !material_name(root, name) || find(c, root))
+    if (!c)
+        return;
+    if (!c->dead)
+        c->dead = tc_dead_table_new(c->v, NULL); /* NULL: the rules' own dead cases */
+    /* the materials captures reach from the root, decided once per board:
+     * the search then only reads them */
+    tc_dead_table_prepare(c->dead, root);
+    if (!material_name(root, name) || find(c, root))
         return;
     int pieces = (int)strlen(name);
     ready(c, name, pieces);
@@ -138,11 +147,18 @@ void egtb_prepare(egtb_cache *c, const tc_position *root)
 
 bool egtb_score(const egtb_cache *c, const tc_position *p, int ply, int *score)
 {
-    if (!c || !c->nsets)
+    if (!c)
         return false;
     tc_bits all = p->occ[0];
     bits_or(&all, &p->occ[1]);
     if (bits_count(&all) > TC_EGTB_MAX_PIECES)
+        return false;
+    /* a dead position is a draw, whatever the material says */
+    if (tc_dead_position_known(c->dead, p)) {
+        *score = 0;
+        return true;
+    }
+    if (!c->nsets)
         return false;
     const tc_egtb *t = find(c, p);
     tc_egtb_result r;

@@ -15,9 +15,11 @@ egtb_cache *egtb_cache_new(const tc_variant *v);
 void egtb_cache_free(egtb_cache *c);
 /* Directory of files written by `topochess endgame --out DIR` ("" none). */
 void egtb_cache_set_path(egtb_cache *c, const char *dir);
-/* Before a search, in the caller's thread: readies the root's ending. */
+/* Before a search, in the caller's thread: readies the root's ending and
+ * decides which materials its captures reach are dead. */
 void egtb_prepare(egtb_cache *c, const tc_position *root);
-/* In the search: a mate or draw score for a position of a ready ending. */
+/* In the search: a mate or draw score for a position of a ready ending,
+ * or 0 for a dead position (at most 4 pieces). */
 bool egtb_score(const egtb_cache *c, const tc_position *p, int ply, int *score);
 /* At the root: the tables' best move and its score (0 if not held). */
 tc_move egtb_root_move(const egtb_cache *c, tc_position *root, int *score);

@@ -569,3 +569,32 @@ int tc_explain_move(const tc_position *p, const char *text, tc_explanation *out)
     free(r);
     return -1;
 }
+
+int tc_play_moves_explain(tc_position *p, const char *moves, tc_explanation *out, char *text, size_t n,
+                          int *colour)
+{
+    int start = p->ply;
+    char tok[64];
+    for (const char *s = moves; (s = tc_moves_next(s, tok, sizeof tok)) != NULL;) {
+        tc_move m;
+        tc_error err;
+        if (tc_move_parse(p, tok, &m, &err) == 0) {
+            tc_make_move(p, m);
+            continue;
+        }
+        int number = p->ply - start + 1;
+        if (colour)
+            *colour = p->side;
+        if (text && n)
+            snprintf(text, n, "%s", tok);
+        if (tc_explain_move(p, tok, out) == 0) {
+            /* the parser and the explanation disagree: keep the parser's word */
+            out->why = TC_WHY_SYNTAX;
+            snprintf(out->message, sizeof out->message, "%s", err.msg);
+        }
+        while (p->ply > start)
+            tc_unmake_move(p);
+        return number;
+    }
+    return 0;
+}

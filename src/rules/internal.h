@@ -152,8 +152,8 @@ struct tc_position {
  * and the ones below it (tools/check-layers checks this on the objects).
  *   base.c, placement.c    errors, directions, cell names, piece letters
  *   topology.c             the step function and board-only tables
- *   variant.c, names.c     presets, definition checks, variant construction;
- *                          names in any spelling, did-you-mean
+ *   variant.c              presets, definition checks, variant construction
+ *   names.c                presets found by name in any spelling, did-you-mean
  *   attack.c               attack tests (reads position cells only)
  *   position.c             board state, make/unmake, keys, repetitions
  *   movegen.c              legal moves
@@ -220,6 +220,10 @@ typedef struct {
     int lettered;             /* a piece letter was written */
 } tc_san_parts;
 int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_parts *out, tc_error *err);
+/* The next move text of a list like tc_play_moves reads ("1.e4" gives
+ * "e4"; move numbers and results skipped) into tok; returns where reading
+ * goes on, or NULL when no move text is left. */
+const char *tc_moves_next(const char *s, char *tok, size_t size);
 /* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
 bool tc_castle_text(const char *s, int *side);
 

@@ -1,5 +1,6 @@
 /* Names as people write them: presets found by name, alias or title in any
- * spelling ("Klein Bottle", "moebius"), and "did you mean" suggestions. */
+ * spelling ("Klein Bottle", "moebius"), and "did you mean" suggestions.
+ * One layer above variant.c: it reads the preset table, never the reverse. */
 #include "internal.h"
 #include "topochess_explain.h"
 
@@ -165,4 +166,39 @@ int tc_preset_lookup(const char *name, tc_error *err)
     else
         tc_set_error(err, "unknown variant '%.60s' (known: %s)", name ? name : "", known);
     return -1;
+}
+
+static bool alias_match(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && strncmp(s, name, n) == 0)
+            return true;
+        if (!e)
+            break;
+        s = e + 1;
+    }
+    return false;
+}
+
+int tc_preset_find(const char *name, tc_variant_def *out, tc_error *err)
+{
+    char low[64];
+    size_t n = 0;
+    for (; name && name[n] && n < sizeof low - 1; n++)
+        low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = '\0';
+    for (int i = 0; i < tc_preset_count(); i++)
+        if (strcmp(tc_preset(i)->name, low) == 0 || alias_match(tc_preset_aliases(i), low)) {
+            *out = *tc_preset(i);
+            return 0;
+        }
+    /* titles, other spellings and did-you-mean hints */
+    int i = tc_preset_lookup(name, err);
+    if (i < 0)
+        return -1;
+    *out = *tc_preset(i);
+    return 0;
 }

@@ -381,37 +381,41 @@ static bool skip_token(const char *t)
     return *q == '\0' && q[-1] == '.';
 }
 
-int tc_play_moves(tc_position *p, const char *moves, tc_error *err)
+const char *tc_moves_next(const char *s, char *tok, size_t size)
 {
-    int start = p->ply;
-    const char *s = moves ? moves : "";
-    char tok[64];
-    while (*s) {
-        while (isspace((unsigned char)*s))
+    for (;;) {
+        while (s && isspace((unsigned char)*s))
             s++;
-        if (!*s)
-            break;
+        if (!s || !*s)
+            return NULL;
         size_t n = 0;
         while (*s && !isspace((unsigned char)*s)) {
-            if (n < sizeof tok - 1)
+            if (n < size - 1)
                 tok[n++] = *s;
             s++;
         }
         tok[n] = '\0';
         /* "1.e4" style: a move number glued to the move */
-        char *t = tok;
-        char *dot = strrchr(t, '.');
-        if (dot && dot[1] && isdigit((unsigned char)t[0])) {
+        char *dot = strrchr(tok, '.');
+        if (dot && dot[1] && isdigit((unsigned char)tok[0])) {
             bool num = true;
-            for (char *c = t; c < dot; c++)
+            for (char *c = tok; c < dot; c++)
                 num &= isdigit((unsigned char)*c) || *c == '.';
             if (num)
-                t = dot + 1;
+                memmove(tok, dot + 1, strlen(dot + 1) + 1);
         }
-        if (skip_token(t))
-            continue;
+        if (!skip_token(tok))
+            return s;
+    }
+}
+
+int tc_play_moves(tc_position *p, const char *moves, tc_error *err)
+{
+    int start = p->ply;
+    char tok[64];
+    for (const char *s = moves; (s = tc_moves_next(s, tok, sizeof tok)) != NULL;) {
         tc_move m;
-        if (tc_move_parse(p, t, &m, err)) {
+        if (tc_move_parse(p, tok, &m, err)) {
             char prefix[48];
             snprintf(prefix, sizeof prefix, "move %d (%s): ", p->ply - start + 1, p->side ? "black" : "white");
             tc_error_prefix(err, prefix);

@@ -4,10 +4,6 @@
  * (pawn directions, castling) and the Zobrist keys. Whether the setup is a
  * legal position is judged one layer up, in setup.c. */
 #include "internal.h"
-#include "topochess_explain.h"
-
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #define STANDARD "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -59,41 +55,6 @@ const tc_variant_def *tc_preset(int i)
 const char *tc_preset_aliases(int i)
 {
     return i >= 0 && i < NPRESETS ? presets[i].aliases : NULL;
-}
-
-static bool alias_match(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *s = list; *s;) {
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len == n && strncmp(s, name, n) == 0)
-            return true;
-        if (!e)
-            break;
-        s = e + 1;
-    }
-    return false;
-}
-
-int tc_preset_find(const char *name, tc_variant_def *out, tc_error *err)
-{
-    char low[64];
-    size_t n = 0;
-    for (; name && name[n] && n < sizeof low - 1; n++)
-        low[n] = (char)tolower((unsigned char)name[n]);
-    low[n] = '\0';
-    for (int i = 0; i < NPRESETS; i++)
-        if (strcmp(presets[i].def.name, low) == 0 || alias_match(presets[i].aliases, low)) {
-            *out = presets[i].def;
-            return 0;
-        }
-    /* titles, other spellings and did-you-mean hints: names.c */
-    int i = tc_preset_lookup(name, err);
-    if (i < 0)
-        return -1;
-    *out = presets[i].def;
-    return 0;
 }
 
 int tc_variant_def_check(const tc_variant_def *d, tc_error *err)
@@ -175,8 +136,16 @@ static void build_pawns(tc_variant *v)
             int f = dy > 0 ? 0 : 4;
             int c1 = v->step_to[c][f];
             v->push1[col][c] = (int16_t)c1;
-            if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1))
-                v->push2[col][c] = v->step_to[c1][v->step_dir[c][f]];
+            if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1) && c1 / v->W != v->back_rank[!col]) {
+                /* a second step that a fold sends back onto the first
+                 * step's cell or the pawn's own is no two-step (RULES.md
+                 * section 4): the one-step stands alone. Nor is one whose
+                 * first step reaches the last rank: the pawn promotes
+                 * there (on short wrapped boards it would go on to its own
+                 * back rank). */
+                int c2 = v->step_to[c1][v->step_dir[c][f]];
+                v->push2[col][c] = (int16_t)(c2 == c1 || c2 == c ? -1 : c2);
+            }
             for (int side = -1; side <= 1; side += 2) {
                 int d = dy > 0 ? (side > 0 ? 1 : 7) : (side > 0 ? 3 : 5);
                 int t = v->step_to[c][d];
