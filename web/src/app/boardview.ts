@@ -15,6 +15,8 @@ export interface BoardViewOptions {
   onUserMove(move: BoardMove): void;
   /** extra configuration (explorer, editor) */
   extra?: Partial<BoardConfig>;
+  /** where the explanation of an illegal move goes (default: under the board) */
+  whyHost?: HTMLElement;
 }
 
 export interface BoardView {
@@ -92,7 +94,9 @@ export function createBoardView(
     return b;
   };
   const layout = el('div', { class: 'tc-boardview' });
-  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, why, caption);
+  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, caption);
+  if (opts.whyHost) opts.whyHost.append(why);
+  else boardEl.after(why);
   layout.append(flat, view3d);
   container.append(layout);
 

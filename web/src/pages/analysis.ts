@@ -8,6 +8,8 @@ import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
 import { GameController } from '../app/game';
 import { loadRules } from '../app/rules';
+import { createArena } from '../app/layout';
+import { statusText } from '../app/status';
 import type { EngineInfo, Rules, VariantDetail } from '../app/types';
 
 export interface AnalysisData {
@@ -51,18 +53,20 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   const engine = createEngine(data.variant);
 
   const title = el('h1', {}, `${data.variant.title}: analysis`);
-  const status = el('p', { class: 'tc-status', 'data-status': '' });
-  const main = el('div', { class: 'tc-play' });
-  const boardCol = el('div', { class: 'tc-play-board' });
-  const side = el('aside', { class: 'tc-side' });
-  main.append(boardCol, side);
+  const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
+  const whyHost = el('div', { class: 'tc-why-host' });
+  const arena = createArena(app, title, status, whyHost);
+  const main = arena.root;
+  const side = arena.side;
   const editorBox = el('section', { class: 'tc-editor', hidden: '', 'data-editor': '' });
-  app.replaceChildren(title, status, main, editorBox);
+  app.append(editorBox);
 
-  const view = createBoardView(boardCol, rules, ctl, {
+  const view = createBoardView(arena.board, rules, ctl, {
     movable: () => 'both',
+    whyHost,
     onUserMove: (m) => ctl.play(m.uci),
   });
+  arena.fit();
 
   const evalBox = el('div', { class: 'tc-eval' });
   const evalScore = el('strong', { 'data-eval': '' }, '…');
@@ -118,13 +122,21 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
       });
   };
 
+  const positionStatus = (fen: string) => {
+    const g = rules.game(fen);
+    try {
+      return g.status();
+    } finally {
+      g.free();
+    }
+  };
   const refresh = () => {
     view.sync();
     drawMoves();
     const st = ctl.atEnd() ? ctl.status() : null;
     const fen = ctl.shownFen();
     fenOut.value = fen;
-    status.textContent = st && st.status !== 'ongoing' ? st.text : `${fen.split(' ')[1] === 'b' ? 'Black' : 'White'} to move`;
+    status.textContent = statusText(st ?? positionStatus(fen));
   };
   ctl.onChange(() => {
     refresh();
