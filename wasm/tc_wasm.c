@@ -1154,7 +1154,9 @@ char *EXPORT(tcw_engine_search)(tc_engine *e, const tc_position *p, int depth, d
     lim.depth = depth > 0 ? depth : 0;
     lim.movetime = movetime_ms > 0 ? (int64_t)movetime_ms : 0;
     lim.nodes = nodes > 0 ? (uint64_t)nodes : 0;
-    lim.level = level > 0 ? level : 0;
+    /* level L < 20 is the CLI's limited-strength player, Elo 800 + 80 (L - 1)
+     * (calibrated against Stockfish's UCI_Elo); 20 or 0 is full strength */
+    lim.elo = level > 0 && level < 20 ? TC_ELO_MIN + 80 * (level - 1) : 0;
     tc_engine_set_poll(e, poll ? host_poll : NULL, NULL);
     tc_search_result r = tc_engine_search(e, &lim, info_cb, (void *)p);
     tc_engine_set_poll(e, NULL, NULL);
