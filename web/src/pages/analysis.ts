@@ -2,6 +2,7 @@
 // shown live (the worker searches each position shown); a board editor sets
 // up a position (the wasm module checks it).
 import { createBoard } from '../board/api';
+import { PIECE_NAMES, pieceId } from '../board/pieces';
 import { readFen } from '../board/state';
 import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
@@ -15,6 +16,8 @@ import type { EngineInfo, Rules, VariantDetail } from '../app/types';
 export interface AnalysisData {
   variant: VariantDetail;
   fen: string | null;
+  /** the URL's FEN when the library refused it, and why */
+  fen_error?: { fen: string; error: string };
 }
 
 export function placementFen(rules: Rules, placement: string[], turn: 'w' | 'b'): string {
@@ -161,7 +164,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   analyse.addEventListener('change', () => (analyse.checked ? startSearch() : engine.stop()));
 
   // The board editor.
-  const openEditor = () => {
+  const openEditor = (bad?: { fen: string; error: string }) => {
     engine.stop();
     editorBox.hidden = false;
     main.hidden = true;
@@ -172,16 +175,23 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     let brush = 'P';
     const palette = el('div', { class: 'tc-palette', role: 'radiogroup' });
     for (const p of ['K', 'Q', 'R', 'B', 'N', 'P', 'k', 'q', 'r', 'b', 'n', 'p', '']) {
-      const b = el('button', { type: 'button', 'data-brush': p, 'aria-pressed': p === brush ? 'true' : 'false' }, p || 'erase');
+      const name = p ? `${p === p.toUpperCase() ? 'white' : 'black'} ${PIECE_NAMES[p.toLowerCase()]}` : 'erase';
+      const b = el('button', { type: 'button', 'data-brush': p, 'aria-pressed': p === brush ? 'true' : 'false', title: name, 'aria-label': name });
+      // the picture is the board's own (its defs are on the page)
+      if (p) b.innerHTML = `<svg viewBox="0 0 100 100" aria-hidden="true"><use href="#tc-piece-${pieceId(p)}" width="100" height="100"/></svg>`;
+      else b.textContent = 'erase';
       palette.append(b);
     }
     const holder = el('div', { class: 'tc-board-holder' });
-    const msg = el('p', { class: 'tc-io-msg', 'data-editor-msg': '' });
+    const msg = el('p', { class: 'tc-io-msg tc-editor-msg', 'data-editor-msg': '', 'aria-live': 'polite' });
     const turnSel = el('select', { 'data-editor-turn': '' }, el('option', { value: 'w' }, 'White to move'), el('option', { value: 'b' }, 'Black to move'));
     turnSel.value = turn;
     const fenText = el('input', { type: 'text', class: 'tc-fen', 'data-editor-fen': '', 'aria-label': 'FEN' });
     const actions = el('div', { class: 'tc-controls' }, btn('Use this position', 'editor-apply'), btn('Clear board', 'editor-clear'), btn('Start position', 'editor-start'), btn('Cancel', 'editor-cancel'));
-    editorBox.append(el('h2', {}, 'Board editor'), palette, el('div', { class: 'tc-play-board' }, holder), turnSel, fenText, actions, msg);
+    editorBox.append(
+      el('h2', {}, 'Board editor'),
+      el('div', { class: 'tc-editor-row' }, el('div', { class: 'tc-editor-board' }, holder), el('div', { class: 'tc-editor-tools' }, palette, msg, turnSel, fenText, actions)),
+    );
     const ed = createBoard(holder, rules.topology, {
       fen: placementFen(rules, placement, turn),
       movable: 'none',
@@ -190,12 +200,20 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
         redraw();
       },
     });
+    const svg = holder.querySelector('svg');
+    if (svg) holder.parentElement?.style.setProperty('--tc-aspect', String(svg.viewBox.baseVal.width / svg.viewBox.baseVal.height || 1));
+    // every edit clears the last error: it was about the position before
     const redraw = () => {
       const fen = placementFen(rules, placement, turn);
       ed.set({ fen });
       fenText.value = fen;
+      msg.textContent = '';
     };
     redraw();
+    if (bad) {
+      fenText.value = bad.fen;
+      msg.textContent = `This FEN was not read: ${bad.error}`;
+    }
     palette.addEventListener('click', (e) => {
       const b = (e.target as Element).closest('[data-brush]');
       if (!b) return;
@@ -206,7 +224,15 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
       turn = turnSel.value === 'b' ? 'b' : 'w';
       redraw();
     });
+    fenText.addEventListener('input', () => (msg.textContent = ''));
     fenText.addEventListener('change', () => {
+      // the library reads it (and names what is wrong); the board only draws it
+      try {
+        rules.game(fenText.value).free();
+      } catch (err) {
+        msg.textContent = (err as Error).message;
+        return;
+      }
       const r = readFen(rules.topology, fenText.value);
       placement.splice(0, placement.length, ...r.placement);
       turn = r.turn === 'black' ? 'b' : 'w';
@@ -243,5 +269,6 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
 
   bindArrowKeys(ctl);
   refresh();
-  startSearch();
+  if (data.fen_error) openEditor(data.fen_error);
+  else startSearch();
 }
