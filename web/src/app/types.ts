@@ -74,6 +74,8 @@ export interface Rules {
 }
 
 export interface EngineInfo {
+  /** which line (1: the best) */
+  multipv: number;
   depth: number;
   /** centipawns from the side to move, or mate in N (positive: side to move mates) */
   score: { cp?: number; mate?: number };
@@ -88,6 +90,7 @@ export interface EngineLimits {
   depth?: number;
   movetime?: number;
   level?: number;
+  multipv?: number;
 }
 
 export interface Engine {

@@ -45,7 +45,7 @@ export interface TcExports {
   tcw_engine_new_game(e: number): void;
   tcw_engine_set_position(e: number, p: number): number;
   tcw_engine_search(e: number, p: number, depth: number, movetimeMs: number, nodes: number, level: number,
-    poll: number): number;
+    poll: number, multipv: number): number;
   tcw_engine_evaluate(e: number, p: number): number;
 }
 

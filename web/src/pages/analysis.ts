@@ -50,6 +50,15 @@ export function formatScore(info: EngineInfo, whiteToMove: boolean): string {
   return `${cp >= 0 ? '+' : ''}${(cp / 100).toFixed(2)}`;
 }
 
+/** White's share of the evaluation bar (0..1): a logistic curve of the
+ * score in White's view, full at a mate. */
+export function whiteShare(info: EngineInfo, whiteToMove: boolean): number {
+  const sign = whiteToMove ? 1 : -1;
+  if (info.score.mate !== undefined && info.score.mate !== 0) return info.score.mate * sign > 0 ? 1 : 0;
+  const cp = (info.score.cp ?? 0) * sign;
+  return 1 / (1 + Math.exp(-cp / 250));
+}
+
 export async function analysisPage(app: HTMLElement, data: AnalysisData): Promise<void> {
   const rules = await loadRules(data.variant);
   const ctl = new GameController(rules, data.fen ?? undefined);
@@ -74,15 +83,21 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   const evalBox = el('div', { class: 'tc-eval' });
   const evalScore = el('strong', { 'data-eval': '' }, '…');
   const evalDepth = el('span', { 'data-depth': '' });
+  const barWhite = el('div', { class: 'tc-evalbar-white' });
+  const barText = el('span', { class: 'tc-evalbar-text', 'data-eval-side': '' });
+  const bar = el('div', { class: 'tc-evalbar', 'data-evalbar': '', role: 'meter', 'aria-label': 'evaluation' }, barWhite, barText);
   const pvLine = el('p', { class: 'tc-pv', 'data-pv': '' });
+  const lines = el('ol', { class: 'tc-lines', 'data-lines': '', 'aria-label': 'engine lines (click one to play it)' });
   const playPv = el('button', { type: 'button', 'data-action': 'play-pv' }, 'Play the best line');
   const analyse = el('input', { type: 'checkbox', checked: '', 'data-analyse': '' });
+  const multi = el('select', { 'data-multipv': '', 'aria-label': 'lines' });
+  for (let n = 1; n <= 5; n++) multi.append(el('option', { value: String(n) }, `${n} line${n > 1 ? 's' : ''}`));
   evalBox.append(
-    el('label', {}, analyse, ' engine '),
-    evalScore,
-    ' ',
+    el('div', { class: 'tc-eval-head' }, el('label', {}, analyse, ' engine '), evalScore, ' ', multi),
+    bar,
     evalDepth,
     pvLine,
+    lines,
     playPv,
   );
   side.append(evalBox);
@@ -96,29 +111,60 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
 
   let lastPv: string[] = [];
   let searchToken = 0;
+  const drawBar = (info: EngineInfo | null, whiteToMove: boolean) => {
+    const w = info ? whiteShare(info, whiteToMove) : 0.5;
+    barWhite.style.width = `${(w * 100).toFixed(1)}%`;
+    const score = info ? formatScore(info, whiteToMove) : '';
+    const side = !info ? 'even' : w > 0.52 ? 'white' : w < 0.48 ? 'black' : 'even';
+    bar.setAttribute('data-side', side);
+    bar.setAttribute('aria-valuenow', score);
+    barText.textContent = !info ? '' : side === 'even' ? `about even ${score}` : `${side === 'white' ? 'White' : 'Black'} better ${score}`;
+  };
   const startSearch = () => {
     engine.stop();
     const token = ++searchToken;
     evalScore.textContent = '…';
     evalDepth.textContent = '';
     pvLine.textContent = '';
+    lines.replaceChildren();
     lastPv = [];
-    if (!analyse.checked) return;
-    const over = ctl.status().status !== 'ongoing';
-    if (over) {
-      evalScore.textContent = ctl.status().text;
-      return;
-    }
     const shown = ctl.shownFen();
     const whiteToMove = shown.split(' ')[1] !== 'b';
+    drawBar(null, whiteToMove);
+    if (!analyse.checked) return;
+    const st = positionStatus(shown);
+    if (st.status !== 'ongoing') {
+      evalScore.textContent = st.text;
+      return;
+    }
     const moves = ctl.plies.slice(0, ctl.cursor).map((p) => p.move.uci);
+    const want = Number(multi.value) || 1;
+    const rows: (EngineInfo | null)[] = [];
     void engine
-      .search(ctl.startFen, moves, { movetime: 8000, depth: 64 }, (info) => {
+      .search(ctl.startFen, moves, { movetime: 8000, depth: 64, multipv: want }, (info) => {
         if (token !== searchToken) return;
-        evalScore.textContent = formatScore(info, whiteToMove);
-        evalDepth.textContent = `depth ${info.depth}, ${Math.round(info.nps / 1000)} kn/s`;
-        pvLine.textContent = info.pv.join(' ');
-        lastPv = info.pvUci;
+        rows[info.multipv - 1] = info;
+        if (info.multipv === 1) {
+          evalScore.textContent = formatScore(info, whiteToMove);
+          evalDepth.textContent = `depth ${info.depth}, ${info.nodes.toLocaleString('en')} nodes, ${Math.round(info.nps / 1000)} kn/s`;
+          pvLine.textContent = info.pv.join(' ');
+          lastPv = info.pvUci;
+          drawBar(info, whiteToMove);
+        }
+        lines.replaceChildren(
+          ...rows.map((r, k) =>
+            r
+              ? el(
+                  'li',
+                  { 'data-line': String(k + 1), title: 'Play this line' },
+                  el('strong', {}, formatScore(r, whiteToMove)),
+                  ` d${r.depth} `,
+                  el('span', { class: 'tc-line-moves' }, r.pv.slice(0, 12).join(' ')),
+                )
+              : el('li', {}, '…'),
+          ),
+        );
+        for (const [k, r] of rows.entries()) if (r) lines.children[k]?.setAttribute('data-uci', r.pvUci.join(' '));
       })
       .catch((e: Error) => {
         if (token === searchToken) evalScore.textContent = `engine: ${e.message}`;
@@ -152,6 +198,18 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     else if (a === 'undo') ctl.undo();
     else if (a === 'edit') openEditor();
   });
+  lines.addEventListener('click', (e) => {
+    const li = (e.target as Element).closest('[data-uci]');
+    if (!li) return;
+    const line = li.getAttribute('data-uci')!.split(' ').filter(Boolean);
+    engine.stop();
+    try {
+      for (const m of line.slice(0, 8)) ctl.play(m);
+    } catch (err) {
+      status.textContent = (err as Error).message;
+    }
+  });
+  multi.addEventListener('change', () => startSearch());
   playPv.addEventListener('click', () => {
     const line = lastPv.slice();
     engine.stop();

@@ -661,6 +661,29 @@ test('analysis: live evaluation, best line, board editor', async () => {
   await page.close();
 });
 
+test('analysis: evaluation bar with side, MultiPV lines with depth and nodes, a line played by clicking it', async () => {
+  // White a rook up (pawns on the board: searched, not read from the
+  // solved endings): the bar leans to White and says so
+  const fen = encodeURIComponent('r3k3/pp6/8/8/8/8/PP6/R3K2R b - - 0 1');
+  const { page, errors } = await openPage(`${base}/analysis?variant=cylinder&fen=${fen}`);
+  await page.selectOption('[data-multipv]', '3');
+  await page.waitForFunction(() => document.querySelectorAll('[data-lines] li[data-uci]').length === 3, null, { timeout: 60000 });
+  const firsts = await page.locator('[data-lines] li[data-uci]').evaluateAll((els) => els.map((e) => e.getAttribute('data-uci').split(' ')[0]));
+  assert(new Set(firsts).size === 3, `three lines, three first moves: ${firsts}`);
+  assert((await page.getAttribute('[data-evalbar]', 'data-side')) === 'white', 'a rook up: the bar does not lean to White');
+  assert(/White better/.test(await page.textContent('[data-eval-side]')), 'the bar does not name the side');
+  assert(/depth \d+, [\d,]+ nodes/.test(await page.textContent('[data-depth]')), 'no depth and nodes');
+  const second = await page.locator('[data-lines] li[data-uci]').nth(1).getAttribute('data-uci');
+  await page.locator('[data-lines] li[data-uci]').nth(1).click();
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length > 0);
+  const n = await plies(page);
+  const want = second.split(' ').slice(0, 8);
+  assert(n === want.length, `played ${n} plies of the line ${want.join(' ')}`);
+  await page.screenshot({ path: join(SHOTS, 'analysis-multipv.png') });
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
