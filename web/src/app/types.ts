@@ -1,6 +1,9 @@
 // What the pages need from the rules (the wasm module, web/src/lib/) and
 // from the server (the #tc-data JSON, docs/web-architecture.md).
 import type { BoardMove, Topology } from '../board/config';
+import type { EndingFact } from '../lib/topochess';
+
+export type { EndingFact };
 
 export interface VariantSummary {
   slug: string;
@@ -55,6 +58,8 @@ export interface GameRules {
   lines(cell: number): number[][];
   /** the cells a legal move passes (coordinates), for drawing it */
   movePath(uci: string): number[];
+  /** the solved ending of a 3-piece pawnless position, else null */
+  ending(): EndingFact | null;
   /** the library's reason why a move from one cell to another is not legal */
   explain(from: number, to: number): string;
   pgn(tags: Record<string, string>, result: string): string;

@@ -31,6 +31,7 @@ export interface TcExports {
   tcw_game_play(p: number, text: number, err: number): number;
   tcw_game_undo(p: number): number;
   tcw_game_status(p: number): number;
+  tcw_game_ending(p: number): number;
   tcw_game_lines(p: number, cell: number, mode: number): number;
   tcw_game_move_path(p: number, text: number, err: number): number;
   tcw_game_explain(p: number, text: number): number;

@@ -11,7 +11,7 @@ import { GameController } from '../app/game';
 import { loadRules } from '../app/rules';
 import { createArena } from '../app/layout';
 import { statusText } from '../app/status';
-import type { EngineInfo, Rules, VariantDetail } from '../app/types';
+import type { EndingFact, EngineInfo, Rules, VariantDetail } from '../app/types';
 
 export interface AnalysisData {
   variant: VariantDetail;
@@ -48,6 +48,24 @@ export function formatScore(info: EngineInfo, whiteToMove: boolean): string {
   }
   const cp = (info.score.cp ?? 0) * sign;
   return `${cp >= 0 ? '+' : ''}${(cp / 100).toFixed(2)}`;
+}
+
+/** "K+Q v K": an ending's name as people write it. */
+export function endingName(name: string): string {
+  const i = name.indexOf('K', 1);
+  return `${name.slice(0, i).split('').join('+')} v ${name.slice(i).split('').join('+')}`;
+}
+
+/** The solved ending's fact in words. */
+export function endingText(f: EndingFact, whiteToMove: boolean): string {
+  const name = endingName(f.ending);
+  if (!f.mates) return `${name} cannot mate on this board: dead position (solved ending).`;
+  if (!f.forced) return `${name}: a mate exists on this board but cannot be forced; drawn with best play (solved ending).`;
+  if (f.wdl === 0) return `${name}: drawn with best play from here (solved ending).`;
+  const mover = whiteToMove ? 'White' : 'Black';
+  const other = whiteToMove ? 'Black' : 'White';
+  const moves = Math.ceil(f.plies / 2);
+  return `${name}: ${f.wdl > 0 ? mover : other} mates in ${moves} move${moves === 1 ? '' : 's'} with best play (solved ending).`;
 }
 
 /** White's share of the evaluation bar (0..1): a logistic curve of the
@@ -87,6 +105,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   const barText = el('span', { class: 'tc-evalbar-text', 'data-eval-side': '' });
   const bar = el('div', { class: 'tc-evalbar', 'data-evalbar': '', role: 'meter', 'aria-label': 'evaluation' }, barWhite, barText);
   const pvLine = el('p', { class: 'tc-pv', 'data-pv': '' });
+  const ending = el('p', { class: 'tc-ending', 'data-ending': '', hidden: '' });
   const lines = el('ol', { class: 'tc-lines', 'data-lines': '', 'aria-label': 'engine lines (click one to play it)' });
   const playPv = el('button', { type: 'button', 'data-action': 'play-pv' }, 'Play the best line');
   const analyse = el('input', { type: 'checkbox', checked: '', 'data-analyse': '' });
@@ -95,6 +114,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   evalBox.append(
     el('div', { class: 'tc-eval-head' }, el('label', {}, analyse, ' engine '), evalScore, ' ', multi),
     bar,
+    ending,
     evalDepth,
     pvLine,
     lines,
@@ -120,6 +140,26 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     bar.setAttribute('aria-valuenow', score);
     barText.textContent = !info ? '' : side === 'even' ? `about even ${score}` : `${side === 'white' ? 'White' : 'Black'} better ${score}`;
   };
+  // What the solved endings say about this material on this board (3
+  // pieces, no pawns: the wasm module solves it on the spot).
+  let endingFen = '';
+  const showEnding = (fen: string) => {
+    const board = fen.split(' ')[0] ?? '';
+    if (board === endingFen) return;
+    endingFen = board;
+    const pieces = board.replace(/[^a-zA-Z]/g, '');
+    let fact = null;
+    if (pieces.length === 3 && !/p/i.test(pieces)) {
+      const g = rules.game(fen);
+      try {
+        fact = g.ending();
+      } finally {
+        g.free();
+      }
+    }
+    ending.hidden = !fact;
+    ending.textContent = fact ? endingText(fact, fen.split(' ')[1] !== 'b') : '';
+  };
   const startSearch = () => {
     engine.stop();
     const token = ++searchToken;
@@ -132,6 +172,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     const whiteToMove = shown.split(' ')[1] !== 'b';
     drawBar(null, whiteToMove);
     if (!analyse.checked) return;
+    showEnding(shown);
     const st = positionStatus(shown);
     if (st.status !== 'ongoing') {
       evalScore.textContent = st.text;

@@ -684,6 +684,24 @@ test('analysis: evaluation bar with side, MultiPV lines with depth and nodes, a 
   await page.close();
 });
 
+test('analysis: the solved endings say K+Q v K cannot mate on the torus, and mate on the plain board', async () => {
+  const torus = encodeURIComponent('k7/8/8/8/8/8/8/8/8/8/3Q4/8/8/4K3 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/analysis?variant=torus&fen=${torus}`);
+  const fact = await page.textContent('[data-ending]');
+  assert(/^K\+Q v K cannot mate on this board: dead position/.test(fact ?? ''), `torus: ${fact}`);
+  await page.screenshot({ path: join(SHOTS, 'analysis-torus-kqk.png') });
+  await page.goto(`${base}/analysis?variant=chess&fen=${encodeURIComponent('k7/8/8/8/3Q4/8/8/4K3 w - - 0 1')}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const chess = await page.textContent('[data-ending]');
+  assert(/^K\+Q v K: White mates in \d+ moves? with best play/.test(chess ?? ''), `chess: ${chess}`);
+  // a position with pawns is not a solved ending: no fact shown
+  await page.goto(`${base}/analysis?variant=chess&fen=${encodeURIComponent('k7/p7/8/8/8/8/8/4K3 w - - 0 1')}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert(await page.locator('[data-ending]').isHidden(), 'a fact shown for a position with a pawn');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
