@@ -108,9 +108,18 @@ export function createBoardView(
     return movesCache.moves;
   };
 
+  // Moves the user made on this board are not animated (the piece is
+  // there already); the others (the engine's, an opponent's, stepping
+  // forward) travel along their path.
+  let userMoved = false;
+  let shownPly = ctl.cursor;
   const board = createBoard(boardEl, rules.topology, {
     fen: ctl.shownFen(),
-    onMove: (m) => opts.onUserMove(m),
+    onMove: (m) => {
+      userMoved = true;
+      opts.onUserMove(m);
+      userMoved = false;
+    },
     dests: (cell) => movesOf(current()).filter((m) => m.from === cell),
     lines: (cell) => current().lines(cell),
     onView: () => {
@@ -199,6 +208,8 @@ export function createBoardView(
       movable: opts.movable(),
     });
     caption.textContent = describeEdges(rules, board.state.picture);
+    if (lastPath && ctl.cursor === shownPly + 1 && !userMoved) board.animate(lastPath);
+    shownPly = ctl.cursor;
   };
   sync();
   return { board, element: layout, sync, open3d };

@@ -702,6 +702,22 @@ test('analysis: the solved endings say K+Q v K cannot mate on the torus, and mat
   await page.close();
 });
 
+test('animation: a move travels its real path, over the join of the cylinder', async () => {
+  const fen = encodeURIComponent('4k3/8/8/8/8/8/8/R3K3 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/play?variant=cylinder&fen=${fen}`);
+  // Ra1-g1: the king blocks the way right, so the rook goes left over the join
+  await playClicks(page, [['a1', 'g1']]);
+  assert((await page.getAttribute('#tc-app .tc-board', 'data-animation')) === null, 'the user\'s own move was animated');
+  await page.locator('#tc-app .tc-board').focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowRight');
+  const path = await page.getAttribute('#tc-app .tc-board', 'data-animation');
+  assert(path === 'a1 h1 g1', `animated along ${path}`);
+  assert((await page.getAttribute('#tc-app .tc-board', 'data-animation-jumps')) === '1', 'no flight over the join');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
