@@ -5,6 +5,7 @@ import { createBoard, type Board } from '../board/api';
 import type { BoardConfig, BoardMove } from '../board/config';
 import type { Picture } from '../board/picture';
 import { splitName } from '../board/render';
+import { pieceColour } from '../board/state';
 import type { GameController } from './game';
 import type { GameRules, Rules } from './types';
 import { el } from './dom';
@@ -15,6 +16,8 @@ export interface BoardViewOptions {
   onUserMove(move: BoardMove): void;
   /** extra configuration (explorer, editor) */
   extra?: Partial<BoardConfig>;
+  /** a try with a piece of config.premove's colour (not its turn): a premove */
+  onPremove?(from: number, to: number): void;
   /** where the explanation of an illegal move goes (default: under the board) */
   whyHost?: HTMLElement;
 }
@@ -126,6 +129,11 @@ export function createBoardView(
       caption.textContent = describeEdges(rules, board.state.picture);
     },
     onIllegal: (from, to) => {
+      const pre = board.state.config.premove;
+      if (pre && opts.onPremove && pieceColour(board.state.placement[from] ?? '') === pre && board.state.turn !== pre) {
+        opts.onPremove(from, to);
+        return;
+      }
       if (board.state.config.movable === 'none') return;
       try {
         why.textContent = current().explain(from, to);

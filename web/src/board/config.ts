@@ -52,6 +52,9 @@ export interface BoardConfig {
   orientation: Colour;
   /** who may move pieces: a colour, both, or nobody */
   movable: Colour | 'both' | 'none';
+  /** a colour whose pieces may be picked while it is not its turn: a try
+   * with one goes to onIllegal, where the page keeps it as a premove */
+  premove: Colour | null;
   /** legal moves from a cell (from the wasm module) */
   dests: (cell: number) => BoardMove[];
   /** lines of movement of the piece on a cell, as cell paths starting at the cell */
@@ -86,6 +89,7 @@ export function defaults(topology: Topology): BoardConfig {
     fen: '',
     orientation: 'white',
     movable: 'both',
+    premove: null,
     dests: () => [],
     lines: () => [],
     checkLines: [],

@@ -48,6 +48,10 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   let engine: Engine | null = null;
   let thinking = false;
   let judging = false;
+  /** a move tried while the engine thinks, judged by the rules when the
+   * turn comes back */
+  let premove: { from: number; to: number } | null = null;
+  const you = (): Side | null => (engineSide ? (engineSide === 'white' ? 'black' : 'white') : null);
 
   const title = el('h1', {}, `${data.variant.title}: play`);
   const players = el('p', { class: 'tc-players', 'data-players': '' });
@@ -74,6 +78,11 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
       // a click that neither picks nor moves: say why nothing happens
       onCellClick: (cell) => {
         const piece = view.board.state.placement[cell];
+        if (!piece && premove) {
+          setPremove(null);
+          note.textContent = 'Premove cancelled.';
+          return;
+        }
         if (!piece) return;
         if (ctl.over()) note.textContent = 'The game is over: start a new game, or undo.';
         else if (!ctl.atEnd()) note.textContent = 'You are looking at an earlier move: press End (or click the last move) to play on.';
@@ -81,6 +90,11 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
         else if (judging) note.textContent = 'The engine is judging your draw offer.';
         else note.textContent = `${turnSide() === 'white' ? 'White' : 'Black'} to move: that piece is not to move now.`;
       },
+    },
+    onPremove: (from, to) => {
+      setPremove({ from, to });
+      const name = (c: number) => rules.topology.cellName(c);
+      note.textContent = `Premove ${name(from)}-${name(to)}: played when your turn comes, if it is legal then (click an empty cell to cancel).`;
     },
     onUserMove: (m) => {
       try {
@@ -91,6 +105,25 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     },
   });
   arena.fit();
+  const setPremove = (p: { from: number; to: number } | null) => {
+    premove = p;
+    app.toggleAttribute('data-premove', !!p);
+    view.board.set({ marks: new Map(p ? [[p.from, 'premove'], [p.to, 'premove']] : []) });
+  };
+  /** The turn came back: the rules module judges the premove now. */
+  const firePremove = () => {
+    const p = premove;
+    if (!p) return;
+    setPremove(null);
+    if (ctl.over() || !ctl.atEnd()) return;
+    const name = `${rules.topology.cellName(p.from)}-${rules.topology.cellName(p.to)}`;
+    const legal = ctl.game.moves().filter((m) => m.from === p.from && m.to === p.to);
+    if (!legal.length) {
+      note.textContent = `Premove ${name} is not legal now: cancelled.`;
+      return;
+    }
+    ctl.play((legal.find((m) => m.promotion === 'q') ?? legal[0]!).uci);
+  };
 
   const moves = el('div', { class: 'tc-movelist' });
   side.append(moves);
@@ -148,6 +181,9 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     result.textContent = over ? `Result: ${ctl.result()}` : '';
     app.setAttribute('data-game-over', over ? 'true' : 'false');
     thinkingNote.hidden = !thinking;
+    // while the engine thinks, your pieces may be picked for a premove
+    const pre = thinking && ctl.atEnd() && !ctl.over() ? you() : null;
+    if (view.board.state.config.premove !== pre) view.board.set({ premove: pre });
     const who = (s: Side) => (engineSide === s ? engineName() : engineSide ? 'you' : s === 'white' ? 'White' : 'Black');
     players.hidden = !engineSide;
     players.replaceChildren(
@@ -175,6 +211,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
           // the reply goes at the end, even if the user is looking back
           ctl.cursor = ctl.plies.length;
           ctl.play(best);
+          firePremove();
         } else refresh();
       })
       .catch((e: Error) => {
@@ -191,6 +228,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   });
 
   const stopThinking = () => {
+    if (premove) setPremove(null);
     if (thinking || judging) engine?.stop();
     thinking = false;
     judging = false;

@@ -718,6 +718,25 @@ test('animation: a move travels its real path, over the join of the cylinder', a
   await page.close();
 });
 
+test('premove: a move tried while the engine thinks is played when the turn comes', async () => {
+  // full strength thinks 1.5 s a move: time to premove
+  const { page, errors } = await openPage(`${base}/play?variant=chess&engine=black&level=20`);
+  await clickCell(page, 'e2');
+  await clickCell(page, 'e4');
+  await page.waitForSelector('#tc-app [data-thinking]:not([hidden])');
+  await clickCell(page, 'd2');
+  await clickCell(page, 'd4');
+  assert(await page.evaluate(() => document.getElementById('tc-app').hasAttribute('data-premove')), 'no premove kept');
+  assert((await page.locator('#tc-app .mark-premove').count()) === 2, 'the premove is not marked');
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length >= 3, null, { timeout: 30000 });
+  // after 1. e4, no Black reply reaches d3 or d4: d2-d4 is legal whatever it is
+  const third = await page.textContent('#tc-app [data-ply="3"]');
+  assert(third === 'd4', `ply 3 is ${third}, not the premove d4`);
+  assert(!(await page.evaluate(() => document.getElementById('tc-app').hasAttribute('data-premove'))), 'the premove stayed');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
