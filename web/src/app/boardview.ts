@@ -9,6 +9,7 @@ import { pieceColour } from '../board/state';
 import type { GameController } from './game';
 import type { GameRules, Rules } from './types';
 import { el } from './dom';
+import { playSound, setSoundOn, soundOn } from './sound';
 
 export interface BoardViewOptions {
   /** may the user move now? (the engine's turn, a finished game, a past ply) */
@@ -156,6 +157,8 @@ export function createBoardView(
   }
   if (roll.files || roll.ranks) button('⌂', 'roll-reset', 'Back to the page layout');
   const b3d = button('3-D', 'view3d', 'Show the surface in 3-D');
+  const bSound = button('♪', 'sound', 'Sounds for moves, captures and checks');
+  bSound.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
 
   let three: { update(): void; dispose(): void } | null = null;
   const open3d = async () => {
@@ -179,6 +182,10 @@ export function createBoardView(
       case 'roll-up': board.roll(0, -1); break;
       case 'roll-down': board.roll(0, 1); break;
       case 'roll-reset': board.resetRoll(); break;
+      case 'sound':
+        setSoundOn(!soundOn());
+        bSound.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
+        break;
       case 'view3d':
         if (three) {
           three.dispose();
@@ -217,6 +224,10 @@ export function createBoardView(
     });
     caption.textContent = describeEdges(rules, board.state.picture);
     if (lastPath && ctl.cursor === shownPly + 1 && !userMoved) board.animate(lastPath);
+    if (ctl.cursor === shownPly + 1) {
+      const m = ctl.plies[ctl.cursor - 1]!.move;
+      playSound(m.check ? 'check' : m.capture ? 'capture' : 'move');
+    }
     shownPly = ctl.cursor;
   };
   sync();

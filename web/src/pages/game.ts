@@ -8,6 +8,7 @@ import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview
 import { el } from '../app/dom';
 import { GameController } from '../app/game';
 import { createArena } from '../app/layout';
+import { playSound } from '../app/sound';
 import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
 import { loadRules } from '../app/rules';
 import type { VariantDetail } from '../app/types';
@@ -129,6 +130,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   };
 
   let received = performance.now();
+  let lowWarned = false;
   const drawClocks = () => {
     for (const s of ['white', 'black'] as const) {
       const c = clocks[s];
@@ -141,6 +143,11 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
       c.textContent = `${s === 'white' ? 'White' : 'Black'} ${clockText(ms)}`;
       c.setAttribute('data-ms', String(Math.max(0, Math.round(ms))));
       c.toggleAttribute('data-running', state.running === s && state.status === 'active');
+      // your clock under ten seconds: one warning (when sounds are on)
+      if (s === you && state.running === s && state.status === 'active' && ms < 10000 && !lowWarned) {
+        lowWarned = true;
+        playSound('lowtime');
+      }
     }
   };
 

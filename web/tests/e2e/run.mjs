@@ -737,6 +737,24 @@ test('premove: a move tried while the engine thinks is played when the turn come
   await page.close();
 });
 
+test('sounds: off by default; when on, a move, a capture and a check each have theirs', async () => {
+  const fen = encodeURIComponent('4k3/8/8/3p4/4P3/8/8/R3K3 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/play?variant=chess&fen=${fen}`);
+  await playClicks(page, [['a1', 'a2']]);
+  assert((await page.getAttribute('body', 'data-last-sound')) === null, 'a sound while sounds are off');
+  await page.click('#tc-app [data-action="sound"]');
+  assert((await page.getAttribute('#tc-app [data-action="sound"]', 'aria-pressed')) === 'true', 'the sound button is not on');
+  await playClicks(page, [['e8', 'f8']]);
+  assert((await page.getAttribute('body', 'data-last-sound')) === 'move', 'no move sound');
+  await playClicks(page, [['e4', 'd5']]);
+  assert((await page.getAttribute('body', 'data-last-sound')) === 'capture', 'no capture sound');
+  await playClicks(page, [['f8', 'e8'], ['a2', 'a8']]);
+  assert((await page.getAttribute('body', 'data-last-sound')) === 'check', 'no check sound');
+  await page.click('#tc-app [data-action="sound"]');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
