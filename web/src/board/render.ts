@@ -114,6 +114,27 @@ function joinTitle(kind: JoinKind): string {
   return kind === 'twist' ? 'twist: joined mirrored' : kind === 'fold' ? 'fold: joined to itself, mirrored' : 'wrap: joined';
 }
 
+/** The lines of movement to draw: a hovered piece's; a picked piece's
+ * while the pointer is on it (or on a touch screen); with the pointer on
+ * another cell, only the routes to that cell (a queen's lines on a Klein
+ * bottle would cover the board). */
+export function movementLines(s: BoardState): number[][] {
+  const cfg = s.config;
+  if (s.picked !== null && s.placement[s.picked]) {
+    const all = cfg.lines(s.picked);
+    const at = s.hover;
+    if (at === null || at === s.picked) return all;
+    const routes: number[][] = [];
+    for (const path of all) {
+      const i = path.indexOf(at, 1);
+      if (i > 0) routes.push(path.slice(0, i + 1));
+    }
+    return routes;
+  }
+  if (s.hover !== null && s.placement[s.hover]) return cfg.lines(s.hover);
+  return [];
+}
+
 export function render(s: BoardState): string {
   const t = s.config.topology;
   const pic = s.picture;
@@ -290,10 +311,7 @@ export function render(s: BoardState): string {
   // Lines of movement: the picked or hovered piece's, the checking lines,
   // and any the page asked for.
   out.push('<g class="lines">');
-  const focus = s.picked ?? s.hover;
-  if (focus !== null && s.placement[focus]) {
-    for (const path of cfg.lines(focus)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
-  }
+  for (const path of movementLines(s)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
   for (const path of cfg.paths) out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
