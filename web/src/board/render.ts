@@ -282,6 +282,19 @@ export function render(s: BoardState): string {
       );
     }
   }
+  // Joins a rolled window walks through (the twist line where it is on the
+  // surface): a thin line across the board, named in its title.
+  for (const x of pic.crossings) {
+    const [, y] = g.spot(x.r, 0);
+    const ly = flip ? y + CELL : y;
+    const L = OFFSET;
+    const R = OFFSET + cols * CELL;
+    const below = t.cellName(pic.grid[x.r][0].cell);
+    const above = t.cellName(pic.grid[x.r + 1][0].cell);
+    out.push(
+      `<line x1="${L}" y1="${ly}" x2="${R}" y2="${ly}" class="crossing crossing-${x.kind}" stroke="${JOIN_COLOUR[x.kind]}" data-crossing="${x.kind}"><title>${x.kind} between ranks ${splitName(below).rank} and ${splitName(above).rank}${x.kind === 'twist' ? ': the rows past it are mirrored' : ''}</title></line>`,
+    );
+  }
   out.push('</g>');
 
   // Coordinates on every side, read from the cells along that side.
@@ -303,6 +316,15 @@ export function render(s: BoardState): string {
       const leftCell = pic.grid[r][colAt(0)].cell;
       const rightCell = pic.grid[r][colAt(cols - 1)].cell;
       out.push(`<text x="${COORD / 2}" y="${cy}" class="coord" data-coord="left">${splitName(t.cellName(leftCell)).rank}</text>`);
+      // a mirrored row (seen from the surface's other side) names its files
+      // in its own cells: the coordinates above and below do not hold for it
+      if (pic.grid[r][colAt(0)].sx < 0) {
+        for (let sc = 0; sc < cols; sc++) {
+          const cell = pic.grid[r][colAt(sc)].cell;
+          const x0 = OFFSET + sc * CELL;
+          out.push(`<text x="${x0 + 5}" y="${OFFSET + sr * CELL + 19}" class="row-file" data-row-file="${t.cellName(cell)}">${splitName(t.cellName(cell)).file}</text>`);
+        }
+      }
       out.push(`<text x="${g.width - COORD / 2}" y="${cy}" class="coord" data-coord="right">${splitName(t.cellName(rightCell)).rank}</text>`);
     }
     out.push('</g>');

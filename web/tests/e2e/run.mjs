@@ -301,6 +301,13 @@ test('rolling: ghost cells, mirrored rows past the twist, coordinates follow', a
   // Rolled: the window is walked on the surface; rows past the twist are mirrored.
   const mirrored = await page.locator('#tc-app [data-cell][data-mirrored]').count();
   assert(mirrored > 0 && mirrored % 8 === 0, `mirrored cells after rolling: ${mirrored}`);
+  // the twist stays drawn where it is on the surface, and every mirrored
+  // row names its own files
+  assert((await page.locator('#tc-app [data-crossing="twist"]').count()) === 1, 'the twist line vanished when rolling');
+  const labels = await page.locator('#tc-app [data-row-file]').count();
+  assert(labels === mirrored, `${labels} file labels for ${mirrored} mirrored cells`);
+  const named = await page.locator('#tc-app [data-row-file]').evaluateAll((els) => els.every((e) => e.textContent === e.getAttribute('data-row-file').replace(/\d+$/, '')));
+  assert(named, 'a mirrored row labels a cell with another file');
   const left = await page.locator('#tc-app [data-coord="left"]').allTextContents();
   assert(left[left.length - 1] !== '1', `bottom row after rolling: ${left[left.length - 1]}`);
   await page.click('#tc-app [data-action="roll-left"]');
