@@ -258,7 +258,14 @@ export function createMoveList(container: HTMLElement, ctl: GameController): () 
       const span = el('span', { 'data-ply': String(i + 1), class: i + 1 === ctl.cursor ? 'tc-ply current' : 'tc-ply' }, p.move.san);
       li.append(span);
     });
-    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+    // keep the current move in view inside the list only: scrollIntoView
+    // would scroll the page too, and take the board away on a phone
+    const cur = list.querySelector<HTMLElement>('.current');
+    if (cur) {
+      const top = cur.offsetTop; // the list is positioned: its own offset
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + cur.offsetHeight - list.clientHeight;
+    }
   };
 }
 

@@ -783,6 +783,8 @@ test('fits a 390 px wide screen with touch', async () => {
     await page.locator('#tc-app [data-cell="e4"]').tap();
     await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 1);
     assert((await page.locator('#tc-app [data-ply="1"]').textContent()) === 'e4', 'tap-tap e2-e4');
+    // a move keeps the page where it was (the move list scrolls, not the page)
+    assert((await page.evaluate(() => window.scrollY)) === 0, 'a move scrolled the page away from the board');
     await page.screenshot({ path: join(SHOTS, 'phone-klein.png'), fullPage: true });
   } finally {
     await phone.close();
@@ -925,6 +927,37 @@ try {
     }
   }
   if (DOCS) {
+    // docs/web-play.md's pictures: the pages at a laptop's and a phone's size
+    const shot = async (url, w, h, file, act = async () => {}) => {
+      const { page } = await openPage(`${base}${url}`, { width: w, height: h });
+      await page.waitForTimeout(100);
+      await act(page);
+      await page.screenshot({ path: join(top, 'docs', file) });
+      await page.close();
+    };
+    const game = async (page) => {
+      await playClicks(page, [['e2', 'e4']]);
+      await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length >= 2, null, { timeout: 30000 });
+      await page.waitForTimeout(700);
+    };
+    await shot('/play?variant=klein-bottle&engine=black', 1366, 768, 'web-play-1366.png', game);
+    await shot('/play?variant=klein-bottle&engine=black', 390, 844, 'web-play-390.png', game);
+    await shot(`/analysis?variant=cylinder&fen=${encodeURIComponent('r3k3/pp6/8/8/8/8/PP6/R3K2R b - - 0 1')}`, 1366, 768, 'web-analysis-1366.png', async (page) => {
+      await page.selectOption('[data-multipv]', '3');
+      await page.waitForFunction(() => document.querySelectorAll('[data-lines] li[data-uci]').length === 3, null, { timeout: 60000 });
+      await page.waitForTimeout(1500);
+    });
+    await shot(`/analysis?variant=cylinder&fen=${encodeURIComponent('r3k3/pp6/8/8/8/8/PP6/R3K2R b - - 0 1')}`, 390, 844, 'web-analysis-390.png', async (page) => {
+      await page.waitForFunction(() => document.querySelectorAll('[data-lines] li[data-uci]').length >= 1, null, { timeout: 60000 });
+    });
+    await shot(`/analysis?variant=mobius&fen=${encodeURIComponent('8/8/8/8')}`, 1366, 768, 'web-editor-1366.png');
+    await shot(`/analysis?variant=mobius&fen=${encodeURIComponent('8/8/8/8')}`, 390, 844, 'web-editor-390.png');
+    await shot(`/analysis?variant=torus&fen=${encodeURIComponent('k7/8/8/8/8/8/8/8/8/8/3Q4/8/8/4K3 w - - 0 1')}`, 1366, 768, 'web-analysis-torus-kqk.png', async (page) => {
+      await page.waitForFunction(() => (document.querySelector('[data-depth]')?.textContent ?? '').length > 0, null, { timeout: 30000 });
+    });
+    await shot('/play?variant=klein-bottle', 1366, 768, 'web-klein-rolled.png', async (page) => {
+      await page.click('#tc-app [data-action="roll-down"]');
+    });
     const { page } = await openPage(`${base}/play?variant=klein-bottle`, { width: 1280, height: 900 });
     await playClicks(page, [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6']]);
     await open3d(page);
