@@ -282,3 +282,57 @@ export function bindArrowKeys(ctl: GameController): void {
     e.preventDefault();
   });
 }
+
+/** A box to type moves in (SAN or coordinates: the rules module reads
+ * them and names what is wrong). `refuse` says why no move may be typed
+ * now, or null. */
+export function createMoveInput(
+  host: HTMLElement,
+  ctl: GameController,
+  refuse: () => string | null,
+  report: (message: string) => void,
+): HTMLInputElement {
+  const input = el('input', {
+    type: 'text',
+    class: 'tc-move-input',
+    'data-move-input': '',
+    placeholder: 'type a move: e4, Nf3, exd5, e7e8q',
+    'aria-label': 'type a move',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  host.append(input);
+  input.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    const text = input.value.trim();
+    if (!text) return;
+    const why = refuse();
+    if (why) {
+      report(why);
+      return;
+    }
+    try {
+      ctl.play(text); // from the position shown (analysis: a new line there)
+      input.value = '';
+    } catch (err) {
+      report((err as Error).message);
+    }
+  });
+  return input;
+}
+
+/** Announces each move for screen readers (a polite live region). */
+export function announceMoves(host: HTMLElement, ctl: GameController): void {
+  const live = el('p', { class: 'tc-sr-only', 'aria-live': 'polite', 'data-announce': '' });
+  host.append(live);
+  let seen = ctl.plies.length;
+  ctl.onChange(() => {
+    if (ctl.plies.length === seen + 1 && ctl.atEnd()) {
+      const i = ctl.plies.length - 1;
+      const white = (ctl.startFen.split(' ')[1] === 'b') === (i % 2 === 1);
+      const p = ctl.plies[i]!.move;
+      live.textContent = `${white ? 'White' : 'Black'} ${p.san}`;
+    }
+    seen = ctl.plies.length;
+  });
+}

@@ -4,7 +4,7 @@
 import { createBoard } from '../board/api';
 import { PIECE_NAMES, pieceId } from '../board/pieces';
 import { readFen } from '../board/state';
-import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
+import { announceMoves, bindArrowKeys, createBoardView, createMoveInput, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
 import { GameController } from '../app/game';
@@ -124,6 +124,8 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   const movesBox = el('div', { class: 'tc-movelist' });
   side.append(movesBox);
   const drawMoves = createMoveList(movesBox, ctl);
+  createMoveInput(side, ctl, () => null, (msg) => (status.textContent = msg));
+  announceMoves(side, ctl);
   const btn = (label: string, action: string) => el('button', { type: 'button', 'data-action': action }, label);
   const controls = el('div', { class: 'tc-controls' }, btn('Back', 'back'), btn('Forward', 'forward'), btn('Undo', 'undo'), btn('Edit position', 'edit'));
   const fenOut = el('input', { type: 'text', readonly: '', class: 'tc-fen', 'data-fen-out': '', 'aria-label': 'FEN' });

@@ -1,7 +1,7 @@
 // /play: a game for two people at one screen or against the in-browser
 // engine; move list, undo, flip, PGN/FEN export and import, resign, draw,
 // the result. The board is sized to the screen (app/layout.ts).
-import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
+import { announceMoves, bindArrowKeys, createBoardView, createMoveInput, createMoveList } from '../app/boardview';
 import { askInline } from '../app/confirm';
 import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
@@ -128,6 +128,20 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   const moves = el('div', { class: 'tc-movelist' });
   side.append(moves);
   const drawMoves = createMoveList(moves, ctl);
+  createMoveInput(
+    side,
+    ctl,
+    () => {
+      if (ctl.over()) return 'The game is over.';
+      if (!ctl.atEnd()) return 'You are looking at an earlier move: press End to play on.';
+      if (thinking) return 'The engine is thinking: your turn comes after its move.';
+      const m = movable();
+      if (m === 'both' || m === turnSide()) return null;
+      return 'Not your move now.';
+    },
+    (msg) => (note.textContent = msg),
+  );
+  announceMoves(side, ctl);
 
   const controls = el('div', { class: 'tc-controls' });
   const btn = (label: string, action: string) => el('button', { type: 'button', 'data-action': action }, label);

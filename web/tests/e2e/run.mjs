@@ -762,6 +762,25 @@ test('sounds: off by default; when on, a move, a capture and a check each have t
   await page.close();
 });
 
+test('keyboard move entry (SAN), the library naming a refused move; moves announced for screen readers', async () => {
+  const { page, errors } = await openPage(`${base}/play?variant=mobius`);
+  await page.fill('#tc-app [data-move-input]', 'd12');
+  await page.press('#tc-app [data-move-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 1);
+  assert((await fenOf(page)) === cli(['fen', '--variant', 'mobius', '--play', 'd12']), 'typed d12 is not the CLI\'s d12');
+  assert((await page.textContent('#tc-app [data-announce]')) === 'White d12', 'the move was not announced');
+  await page.fill('#tc-app [data-move-input]', 'Qd4');
+  await page.press('#tc-app [data-move-input]', 'Enter');
+  const why = await page.textContent('#tc-app [data-note]');
+  assert((await plies(page)) === 1 && (why ?? '').length > 0, `a refused move: ${why}`);
+  await page.fill('#tc-app [data-move-input]', 'e11');
+  await page.press('#tc-app [data-move-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 2);
+  assert((await page.textContent('#tc-app [data-announce]')) === 'Black e11', 'the reply was not announced');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('fits a 390 px wide screen with touch', async () => {
   // A phone: its own profile with a touch screen.
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-phone-'));
