@@ -85,7 +85,9 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const clockEl = (s: Side) => el('div', { class: 'tc-clock', 'data-clock': s });
   const clocks = { white: clockEl('white'), black: clockEl('black') };
   const link = el('p', { class: 'tc-game-role', 'data-role': '' });
-  side.append(clocks.black, clocks.white, link);
+  // both clocks with the status, on screen beside (or above) the board
+  arena.head.insertBefore(el('div', { class: 'tc-clocks' }, clocks.black, clocks.white), result);
+  side.append(link);
 
   const canMove = () => !!you && state.status === 'active' && state.turn === you && ctl.atEnd();
   const view = createBoardView(arena.board, rules, ctl, {

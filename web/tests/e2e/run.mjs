@@ -394,6 +394,26 @@ for (const [w, h] of SCREENS) {
   });
 }
 
+test('layout: a hosted game shows the whole board, the status and both clocks at 1366x768 and 390x844', async () => {
+  const r = await fetch(`${base}/api/games`, {
+    method: 'POST',
+    body: JSON.stringify({ variant: 'mobius', clock: { kind: 'fischer', initial_ms: 300000, increment_ms: 3000 } }),
+  });
+  const g = await r.json();
+  for (const [w, h] of [[1366, 768], [390, 844]]) {
+    const { page, errors } = await openPage(`${base}${g.white.url}`, { width: w, height: h });
+    await page.waitForTimeout(50);
+    const what = `game at ${w}x${h}`;
+    await insideViewport(page, '#tc-app .tc-board', w, h, what);
+    await insideViewport(page, '#tc-app [data-status]', w, h, what);
+    await insideViewport(page, '#tc-app [data-clock="white"]', w, h, what);
+    await insideViewport(page, '#tc-app [data-clock="black"]', w, h, what);
+    await page.screenshot({ path: join(SHOTS, `layout-game-${w}x${h}.png`) });
+    assert(errors.length === 0, errors.join('; '));
+    await page.close();
+  }
+});
+
 test('layout: the resize handle resizes the board, double-click fits it again', async () => {
   const { page } = await openPage(`${base}/play?variant=klein-bottle`, { width: 1366, height: 768 });
   await page.waitForTimeout(50);
