@@ -322,7 +322,7 @@ export function render(s: BoardState): string {
         for (let sc = 0; sc < cols; sc++) {
           const cell = pic.grid[r][colAt(sc)].cell;
           const x0 = OFFSET + sc * CELL;
-          out.push(`<text x="${x0 + 5}" y="${OFFSET + sr * CELL + 19}" class="row-file" data-row-file="${t.cellName(cell)}">${splitName(t.cellName(cell)).file}</text>`);
+          out.push(`<text x="${x0 + 6}" y="${OFFSET + sr * CELL + 25}" class="row-file" data-row-file="${t.cellName(cell)}">${splitName(t.cellName(cell)).file}</text>`);
         }
       }
       out.push(`<text x="${g.width - COORD / 2}" y="${cy}" class="coord" data-coord="right">${splitName(t.cellName(rightCell)).rank}</text>`);
