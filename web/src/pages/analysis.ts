@@ -162,6 +162,24 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     ending.hidden = !fact;
     ending.textContent = fact ? endingText(fact, fen.split(' ')[1] !== 'b') : '';
   };
+  // The best move drawn on the board along its real path (across joins),
+  // as the rules module gives it.
+  const showBest = (uci: string | null, fen: string) => {
+    let path: number[] | null = null;
+    if (uci) {
+      const g = rules.game(fen);
+      try {
+        path = g.movePath(uci);
+      } catch {
+        path = null;
+      } finally {
+        g.free();
+      }
+    }
+    view.board.set({ paths: path ? [path] : [] });
+    view.board.root.toggleAttribute('data-best', !!path);
+    if (path) view.board.root.setAttribute('data-best', path.map((c) => rules.topology.cellName(c)).join(' '));
+  };
   const startSearch = () => {
     engine.stop();
     const token = ++searchToken;
@@ -170,6 +188,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     pvLine.textContent = '';
     lines.replaceChildren();
     lastPv = [];
+    showBest(null, '');
     const shown = ctl.shownFen();
     const whiteToMove = shown.split(' ')[1] !== 'b';
     drawBar(null, whiteToMove);
@@ -191,6 +210,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
           evalScore.textContent = formatScore(info, whiteToMove);
           evalDepth.textContent = `depth ${info.depth}, ${info.nodes.toLocaleString('en')} nodes, ${Math.round(info.nps / 1000)} kn/s`;
           pvLine.textContent = info.pv.join(' ');
+          if (info.pvUci[0] !== lastPv[0]) showBest(info.pvUci[0] ?? null, shown);
           lastPv = info.pvUci;
           drawBar(info, whiteToMove);
         }

@@ -700,6 +700,15 @@ test('analysis: evaluation bar with side, MultiPV lines with depth and nodes, a 
   assert((await page.getAttribute('[data-evalbar]', 'data-side')) === 'white', 'a rook up: the bar does not lean to White');
   assert(/White better/.test(await page.textContent('[data-eval-side]')), 'the bar does not name the side');
   assert(/depth \d+, [\d,]+ nodes/.test(await page.textContent('[data-depth]')), 'no depth and nodes');
+  // the best move is drawn on the board along its path (the engine
+  // stopped first, so that the lines hold still)
+  await page.uncheck('[data-analyse]');
+  await page.waitForTimeout(300);
+  const best = (await page.locator('[data-lines] li[data-uci]').first().getAttribute('data-uci')).split(' ')[0];
+  const drawn = await page.getAttribute('#tc-app .tc-board', 'data-best');
+  const [, from, to] = /^([a-p]\d+)([a-p]\d+)/.exec(best);
+  assert(drawn && drawn.startsWith(`${from} `) && drawn.endsWith(` ${to}`), `best move ${best} drawn as ${drawn}`);
+  assert((await page.locator('#tc-app .line-explore').count()) === 1, 'no best-move line on the board');
   const second = await page.locator('[data-lines] li[data-uci]').nth(1).getAttribute('data-uci');
   await page.locator('[data-lines] li[data-uci]').nth(1).click();
   await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length > 0);
