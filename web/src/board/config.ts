@@ -77,6 +77,8 @@ export interface BoardConfig {
   marks: Map<number, string>;
   /** extra paths to draw (explorer) */
   paths: number[][];
+  /** draw the extra paths only as routes to the cell under the pointer */
+  pathsOnHover: boolean;
   /** called after each view change (roll, flip) */
   onView: (() => void) | null;
   /** the user tried a piece on a cell it cannot go to */
@@ -102,6 +104,7 @@ export function defaults(topology: Topology): BoardConfig {
     onCellClick: null,
     marks: new Map(),
     paths: [],
+    pathsOnHover: false,
     onView: null,
     onIllegal: null,
   };

@@ -139,7 +139,7 @@ function move(host: Host, e: PointerEvent): void {
     const cell = cellAt(host, e);
     // a piece under the pointer; with a piece picked, any cell (its route
     // there is drawn, not every line)
-    const hover = cell !== null && (s.placement[cell] || s.picked !== null) ? cell : null;
+    const hover = cell !== null && (s.placement[cell] || s.picked !== null || s.config.pathsOnHover) ? cell : null;
     if (hover !== s.hover) {
       s.hover = hover;
       host.redraw();

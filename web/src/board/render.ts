@@ -114,6 +114,17 @@ function joinTitle(kind: JoinKind): string {
   return kind === 'twist' ? 'twist: joined mirrored' : kind === 'fold' ? 'fold: joined to itself, mirrored' : 'wrap: joined';
 }
 
+/** The parts of the paths that lead to a cell (none without a cell). */
+export function routesTo(paths: number[][], at: number | null): number[][] {
+  if (at === null) return [];
+  const out: number[][] = [];
+  for (const path of paths) {
+    const i = path.indexOf(at, 1);
+    if (i > 0) out.push(path.slice(0, i + 1));
+  }
+  return out;
+}
+
 /** The lines of movement to draw: a hovered piece's; a picked piece's
  * while the pointer is on it (or on a touch screen); with the pointer on
  * another cell, only the routes to that cell (a queen's lines on a Klein
@@ -124,12 +135,7 @@ export function movementLines(s: BoardState): number[][] {
     const all = cfg.lines(s.picked);
     const at = s.hover;
     if (at === null || at === s.picked) return all;
-    const routes: number[][] = [];
-    for (const path of all) {
-      const i = path.indexOf(at, 1);
-      if (i > 0) routes.push(path.slice(0, i + 1));
-    }
-    return routes;
+    return routesTo(all, at);
   }
   if (s.hover !== null && s.placement[s.hover]) return cfg.lines(s.hover);
   return [];
@@ -336,7 +342,8 @@ export function render(s: BoardState): string {
   for (const path of movementLines(s)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
-  for (const path of cfg.paths) out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
+  for (const path of cfg.pathsOnHover ? routesTo(cfg.paths, s.hover) : cfg.paths)
+    out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
   out.push('</g>');
 
   // The dragged piece follows the pointer.

@@ -185,6 +185,22 @@ for (const slug of PRESETS) {
   });
 }
 
+test('explorer: a queen on the Klein bottle draws the routes to the cell under the pointer, every line on request', async () => {
+  const { page, errors } = await openPage(`${base}/v/klein-bottle`);
+  await page.click('[data-explorer] [data-piece="Q"]');
+  await page.locator('[data-explorer] [data-cell="d4"]').click();
+  await page.mouse.move(0, 0);
+  assert((await page.locator('[data-explorer] .line-explore').count()) === 0, 'lines drawn with the pointer off the board');
+  const marked = await page.locator('[data-explorer] .mark-reach').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')));
+  await page.locator(`[data-explorer] [data-cell="${marked[marked.length - 1]}"]`).hover();
+  const routes = await page.locator('[data-explorer] .line-explore').count();
+  await page.check('[data-explore-all]');
+  const all = await page.locator('[data-explorer] .line-explore').count();
+  assert(routes > 0 && routes < all, `routes to one cell ${routes}, every line ${all}`);
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('Moebius sample game by clicking cells gives the native FEN', async () => {
   const { page, errors } = await openPage(`${base}/play?variant=mobius`);
   await playClicks(page, MOBIUS_CLICKS);
