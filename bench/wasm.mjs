@@ -60,7 +60,7 @@ async function setup(wasm, variant, wasi) {
     search(depth) {
       const e = x.tcw_engine_new(v, 16);
       const t0 = now();
-      const out = x.tcw_engine_search(e, p, depth, 0, 0, 0, 0);
+      const out = x.tcw_engine_search(e, p, depth, 0, 0, 0, 0, 1);
       const ms = now() - t0;
       const m8 = new Uint8Array(mem.buffer);
       let end = out;

@@ -406,7 +406,10 @@ static void tick(srv_lobby *L, int round)
 {
     tc_error err;
     int64_t t = now_ms();
-    tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err);
+    /* an idle server asks the database little: the sweep every 3 s (seeks
+     * go stale after 30 s), the list only when someone here watches it */
+    if (round % 10 == 0)
+        tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err);
     /* the users with a stream here */
     char (*users)[TP_ID_LEN + 1] = NULL;
     int nu = 0, cap = 0;
@@ -484,8 +487,14 @@ static void tick(srv_lobby *L, int round)
     L->ncounts = kept;
     free(users);
     size_t len = 0;
-    char *list = srv_lobby_json(L, &len);
-    if (list && (!L->last || strcmp(list, L->last))) {
+    pthread_mutex_lock(&L->reg);
+    int watched = L->ws != NULL;
+    pthread_mutex_unlock(&L->reg);
+    char *list = watched ? srv_lobby_json(L, &len) : NULL;
+    if (!watched) {
+        free(L->last); /* the next watcher is sent the list when it comes */
+        L->last = NULL;
+    } else if (list && (!L->last || strcmp(list, L->last))) {
         srv_buf ev = {0};
         srv_buf_printf(&ev, "event: seeks\ndata: %s\n\n", list);
         pthread_mutex_lock(&L->reg);
@@ -507,7 +516,7 @@ static void tick(srv_lobby *L, int round)
             push(w, ": ping\n\n", 8);
         pthread_mutex_unlock(&L->reg);
     }
-    if (round % 5 == 0)
+    if (round % 10 == 5)
         srv_lobby_count_results(L);
 }
 

@@ -143,6 +143,14 @@ static const char *get(const params *ps, const char *name)
 
 /* ---------------------------------------------------------------- pages */
 
+/* No page by that name: the 404 names the closest ones. */
+static void not_found(const srv_site *s, const char *name, srv_response *r)
+{
+    char hint[300];
+    srv_site_suggest(s, name, hint, sizeof hint);
+    srv_route_error(r, 404, 0, "no variant page '%.64s': %s", name, hint);
+}
+
 static void game_page(const srv_site *s, const params *ps, int play, srv_response *r)
 {
     const char *slug = get(ps, "variant"), *fen = get(ps, "fen");
@@ -152,7 +160,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
     }
     const srv_page *p = srv_site_find(s, slug);
     if (!p) {
-        srv_route_error(r, 404, 0, "no variant page '%.64s'", slug);
+        not_found(s, slug, r);
         return;
     }
     const char *engine = NULL;
@@ -176,6 +184,7 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
         }
     }
     char norm[800];
+    char *fen_error = NULL; /* analysis: a bad FEN opens the editor with the reason */
     if (fen && *fen) {
         tc_position *pos = tc_position_new(p->variant);
         tc_error err;
@@ -187,9 +196,21 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
         if (!bad)
             tc_position_fen(pos, norm, sizeof norm);
         tc_position_free(pos);
-        if (bad) {
+        if (bad && play) {
             srv_route_error(r, 400, 0, "bad FEN for %s: %s", p->slug, err.msg);
             return;
+        }
+        if (bad) {
+            char *given = srv_utf8_clean(fen, strlen(fen)), *why = srv_utf8_clean(err.msg, strlen(err.msg));
+            json_t *fe = given && why ? json_pack("{s:s, s:s}", "fen", given, "error", why) : NULL;
+            fen_error = fe ? srv_json_text(fe, NULL) : NULL;
+            free(given);
+            free(why);
+            if (!fen_error) {
+                srv_route_error(r, 500, 0, "out of memory");
+                return;
+            }
+            snprintf(norm, sizeof norm, "%s", p->start_fen);
         }
     } else {
         snprintf(norm, sizeof norm, "%s", p->start_fen);
@@ -200,6 +221,11 @@ static void game_page(const srv_site *s, const params *ps, int play, srv_respons
     srv_buf_str(&data, p->detail_json.p);
     srv_buf_str(&data, ",\"fen\":");
     srv_buf_str(&data, fen_json ? fen_json : "null");
+    if (fen_error) {
+        srv_buf_str(&data, ",\"fen_error\":");
+        srv_buf_str(&data, fen_error);
+        free(fen_error);
+    }
     if (play) {
         srv_buf_str(&data, ",\"engine\":");
         srv_buf_str(&data, engine ? (engine[0] == 'w' ? "\"white\"" : "\"black\"") : "null");
@@ -277,9 +303,10 @@ static int hashed_name(const char *path)
     return 1;
 }
 
-/* Accept-Encoding lists gzip without refusing it ("gzip;q=0"). */
-static int accepts_gzip(const char *h)
+/* Accept-Encoding lists the coding (gzip, br) without refusing it ("br;q=0"). */
+static int accepts_coding(const char *h, const char *coding)
 {
+    size_t cl = strlen(coding);
     while (h && *h) {
         size_t n = strcspn(h, ",");
         char item[64];
@@ -289,7 +316,7 @@ static int accepts_gzip(const char *h)
                 if (h[i] != ' ' && h[i] != '\t')
                     item[k++] = h[i];
             item[k] = '\0';
-            if (!strncmp(item, "gzip", 4) && (item[4] == '\0' || item[4] == ';')) {
+            if (!strncmp(item, coding, cl) && (item[cl] == '\0' || item[cl] == ';')) {
                 const char *q = strstr(item, ";q=");
                 return !q || strtod(q + 3, NULL) > 0;
             }
@@ -344,27 +371,32 @@ static void static_file(const srv_site *s, const char *path, const srv_request *
         srv_route_error(r, 404, 0, "no such page: %.200s", path);
         return;
     }
-    /* A compressed copy beside the file (NAME.gz, as `gzip -k` writes it),
-     * no older than the file, for clients that take gzip. */
+    /* A compressed copy beside the file (NAME.br, NAME.gz, as `brotli -k`
+     * and `gzip -k` write them; make web writes both), no older than the
+     * file, for clients that take that coding; brotli first (smaller). */
     r->vary = 1;
-    char gz[PATH_MAX + 4];
-    struct stat gst;
-    if (accepts_gzip(rq->accept_encoding) && (size_t)snprintf(gz, sizeof gz, "%s.gz", real) < sizeof gz) {
-        int gfd = open(gz, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (gfd >= 0 && !fstat(gfd, &gst) && S_ISREG(gst.st_mode) && gst.st_mtime >= st.st_mtime) {
+    static const char *const codings[][2] = {{"br", ".br"}, {"gzip", ".gz"}};
+    for (int c = 0; c < 2 && !r->encoding; c++) {
+        char zname[PATH_MAX + 4];
+        struct stat zst;
+        if (!accepts_coding(rq->accept_encoding, codings[c][0]) ||
+            (size_t)snprintf(zname, sizeof zname, "%s%s", real, codings[c][1]) >= sizeof zname)
+            continue;
+        int zfd = open(zname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (zfd >= 0 && !fstat(zfd, &zst) && S_ISREG(zst.st_mode) && zst.st_mtime >= st.st_mtime) {
             close(fd);
-            fd = gfd;
-            st = gst;
-            r->encoding = "gzip";
-        } else if (gfd >= 0) {
-            close(gfd);
+            fd = zfd;
+            st = zst;
+            r->encoding = codings[c][0];
+        } else if (zfd >= 0) {
+            close(zfd);
         }
     }
     r->type = srv_content_type(real);
     r->cache = !strncmp(path, "/assets/", 8) && hashed_name(path) ? "public, max-age=31536000, immutable" : "no-cache";
     snprintf(r->etag, sizeof r->etag, "\"%llx-%llx%s\"", (unsigned long long)st.st_size,
              (unsigned long long)st.st_mtim.tv_sec * 1000000000ull + (unsigned long long)st.st_mtim.tv_nsec,
-             r->encoding ? "-gz" : "");
+             r->encoding ? (r->encoding[0] == 'b' ? "-br" : "-gz") : "");
     if (etag_matches(rq->if_none_match, r->etag)) {
         close(fd);
         r->status = 304;
@@ -465,7 +497,7 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         if (p)
             serve_text(r, &p->html, TYPE_HTML);
         else
-            srv_route_error(r, 404, 0, "no variant page '%.64s'", path + 3);
+            not_found(s, path + 3, r);
     } else if (!strcmp(path, "/play") || !strcmp(path, "/analysis")) {
         game_page(s, &ps, path[1] == 'p', r);
     } else if (!strcmp(path, "/api/variants")) {

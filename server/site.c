@@ -4,12 +4,14 @@
 
 #include "buf.h"
 #include "render.h"
+#include "topochess_explain.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* ---------------------------------------------------------------- splitting */
@@ -429,10 +431,60 @@ void srv_site_free(srv_site *s)
     free(s);
 }
 
-const srv_page *srv_site_find(const srv_site *s, const char *slug)
+static const srv_page *find_slug(const srv_site *s, const char *slug)
 {
     for (int i = 0; i < s->nvariants; i++)
         if (!strcmp(s->pages[i].slug, slug))
             return &s->pages[i];
     return NULL;
+}
+
+const srv_page *srv_site_find(const srv_site *s, const char *name)
+{
+    const srv_page *p = find_slug(s, name);
+    if (p)
+        return p;
+    tc_error err;
+    int i = tc_preset_lookup(name, &err);
+    if (i >= 0 && (p = find_slug(s, tc_preset(i)->name)))
+        return p;
+    for (i = 0; i < s->nvariants; i++)
+        if (!strcasecmp(s->pages[i].title, name))
+            return &s->pages[i];
+    return NULL;
+}
+
+void srv_site_suggest(const srv_site *s, const char *name, char *out, size_t size)
+{
+    /* candidates: every page's slug and title, and the command line's
+     * aliases of the presets served ("klein" is closer to "kleinn" than
+     * "klein-bottle"); owner[] is the page of each */
+    enum { MAXC = 256, ALIAS = 48 };
+    const char *cand[MAXC];
+    int owner[MAXC], nc = 0, na = 0;
+    char alias[64][ALIAS];
+    for (int i = 0; i < s->nvariants && nc + 2 <= MAXC; i++) {
+        cand[nc] = s->pages[i].slug;
+        owner[nc++] = i;
+        cand[nc] = s->pages[i].title;
+        owner[nc++] = i;
+        for (int k = 0; k < tc_preset_count(); k++) {
+            if (strcmp(tc_preset(k)->name, s->pages[i].slug))
+                continue;
+            for (const char *a = tc_preset_aliases(k); a && *a && na < 64 && nc < MAXC;) {
+                size_t len = strcspn(a, ",");
+                snprintf(alias[na], ALIAS, "%.*s", (int)(len < ALIAS ? len : ALIAS - 1), a);
+                cand[nc] = alias[na++];
+                owner[nc++] = i;
+                a += len + (a[len] == ',');
+            }
+        }
+    }
+    int best = tc_closest_name(name, cand, nc);
+    size_t n = 0;
+    out[0] = '\0';
+    if (best >= 0)
+        n = (size_t)snprintf(out, size, "did you mean '%s'? ", s->pages[owner[best]].slug);
+    for (int i = 0; i < s->nvariants && n < size; i++)
+        n += (size_t)snprintf(out + n, size - n, "%s%s", i ? ", " : "known: ", s->pages[i].slug);
 }

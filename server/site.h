@@ -58,8 +58,15 @@ typedef struct srv_site {
  * with ok == 0. static_dir may be missing (pages then load no script). */
 srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error *err);
 void srv_site_free(srv_site *s);
-/* The variant page with this slug, or NULL. */
-const srv_page *srv_site_find(const srv_site *s, const char *slug);
+/* The variant page a person means by `name`, or NULL: its slug, else any
+ * name, alias or title of a preset that the command line accepts
+ * (tc_preset_lookup: "moebius", "klein", "standard", "Klein Bottle"), else
+ * a page's title in any case. */
+const srv_page *srv_site_find(const srv_site *s, const char *name);
+/* Writes "did you mean 'SLUG'? " naming the page closest to `name`
+ * (tc_closest_name over the slugs and titles), or "" when none is close,
+ * then "known: slug, slug, ..." (cut to fit). */
+void srv_site_suggest(const srv_site *s, const char *name, char *out, size_t size);
 
 /* Splits a page into its front matter (text[0..*fm_len), '---' lines
  * included) and Markdown body (the rest). Returns -1 when the page does not

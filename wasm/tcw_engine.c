@@ -49,9 +49,9 @@ static void info_cb(const tc_search_info *in, void *ctx)
 {
     const tc_position *root = ctx;
     sb s = {0};
-    sb_printf(&s, "{\"depth\":%d,\"seldepth\":%d,\"score\":%d,\"mate\":%d,\"bound\":\"%s\",\"nodes\":%llu,"
+    sb_printf(&s, "{\"multipv\":%d,\"depth\":%d,\"seldepth\":%d,\"score\":%d,\"mate\":%d,\"bound\":\"%s\",\"nodes\":%llu,"
                   "\"nps\":%llu,\"timeMs\":%lld,",
-              in->depth, in->seldepth, in->score, in->mate,
+              in->multipv > 0 ? in->multipv : 1, in->depth, in->seldepth, in->score, in->mate,
               in->bound == TC_BOUND_LOWER ? "lower" : in->bound == TC_BOUND_UPPER ? "upper" : "exact",
               (unsigned long long)in->nodes, (unsigned long long)in->nps, (long long)in->time_ms);
     pv_json(&s, root, in->pv, in->pv_len);
@@ -63,10 +63,11 @@ static void info_cb(const tc_search_info *in, void *ctx)
 
 /* Searches p (set as the engine's position first) within the limits given
  * (0: none; with none at all the search runs to the depth cap unless the
- * host's poll stops it). Calls tc_host_info on each iteration; returns
+ * host's poll stops it), reporting `multipv` lines (0 or 1: one). Calls
+ * tc_host_info on each iteration (once per line); returns
  * {best,bestSan,ponder,score,mate,depth,nodes,timeMs} or NULL. */
 char *EXPORT(tcw_engine_search)(tc_engine *e, const tc_position *p, int depth, double movetime_ms,
-                                double nodes, int level, int poll)
+                                double nodes, int level, int poll, int multipv)
 {
     if (tc_engine_set_position(e, p))
         return NULL;
@@ -75,7 +76,10 @@ char *EXPORT(tcw_engine_search)(tc_engine *e, const tc_position *p, int depth, d
     lim.depth = depth > 0 ? depth : 0;
     lim.movetime = movetime_ms > 0 ? (int64_t)movetime_ms : 0;
     lim.nodes = nodes > 0 ? (uint64_t)nodes : 0;
-    lim.level = level > 0 ? level : 0;
+    /* level L < 20 is the CLI's limited-strength player, Elo 800 + 80 (L - 1)
+     * (calibrated against Stockfish's UCI_Elo); 20 or 0 is full strength */
+    lim.elo = level > 0 && level < 20 ? TC_ELO_MIN + 80 * (level - 1) : 0;
+    lim.multipv = multipv > 1 ? multipv : 0;
     tc_engine_set_poll(e, poll ? host_poll : NULL, NULL);
     tc_search_result r = tc_engine_search(e, &lim, info_cb, (void *)p);
     tc_engine_set_poll(e, NULL, NULL);

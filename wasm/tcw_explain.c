@@ -90,6 +90,60 @@ char *EXPORT(tcw_game_status)(const tc_position *p)
     return sb_done(&s, NULL);
 }
 
+/* ---------------------------------------------------------------- endings */
+
+/* The solved ending of a pawnless position of at most 3 pieces, solved
+ * here on this board (a moment: every preset's 3-piece tables are small):
+ * {"ending":"KQK","wdl":1|0|-1 for the side to move,"plies":N,
+ *  "mates":bool (a checkmate exists with this material on this board),
+ *  "forced":bool (the stronger side can force one from some position)},
+ * or "null" when the position is not such an ending. */
+static char *json_null(void)
+{
+    sb s = {0};
+    sb_puts(&s, "null");
+    return sb_done(&s, NULL);
+}
+
+char *EXPORT(tcw_game_ending)(const tc_position *p)
+{
+    static const char letters[] = " PNBRQK";
+    const tc_variant *v = tc_position_variant(p);
+    char side[2][8] = {"K", "K"};
+    int n[2] = {1, 1}, total = 0;
+    for (int c = 0; c < tc_variant_cells(v); c++) {
+        int q = tc_piece_at(p, c);
+        if (!q)
+            continue;
+        int t = TC_TYPE(q), col = TC_COLOUR(q);
+        if (t == TC_PAWN || ++total > 3)
+            return json_null();
+        if (t != TC_KING && n[col] < 3)
+            side[col][n[col]++] = letters[t];
+    }
+    char name[16];
+    snprintf(name, sizeof name, "%s%s", side[0], side[1]);
+    if (total < 3)
+        return json_null();
+    tc_egtb_options opt = {1, NULL, 1u << 21};
+    tc_error err;
+    tc_egtb *t = tc_egtb_solve(v, name, &opt, &err);
+    if (!t)
+        return json_null();
+    tc_egtb_result r;
+    tc_egtb_stats st;
+    int held = tc_egtb_probe(t, p, &r) == 0;
+    tc_egtb_stats_get(t, &st);
+    sb s = {0};
+    sb_printf(&s, "{\"ending\":");
+    sb_str(&s, tc_egtb_name(t));
+    sb_printf(&s, ",\"wdl\":%d,\"plies\":%d,\"mates\":%s,\"forced\":%s}", held ? r.wdl : 0, held ? r.plies : 0,
+              st.mates[0] + st.mates[1] ? "true" : "false",
+              st.win[0] + st.win[1] + st.loss[0] + st.loss[1] ? "true" : "false");
+    tc_egtb_free(t);
+    return sb_done(&s, NULL);
+}
+
 /* Lines of the piece on `cell` in this position (tc_piece_lines): mode 0
  * where it may move (own king's safety aside), 1 what it attacks. */
 char *EXPORT(tcw_game_lines)(const tc_position *p, int cell, int mode)

@@ -5,6 +5,7 @@
 #define TCW_INTERNAL_H
 
 #include "topochess.h"
+#include "topochess_endgame.h"
 #include "topochess_engine.h"
 #include "topochess_explain.h"
 

@@ -32,6 +32,9 @@ echo 'export const three = 3;' > "$st/assets/three-Ab12Cd34.js"
 printf '\0asm\1\0\0\0' > "$st/topochess.wasm"
 echo secret > "$st/.hidden"
 gzip -k -9 "$st/assets/app.js"
+# a stand-in brotli copy (the server sends the bytes as they are)
+gzip -k -9 "$st/assets/app.css"
+printf 'brotli bytes of app.css' > "$st/assets/app.css.br"
 echo 'body{margin:1px}' > "$st/assets/old.css"
 gzip -c "$st/assets/old.css" > "$st/assets/old.css.gz"
 touch -d '2000-01-01' "$st/assets/old.css.gz"
@@ -202,6 +205,15 @@ cmp -s "$tmp/body" "$st/assets/app.js" && ok || bad "app.js plain bytes differ"
 check "stale gzip copy" 200 "$U/assets/old.css" -H 'Accept-Encoding: gzip'
 is "stale gzip copy ignored" "$(header content-encoding)" ""
 check "app.css" 200 "$U/assets/app.css"
+is "app.css plain without Accept-Encoding" "$(header content-encoding)" ""
+check "app.css brotli" 200 "$U/assets/app.css" -H 'Accept-Encoding: gzip, deflate, br'
+is "app.css brotli encoding" "$(header content-encoding)" "br"
+is "app.css brotli vary" "$(header vary)" "Accept-Encoding"
+cmp -s "$tmp/body" "$st/assets/app.css.br" && ok || bad "app.css.br bytes differ"
+br_etag=$(header etag)
+check "app.css brotli refused" 200 "$U/assets/app.css" -H 'Accept-Encoding: br;q=0, gzip'
+is "app.css gzip when brotli is refused" "$(header content-encoding)" "gzip"
+[ "$br_etag" != "$(header etag)" ] && ok || bad "brotli and gzip copies share an ETag"
 is "app.css type" "$(header content-type)" "text/css; charset=utf-8"
 check "hashed chunk" 200 "$U/assets/three-Ab12Cd34.js"
 is "hashed chunk cache" "$(header cache-control)" "public, max-age=31536000, immutable"
@@ -299,7 +311,25 @@ check "play bad FEN" 400 "$U/play?variant=chess&fen=rnbqkbnr/pppppppp/8/8/8/8/PP
 has "bad FEN reason" "$tmp/body" "bad FEN for chess: FEN"
 check "play FEN of the wrong size" 400 "$U/play?variant=klein-bottle&fen=8/8/8/4k3/8/8/8/4K3+w+-+-+0+1"
 has "wrong size reason" "$tmp/body" "ranks"
-check "analysis bad FEN" 400 "$U/analysis?variant=torus&fen=xyz"
+check "analysis bad FEN opens the editor" 200 "$U/analysis?variant=torus&fen=xyz"
+has "analysis bad FEN reason" "$tmp/body" '"fen_error":{"fen":"xyz","error":"'
+has "analysis bad FEN: start position" "$tmp/body" '"fen":"PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w'
+check "analysis FEN of the wrong size" 200 "$U/analysis?variant=mobius&fen=8/8/8/8"
+has "wrong size named" "$tmp/body" 'board has 4 ranks, the variant has 14'
+# every name the command line accepts, in URLs too
+for q in 'variant=moebius:mobius' 'variant=klein:klein-bottle' 'variant=standard:chess' \
+         'variant=Klein+Bottle:klein-bottle' 'variant=mobius-strip:mobius'; do
+  check "play ${q%%:*}" 200 "$U/play?${q%%:*}"
+  has "play ${q%%:*} is ${q##*:}" "$tmp/body" "\"slug\":\"${q##*:}\""
+done
+check "/v/mobius-strip" 200 "$U/v/mobius-strip"
+has "/v/mobius-strip is mobius" "$tmp/body" '"slug":"mobius"'
+check "/v/Torus" 200 "$U/v/Torus"
+check "misspelt slug" 404 "$U/v/kleinn"
+has "did you mean" "$tmp/body" "did you mean &#39;klein-bottle&#39;?"
+has "known names" "$tmp/body" "known: chess"
+check "misspelt play" 404 "$U/play?variant=toruss"
+has "did you mean torus" "$tmp/body" "did you mean &#39;torus&#39;?"
 check "play bad engine" 400 "$U/play?variant=chess&engine=grey"
 check "play bad level" 400 "$U/play?variant=chess&engine=white&level=21"
 check "play level not a number" 400 "$U/play?variant=chess&level=3x"

@@ -5,9 +5,11 @@ import { createBoard, type Board } from '../board/api';
 import type { BoardConfig, BoardMove } from '../board/config';
 import type { Picture } from '../board/picture';
 import { splitName } from '../board/render';
+import { pieceColour } from '../board/state';
 import type { GameController } from './game';
 import type { GameRules, Rules } from './types';
 import { el } from './dom';
+import { playSound, setSoundOn, soundOn } from './sound';
 
 export interface BoardViewOptions {
   /** may the user move now? (the engine's turn, a finished game, a past ply) */
@@ -15,6 +17,10 @@ export interface BoardViewOptions {
   onUserMove(move: BoardMove): void;
   /** extra configuration (explorer, editor) */
   extra?: Partial<BoardConfig>;
+  /** a try with a piece of config.premove's colour (not its turn): a premove */
+  onPremove?(from: number, to: number): void;
+  /** where the explanation of an illegal move goes (default: under the board) */
+  whyHost?: HTMLElement;
 }
 
 export interface BoardView {
@@ -92,7 +98,9 @@ export function createBoardView(
     return b;
   };
   const layout = el('div', { class: 'tc-boardview' });
-  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, why, caption);
+  const flat = el('div', { class: 'tc-flat' }, toolbar, boardEl, caption);
+  if (opts.whyHost) opts.whyHost.append(why);
+  else boardEl.after(why);
   layout.append(flat, view3d);
   container.append(layout);
 
@@ -104,15 +112,29 @@ export function createBoardView(
     return movesCache.moves;
   };
 
+  // Moves the user made on this board are not animated (the piece is
+  // there already); the others (the engine's, an opponent's, stepping
+  // forward) travel along their path.
+  let userMoved = false;
+  let shownPly = ctl.cursor;
   const board = createBoard(boardEl, rules.topology, {
     fen: ctl.shownFen(),
-    onMove: (m) => opts.onUserMove(m),
+    onMove: (m) => {
+      userMoved = true;
+      opts.onUserMove(m);
+      userMoved = false;
+    },
     dests: (cell) => movesOf(current()).filter((m) => m.from === cell),
     lines: (cell) => current().lines(cell),
     onView: () => {
       caption.textContent = describeEdges(rules, board.state.picture);
     },
     onIllegal: (from, to) => {
+      const pre = board.state.config.premove;
+      if (pre && opts.onPremove && pieceColour(board.state.placement[from] ?? '') === pre && board.state.turn !== pre) {
+        opts.onPremove(from, to);
+        return;
+      }
       if (board.state.config.movable === 'none') return;
       try {
         why.textContent = current().explain(from, to);
@@ -135,6 +157,8 @@ export function createBoardView(
   }
   if (roll.files || roll.ranks) button('⌂', 'roll-reset', 'Back to the page layout');
   const b3d = button('3-D', 'view3d', 'Show the surface in 3-D');
+  const bSound = button('♪', 'sound', 'Sounds for moves, captures and checks');
+  bSound.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
 
   let three: { update(): void; dispose(): void } | null = null;
   const open3d = async () => {
@@ -158,6 +182,10 @@ export function createBoardView(
       case 'roll-up': board.roll(0, -1); break;
       case 'roll-down': board.roll(0, 1); break;
       case 'roll-reset': board.resetRoll(); break;
+      case 'sound':
+        setSoundOn(!soundOn());
+        bSound.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
+        break;
       case 'view3d':
         if (three) {
           three.dispose();
@@ -195,6 +223,12 @@ export function createBoardView(
       movable: opts.movable(),
     });
     caption.textContent = describeEdges(rules, board.state.picture);
+    if (lastPath && ctl.cursor === shownPly + 1 && !userMoved) board.animate(lastPath);
+    if (ctl.cursor === shownPly + 1) {
+      const m = ctl.plies[ctl.cursor - 1]!.move;
+      playSound(m.check ? 'check' : m.capture ? 'capture' : 'move');
+    }
+    shownPly = ctl.cursor;
   };
   sync();
   return { board, element: layout, sync, open3d };
@@ -224,7 +258,14 @@ export function createMoveList(container: HTMLElement, ctl: GameController): () 
       const span = el('span', { 'data-ply': String(i + 1), class: i + 1 === ctl.cursor ? 'tc-ply current' : 'tc-ply' }, p.move.san);
       li.append(span);
     });
-    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+    // keep the current move in view inside the list only: scrollIntoView
+    // would scroll the page too, and take the board away on a phone
+    const cur = list.querySelector<HTMLElement>('.current');
+    if (cur) {
+      const top = cur.offsetTop; // the list is positioned: its own offset
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + cur.offsetHeight - list.clientHeight;
+    }
   };
 }
 
@@ -239,5 +280,59 @@ export function bindArrowKeys(ctl: GameController): void {
     else if (e.key === 'ArrowDown' || e.key === 'End') ctl.goto(ctl.plies.length);
     else return;
     e.preventDefault();
+  });
+}
+
+/** A box to type moves in (SAN or coordinates: the rules module reads
+ * them and names what is wrong). `refuse` says why no move may be typed
+ * now, or null. */
+export function createMoveInput(
+  host: HTMLElement,
+  ctl: GameController,
+  refuse: () => string | null,
+  report: (message: string) => void,
+): HTMLInputElement {
+  const input = el('input', {
+    type: 'text',
+    class: 'tc-move-input',
+    'data-move-input': '',
+    placeholder: 'type a move: e4, Nf3, exd5, e7e8q',
+    'aria-label': 'type a move',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  host.append(input);
+  input.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    const text = input.value.trim();
+    if (!text) return;
+    const why = refuse();
+    if (why) {
+      report(why);
+      return;
+    }
+    try {
+      ctl.play(text); // from the position shown (analysis: a new line there)
+      input.value = '';
+    } catch (err) {
+      report((err as Error).message);
+    }
+  });
+  return input;
+}
+
+/** Announces each move for screen readers (a polite live region). */
+export function announceMoves(host: HTMLElement, ctl: GameController): void {
+  const live = el('p', { class: 'tc-sr-only', 'aria-live': 'polite', 'data-announce': '' });
+  host.append(live);
+  let seen = ctl.plies.length;
+  ctl.onChange(() => {
+    if (ctl.plies.length === seen + 1 && ctl.atEnd()) {
+      const i = ctl.plies.length - 1;
+      const white = (ctl.startFen.split(' ')[1] === 'b') === (i % 2 === 1);
+      const p = ctl.plies[i]!.move;
+      live.textContent = `${white ? 'White' : 'Black'} ${p.san}`;
+    }
+    seen = ctl.plies.length;
   });
 }

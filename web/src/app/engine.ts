@@ -26,8 +26,10 @@ export function createEngine(detail: VariantDetail): Engine {
         ...(limits.depth ? { depth: limits.depth } : {}),
         ...(limits.movetime ? { movetime: limits.movetime } : {}),
         ...(limits.level ? { level: limits.level } : {}),
+        ...(limits.multipv ? { multipv: limits.multipv } : {}),
         onInfo: (i) =>
           onInfo({
+            multipv: i.multipv ?? 1,
             depth: i.depth,
             score: i.mate ? { mate: i.mate } : { cp: i.score },
             pv: i.pv,

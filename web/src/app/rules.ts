@@ -81,6 +81,7 @@ function gameRules(v: Variant, g: Game): GameRules {
         checkLines: paths(s.checkLines),
       };
     },
+    ending: () => g.ending(),
     lines: (cell) => paths(g.lines(v.cellName(cell))),
     movePath: (uci) => g.movePath(uci).cells.map(idx),
     explain: (from, to) => g.explain({ from: v.cellName(from), to: v.cellName(to) }).message,

@@ -1,6 +1,9 @@
 // What the pages need from the rules (the wasm module, web/src/lib/) and
 // from the server (the #tc-data JSON, docs/web-architecture.md).
 import type { BoardMove, Topology } from '../board/config';
+import type { EndingFact } from '../lib/topochess';
+
+export type { EndingFact };
 
 export interface VariantSummary {
   slug: string;
@@ -55,6 +58,8 @@ export interface GameRules {
   lines(cell: number): number[][];
   /** the cells a legal move passes (coordinates), for drawing it */
   movePath(uci: string): number[];
+  /** the solved ending of a 3-piece pawnless position, else null */
+  ending(): EndingFact | null;
   /** the library's reason why a move from one cell to another is not legal */
   explain(from: number, to: number): string;
   pgn(tags: Record<string, string>, result: string): string;
@@ -74,6 +79,8 @@ export interface Rules {
 }
 
 export interface EngineInfo {
+  /** which line (1: the best) */
+  multipv: number;
   depth: number;
   /** centipawns from the side to move, or mate in N (positive: side to move mates) */
   score: { cp?: number; mate?: number };
@@ -88,6 +95,7 @@ export interface EngineLimits {
   depth?: number;
   movetime?: number;
   level?: number;
+  multipv?: number;
 }
 
 export interface Engine {

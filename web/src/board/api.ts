@@ -5,6 +5,7 @@
 // data-cell="<name>"; a picked piece's legal destinations carry data-dest;
 // the last move's cells data-last; a checked king's cell data-check;
 // promotion choices are buttons with data-promote="q|r|b|n".
+import { animatePath } from './animate';
 import { configure, defaults, type BoardConfig, type Topology } from './config';
 import { bindInput, cellByName, type Host } from './drag';
 import { canRollFiles, canRollRanks, type Roll } from './picture';
@@ -25,6 +26,9 @@ export interface Board {
   cell(name: string): number | null;
   /** a cell's element (by index) */
   cellElement(cell: number): Element | null;
+  /** shows the piece on the path's last cell travelling along the path
+   * (cells from the rules module), across joins */
+  animate(path: number[]): void;
   /** listen to every redraw (the 3-D view follows the board this way) */
   onChange(fn: () => void): void;
   destroy(): void;
@@ -111,6 +115,9 @@ export function createBoard(element: HTMLElement, topology: Topology, config: Pa
     },
     cellElement(cell) {
       return element.querySelector(`[data-cell="${topology.cellName(cell)}"]`);
+    },
+    animate(path) {
+      animatePath(element, path.map((c) => topology.cellName(c)));
     },
     onChange(fn) {
       listeners.push(fn);

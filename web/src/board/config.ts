@@ -52,6 +52,9 @@ export interface BoardConfig {
   orientation: Colour;
   /** who may move pieces: a colour, both, or nobody */
   movable: Colour | 'both' | 'none';
+  /** a colour whose pieces may be picked while it is not its turn: a try
+   * with one goes to onIllegal, where the page keeps it as a premove */
+  premove: Colour | null;
   /** legal moves from a cell (from the wasm module) */
   dests: (cell: number) => BoardMove[];
   /** lines of movement of the piece on a cell, as cell paths starting at the cell */
@@ -74,6 +77,8 @@ export interface BoardConfig {
   marks: Map<number, string>;
   /** extra paths to draw (explorer) */
   paths: number[][];
+  /** draw the extra paths only as routes to the cell under the pointer */
+  pathsOnHover: boolean;
   /** called after each view change (roll, flip) */
   onView: (() => void) | null;
   /** the user tried a piece on a cell it cannot go to */
@@ -86,6 +91,7 @@ export function defaults(topology: Topology): BoardConfig {
     fen: '',
     orientation: 'white',
     movable: 'both',
+    premove: null,
     dests: () => [],
     lines: () => [],
     checkLines: [],
@@ -98,6 +104,7 @@ export function defaults(topology: Topology): BoardConfig {
     onCellClick: null,
     marks: new Map(),
     paths: [],
+    pathsOnHover: false,
     onView: null,
     onIllegal: null,
   };

@@ -137,7 +137,9 @@ function move(host: Host, e: PointerEvent): void {
   }
   if (e.pointerType === 'mouse') {
     const cell = cellAt(host, e);
-    const hover = cell !== null && s.placement[cell] ? cell : null;
+    // a piece under the pointer; with a piece picked, any cell (its route
+    // there is drawn, not every line)
+    const hover = cell !== null && (s.placement[cell] || s.picked !== null || s.config.pathsOnHover) ? cell : null;
     if (hover !== s.hover) {
       s.hover = hover;
       host.redraw();

@@ -120,3 +120,22 @@ describe('the step tables the picture reads', () => {
     expect(k.cellName(k.step(cellOf(k, 'h11'), 1)!.to)).toBe('h12');
   });
 });
+
+describe('joins a rolled window walks through', () => {
+  it('none at rest on any preset', async () => {
+    for (const name of PRESETS) expect(buildPicture(await presetTopology(name), { x: 0, y: 0 }).crossings).toEqual([]);
+  });
+  it('the Klein bottle rolled: the twist line stays inside, the rows past it mirrored', async () => {
+    const t = await presetTopology('klein-bottle');
+    const pic = buildPicture(t, { x: 0, y: 1 });
+    const twist = pic.crossings.filter((x) => x.kind === 'twist');
+    expect(twist).toHaveLength(1);
+    const r = twist[0]!.r;
+    // across it the frames differ in mirroring, on every column
+    for (let c = 0; c < t.width; c++) expect(pic.grid[r]![c]!.sx).toBe(-pic.grid[r + 1]![c]!.sx);
+    // and the step from below really is the twist
+    const w = walk(t, pic.grid[r]![0]!, 0, 1)!;
+    expect(w.step.twist).toBe(true);
+    expect(w.to.cell).toBe(pic.grid[r + 1]![0]!.cell);
+  });
+});

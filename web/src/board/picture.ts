@@ -45,6 +45,10 @@ export interface Picture {
   left: Edge;
   right: Edge;
   seams: Seam[];
+  /** joins the picture walks through (a rolled window crosses the twist
+   * inside it: the cells go on, mirrored): the line between display rows
+   * r and r+1, and how the rows are joined there */
+  crossings: { r: number; kind: JoinKind }[];
   /** display spot of each cell: [r, c] */
   where: Map<number, [number, number]>;
 }
@@ -201,7 +205,11 @@ export function buildPicture(t: Topology, rollIn: Roll): Picture {
   relate(right, grid.map((row) => row[0]));
 
   const seams: Seam[] = [];
+  const crossings: { r: number; kind: JoinKind }[] = [];
   for (let r = 0; r < rows; r++) {
+    // how many columns step into row r + 1 across a join of the ranks
+    let joined = 0;
+    let kind: JoinKind = 'wrap';
     for (let c = 0; c < cols; c++) {
       const p = grid[r][c];
       if (r + 1 < rows) {
@@ -209,6 +217,10 @@ export function buildPicture(t: Topology, rollIn: Roll): Picture {
         const shown = grid[r + 1][c];
         if (!w || w.to.cell !== shown.cell || w.to.sx !== shown.sx || w.to.sy !== shown.sy) {
           seams.push({ r, c, vertical: false, across: w ? w.to.cell : null, kind: w ? kindOf(w.step) : null });
+        } else if (w.step.twist || w.step.fold || w.step.rankWrap) {
+          joined++;
+          if (w.step.fold) kind = 'fold';
+          else if (w.step.twist && kind !== 'fold') kind = 'twist';
         }
       }
       if (c + 1 < cols) {
@@ -219,8 +231,9 @@ export function buildPicture(t: Topology, rollIn: Roll): Picture {
         }
       }
     }
+    if (joined === cols) crossings.push({ r, kind });
   }
-  return { cols, rows, grid, top, bottom, left, right, seams, where };
+  return { cols, rows, grid, top, bottom, left, right, seams, crossings, where };
 }
 
 /** The display step (dx, dy) that a board direction takes at a placed cell. */

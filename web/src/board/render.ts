@@ -114,6 +114,33 @@ function joinTitle(kind: JoinKind): string {
   return kind === 'twist' ? 'twist: joined mirrored' : kind === 'fold' ? 'fold: joined to itself, mirrored' : 'wrap: joined';
 }
 
+/** The parts of the paths that lead to a cell (none without a cell). */
+export function routesTo(paths: number[][], at: number | null): number[][] {
+  if (at === null) return [];
+  const out: number[][] = [];
+  for (const path of paths) {
+    const i = path.indexOf(at, 1);
+    if (i > 0) out.push(path.slice(0, i + 1));
+  }
+  return out;
+}
+
+/** The lines of movement to draw: a hovered piece's; a picked piece's
+ * while the pointer is on it (or on a touch screen); with the pointer on
+ * another cell, only the routes to that cell (a queen's lines on a Klein
+ * bottle would cover the board). */
+export function movementLines(s: BoardState): number[][] {
+  const cfg = s.config;
+  if (s.picked !== null && s.placement[s.picked]) {
+    const all = cfg.lines(s.picked);
+    const at = s.hover;
+    if (at === null || at === s.picked) return all;
+    return routesTo(all, at);
+  }
+  if (s.hover !== null && s.placement[s.hover]) return cfg.lines(s.hover);
+  return [];
+}
+
 export function render(s: BoardState): string {
   const t = s.config.topology;
   const pic = s.picture;
@@ -261,6 +288,19 @@ export function render(s: BoardState): string {
       );
     }
   }
+  // Joins a rolled window walks through (the twist line where it is on the
+  // surface): a thin line across the board, named in its title.
+  for (const x of pic.crossings) {
+    const [, y] = g.spot(x.r, 0);
+    const ly = flip ? y + CELL : y;
+    const L = OFFSET;
+    const R = OFFSET + cols * CELL;
+    const below = t.cellName(pic.grid[x.r][0].cell);
+    const above = t.cellName(pic.grid[x.r + 1][0].cell);
+    out.push(
+      `<line x1="${L}" y1="${ly}" x2="${R}" y2="${ly}" class="crossing crossing-${x.kind}" stroke="${JOIN_COLOUR[x.kind]}" data-crossing="${x.kind}"><title>${x.kind} between ranks ${splitName(below).rank} and ${splitName(above).rank}${x.kind === 'twist' ? ': the rows past it are mirrored' : ''}</title></line>`,
+    );
+  }
   out.push('</g>');
 
   // Coordinates on every side, read from the cells along that side.
@@ -282,6 +322,15 @@ export function render(s: BoardState): string {
       const leftCell = pic.grid[r][colAt(0)].cell;
       const rightCell = pic.grid[r][colAt(cols - 1)].cell;
       out.push(`<text x="${COORD / 2}" y="${cy}" class="coord" data-coord="left">${splitName(t.cellName(leftCell)).rank}</text>`);
+      // a mirrored row (seen from the surface's other side) names its files
+      // in its own cells: the coordinates above and below do not hold for it
+      if (pic.grid[r][colAt(0)].sx < 0) {
+        for (let sc = 0; sc < cols; sc++) {
+          const cell = pic.grid[r][colAt(sc)].cell;
+          const x0 = OFFSET + sc * CELL;
+          out.push(`<text x="${x0 + 6}" y="${OFFSET + sr * CELL + 25}" class="row-file" data-row-file="${t.cellName(cell)}">${splitName(t.cellName(cell)).file}</text>`);
+        }
+      }
       out.push(`<text x="${g.width - COORD / 2}" y="${cy}" class="coord" data-coord="right">${splitName(t.cellName(rightCell)).rank}</text>`);
     }
     out.push('</g>');
@@ -290,13 +339,11 @@ export function render(s: BoardState): string {
   // Lines of movement: the picked or hovered piece's, the checking lines,
   // and any the page asked for.
   out.push('<g class="lines">');
-  const focus = s.picked ?? s.hover;
-  if (focus !== null && s.placement[focus]) {
-    for (const path of cfg.lines(focus)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
-  }
+  for (const path of movementLines(s)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
-  for (const path of cfg.paths) out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
+  for (const path of cfg.pathsOnHover ? routesTo(cfg.paths, s.hover) : cfg.paths)
+    out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);
   out.push('</g>');
 
   // The dragged piece follows the pointer.

@@ -98,7 +98,8 @@ export function setRoll(s: BoardState, roll: Roll): void {
 /** May the user pick up the piece on this cell? */
 export function canPick(s: BoardState, cell: number): boolean {
   const colour = pieceColour(s.placement[cell]);
-  if (!colour || colour !== s.turn) return false;
+  if (!colour) return false;
+  if (colour !== s.turn) return s.config.premove === colour;
   const m = s.config.movable;
   return m === 'both' || m === colour;
 }

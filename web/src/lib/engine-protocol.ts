@@ -8,6 +8,8 @@ export type VariantSpec = { preset: string } | { frontmatter: string };
 /** One progress report, sent after each completed iteration (and after an
  * aspiration fail, bound "lower"/"upper"). */
 export interface SearchInfo {
+  /** Which line (1: the best) when several are searched (multipv). */
+  multipv: number;
   depth: number;
   seldepth: number;
   /** Centipawns from the side to move's view. */
@@ -45,8 +47,10 @@ export interface SearchLimits {
   movetime?: number;
   /** About this many nodes. */
   nodes?: number;
-  /** 1..20 plays weaker (caps the depth); 0 full strength. */
+  /** 1..19: the CLI's levels, Elo 800 + 80 (N - 1); 0 or 20 full strength. */
   level?: number;
+  /** Lines to search and report (1..64; default 1). */
+  multipv?: number;
 }
 
 export type ToWorker =

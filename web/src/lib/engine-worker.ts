@@ -48,7 +48,7 @@ export function serveEngine(scope: Scope): void {
       hooks.poll = stop ? () => Atomics.load(stop, 0) >= msg.id : null;
       const l = msg.limits;
       const out = tc.m.x.tcw_engine_search(engine, game.live(), l.depth ?? 0, l.movetime ?? 0, l.nodes ?? 0,
-        l.level ?? 0, stop ? 1 : 0);
+        l.level ?? 0, stop ? 1 : 0, l.multipv ?? 1);
       hooks.onInfo = null;
       hooks.poll = null;
       const result = tc.m.takeJson<SearchResult>(out);

@@ -136,7 +136,7 @@ export class EngineClient {
     const r = this.pending.get(m.id);
     if (!r) return; // a search answered already (respawn mode)
     if (m.type === 'info') {
-      r.last = m.info;
+      if ((m.info.multipv ?? 1) === 1) r.last = m.info;
       r.onInfo?.(m.info);
       return;
     }
@@ -168,6 +168,7 @@ export class EngineClient {
       if (req.movetime) limits.movetime = req.movetime;
       if (req.nodes) limits.nodes = req.nodes;
       if (req.level) limits.level = req.level;
+      if (req.multipv && req.multipv > 1) limits.multipv = req.multipv;
       this.worker?.postMessage({ type: 'search', id, fen, moves: req.moves ?? [], limits });
     });
   }

@@ -186,6 +186,18 @@ export interface Move {
 
 export type GameStatusName = 'ongoing' | 'checkmate' | 'stalemate' | 'fifty-move' | 'repetition' | 'dead-position';
 
+/** A solved ending: its name (stronger side first), the value for the side
+ * to move (win 1, draw 0, loss -1) and plies to mate; whether a checkmate
+ * exists at all with this material on this board, and whether the
+ * stronger side can force one from some position. */
+export interface EndingFact {
+  ending: string;
+  wdl: number;
+  plies: number;
+  mates: boolean;
+  forced: boolean;
+}
+
 export interface GameStatus {
   status: GameStatusName;
   /** The library's wording, e.g. "checkmate", "draw by the fifty-move rule". */
@@ -511,6 +523,14 @@ export class Game {
 
   status(): GameStatus {
     return this.json<GameStatus>(this.m.x.tcw_game_status(this.live()));
+  }
+
+  /** The solved ending of a pawnless position of 3 pieces, solved on this
+   * board on the spot (a moment), or null for any other position. */
+  ending(): EndingFact | null {
+    const ptr = this.m.x.tcw_game_ending(this.live());
+    if (!ptr) throw new TopochessError('out of wasm memory');
+    return this.m.takeJson<EndingFact | null>(ptr);
   }
 
   /** The FEN the history starts from. */

@@ -33,6 +33,7 @@ export interface TcExports {
   tcw_game_play(p: number, text: number, err: number): number;
   tcw_game_undo(p: number): number;
   tcw_game_status(p: number): number;
+  tcw_game_ending(p: number): number;
   tcw_game_lines(p: number, cell: number, mode: number): number;
   tcw_game_move_path(p: number, text: number, err: number): number;
   tcw_game_explain(p: number, text: number): number;
@@ -47,7 +48,7 @@ export interface TcExports {
   tcw_engine_new_game(e: number): void;
   tcw_engine_set_position(e: number, p: number): number;
   tcw_engine_search(e: number, p: number, depth: number, movetimeMs: number, nodes: number, level: number,
-    poll: number): number;
+    poll: number, multipv: number): number;
   tcw_engine_evaluate(e: number, p: number): number;
   tcw_engine_load_net(e: number, data: number, len: number, err: number): number;
   tcw_engine_clear_net(e: number): void;

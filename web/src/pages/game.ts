@@ -7,6 +7,9 @@
 import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
 import { GameController } from '../app/game';
+import { createArena } from '../app/layout';
+import { playSound } from '../app/sound';
+import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
 import { loadRules } from '../app/rules';
 import type { VariantDetail } from '../app/types';
 
@@ -76,19 +79,18 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
   const result = el('p', { class: 'tc-result', 'data-result': '', hidden: '' });
   const note = el('p', { class: 'tc-game-note', 'data-note': '' });
-  const main = el('div', { class: 'tc-play' });
-  const boardCol = el('div', { class: 'tc-play-board' });
-  const side = el('aside', { class: 'tc-side' });
-  main.append(boardCol, side);
-  app.replaceChildren(title, status, result, main);
+  const arena = createArena(app, title, status, result);
+  const side = arena.side;
 
   const clockEl = (s: Side) => el('div', { class: 'tc-clock', 'data-clock': s });
   const clocks = { white: clockEl('white'), black: clockEl('black') };
   const link = el('p', { class: 'tc-game-role', 'data-role': '' });
-  side.append(clocks.black, clocks.white, link);
+  // both clocks with the status, on screen beside (or above) the board
+  arena.head.insertBefore(el('div', { class: 'tc-clocks' }, clocks.black, clocks.white), result);
+  side.append(link);
 
   const canMove = () => !!you && state.status === 'active' && state.turn === you && ctl.atEnd();
-  const view = createBoardView(boardCol, rules, ctl, {
+  const view = createBoardView(arena.board, rules, ctl, {
     movable: () => (canMove() ? you! : 'none'),
     extra: { orientation: 'white' },
     onUserMove: (m) => void act('move', { move: m.uci }),
@@ -130,6 +132,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   };
 
   let received = performance.now();
+  let lowWarned = false;
   const drawClocks = () => {
     for (const s of ['white', 'black'] as const) {
       const c = clocks[s];
@@ -142,6 +145,11 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
       c.textContent = `${s === 'white' ? 'White' : 'Black'} ${clockText(ms)}`;
       c.setAttribute('data-ms', String(Math.max(0, Math.round(ms))));
       c.toggleAttribute('data-running', state.running === s && state.status === 'active');
+      // your clock under ten seconds: one warning (when sounds are on)
+      if (s === you && state.running === s && state.status === 'active' && ms < 10000 && !lowWarned) {
+        lowWarned = true;
+        playSound('lowtime');
+      }
     }
   };
 
@@ -150,7 +158,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     drawMoves();
     const active = state.status === 'active';
     const turnName = state.turn === 'white' ? 'White' : 'Black';
-    let line = active ? `${turnName} to move` : `Game over: ${state.termination}`;
+    let line = active ? `${turnName} to move${ctl.status().check ? ', in check' : ''}` : `Game over: ${state.termination}`;
     if (active && you) line += state.turn === you ? ' — your move' : '';
     if (!ctl.atEnd()) line += ` (showing ply ${ctl.cursor} of ${ctl.plies.length})`;
     status.textContent = line;
@@ -230,6 +238,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     }
   }
   if (you === 'black') view.board.flip();
+  arena.fit();
   follow(state);
   refresh();
 
@@ -253,7 +262,7 @@ export function onlineGameBox(slug: string, fen: string | null): HTMLElement {
     who.append(el('option', { value: v! }, label!));
   const minutes = el('input', { type: 'number', min: '0', max: '600', value: '5', name: 'online-minutes', 'data-online-minutes': '' });
   const inc = el('input', { type: 'number', min: '0', max: '600', value: '3', name: 'online-increment', 'data-online-increment': '' });
-  const level = el('input', { type: 'number', min: '1', max: '20', value: '5', name: 'online-level' });
+  const level = levelSelect(DEFAULT_LEVEL, { name: 'online-level' });
   const go = el('button', { type: 'button', 'data-action': 'online-create' }, 'Create game on the server');
   const out = el('div', { class: 'tc-online-links', 'data-online-links': '' });
   box.append(
@@ -272,7 +281,7 @@ export function onlineGameBox(slug: string, fen: string | null): HTMLElement {
     if (min > 0) body.clock = { kind: 'fischer', initial_ms: min * 60000, increment_ms: (Number(inc.value) || 0) * 1000 };
     if (who.value) {
       body.engine = who.value;
-      body.level = Math.max(1, Math.min(20, Number(level.value) || 5));
+      body.level = Number(level.value) || DEFAULT_LEVEL;
     }
     const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const j = (await r.json()) as { error?: string; url: string; white?: { url: string }; black?: { url: string } };

@@ -22,7 +22,7 @@ export async function hubPage(data: HubData): Promise<void> {
       host.prepend(pic);
     }
     if (!host.querySelector('.tc-hub-engine')) {
-      host.append(' ', el('a', { class: 'tc-hub-engine', href: `/play?variant=${encodeURIComponent(v.slug)}&engine=black&level=5` }, 'vs engine'));
+      host.append(' ', el('a', { class: 'tc-hub-engine', href: `/play?variant=${encodeURIComponent(v.slug)}&engine=black` }, 'vs engine'));
     }
     entries.push({ v, host });
   }

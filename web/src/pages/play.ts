@@ -1,12 +1,16 @@
 // /play: a game for two people at one screen or against the in-browser
 // engine; move list, undo, flip, PGN/FEN export and import, resign, draw,
-// the result.
-import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
+// the result. The board is sized to the screen (app/layout.ts).
+import { announceMoves, bindArrowKeys, createBoardView, createMoveInput, createMoveList } from '../app/boardview';
+import { askInline } from '../app/confirm';
 import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
 import { GameController } from '../app/game';
+import { createArena } from '../app/layout';
+import { clampLevel, DEFAULT_LEVEL, levelName, levelSelect } from '../app/levels';
 import { loadRules } from '../app/rules';
-import type { Engine, VariantDetail } from '../app/types';
+import { statusLine } from '../app/status';
+import type { Engine, EngineInfo, VariantDetail } from '../app/types';
 import { onlineGameBox } from './game';
 
 export interface PlayData {
@@ -16,63 +20,142 @@ export interface PlayData {
   level: number | null;
 }
 
+type Side = 'white' | 'black';
+
+/** The engine accepts a draw when its search sees the game within this of
+ * equal (centipawns, as the terminal game: cli/play.c). */
+export const DRAW_MARGIN = 30;
+
+/** The engine's answer to a draw offer, from its last completed iteration
+ * (score from the side to move's view) and which side it plays. */
+export function drawAnswer(info: EngineInfo | null, engineToMove: boolean): { accept: boolean; text: string } {
+  if (!info) return { accept: false, text: 'topochess cannot judge this position: the game goes on' };
+  const sign = engineToMove ? 1 : -1;
+  const mate = (info.score.mate ?? 0) * sign;
+  const mine = (info.score.cp ?? 0) * sign;
+  const pawns = `${mine >= 0 ? '+' : ''}${(mine / 100).toFixed(2)}`;
+  if (!mate && Math.abs(mine) <= DRAW_MARGIN) return { accept: true, text: `topochess accepts the draw (it sees ${pawns})` };
+  if (mate > 0) return { accept: false, text: 'topochess declines the draw: it sees a mate for itself' };
+  if (mate < 0) return { accept: false, text: 'topochess declines the draw: it sees a mate against itself, and plays on' };
+  return { accept: false, text: `topochess declines the draw: it sees ${pawns} for itself${mine < 0 ? ' and plays on' : ''}` };
+}
+
 export async function playPage(app: HTMLElement, data: PlayData): Promise<void> {
   const rules = await loadRules(data.variant);
   const ctl = new GameController(rules, data.fen ?? undefined);
-  let engineSide: 'white' | 'black' | null = data.engine ?? null;
-  let level = data.level ?? 5;
+  let engineSide: Side | null = data.engine ?? null;
+  let level = clampLevel(data.level ?? DEFAULT_LEVEL);
   let engine: Engine | null = null;
   let thinking = false;
+  let judging = false;
+  /** a move tried while the engine thinks, judged by the rules when the
+   * turn comes back */
+  let premove: { from: number; to: number } | null = null;
+  const you = (): Side | null => (engineSide ? (engineSide === 'white' ? 'black' : 'white') : null);
 
   const title = el('h1', {}, `${data.variant.title}: play`);
+  const players = el('p', { class: 'tc-players', 'data-players': '' });
   const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
+  const whyHost = el('div', { class: 'tc-why-host' });
+  const note = el('p', { class: 'tc-note', 'data-note': '', 'aria-live': 'polite' });
   const result = el('p', { class: 'tc-result', 'data-result': '', hidden: '' });
-  const main = el('div', { class: 'tc-play' });
-  const boardCol = el('div', { class: 'tc-play-board' });
-  const side = el('aside', { class: 'tc-side' });
-  main.append(boardCol, side);
-  app.replaceChildren(title, status, result, main);
+  const ask = el('div', { class: 'tc-ask', 'data-ask': '' });
+  const arena = createArena(app, title, players, status, whyHost, note, result, ask);
+  const side = arena.side;
 
+  const turnSide = (): Side => (ctl.status().turn === 'w' ? 'white' : 'black');
   const movable = () => {
-    if (ctl.over() || !ctl.atEnd() || thinking) return 'none' as const;
+    if (ctl.over() || !ctl.atEnd() || thinking || judging) return 'none' as const;
     if (engineSide) return engineSide === 'white' ? ('black' as const) : ('white' as const);
     return 'both' as const;
   };
-  const view = createBoardView(boardCol, rules, ctl, {
+  const view = createBoardView(arena.board, rules, ctl, {
     movable,
+    whyHost,
     // against an engine that plays White, Black sits at the bottom
-    extra: { orientation: engineSide === 'white' ? 'black' : 'white' },
+    extra: {
+      orientation: engineSide === 'white' ? 'black' : 'white',
+      // a click that neither picks nor moves: say why nothing happens
+      onCellClick: (cell) => {
+        const piece = view.board.state.placement[cell];
+        if (!piece && premove) {
+          setPremove(null);
+          note.textContent = 'Premove cancelled.';
+          return;
+        }
+        if (!piece) return;
+        if (ctl.over()) note.textContent = 'The game is over: start a new game, or undo.';
+        else if (!ctl.atEnd()) note.textContent = 'You are looking at an earlier move: press End (or click the last move) to play on.';
+        else if (thinking) note.textContent = 'The engine is thinking: your turn comes after its move.';
+        else if (judging) note.textContent = 'The engine is judging your draw offer.';
+        else note.textContent = `${turnSide() === 'white' ? 'White' : 'Black'} to move: that piece is not to move now.`;
+      },
+    },
+    onPremove: (from, to) => {
+      setPremove({ from, to });
+      const name = (c: number) => rules.topology.cellName(c);
+      note.textContent = `Premove ${name(from)}-${name(to)}: played when your turn comes, if it is legal then (click an empty cell to cancel).`;
+    },
     onUserMove: (m) => {
       try {
         ctl.play(m.uci);
       } catch (e) {
-        status.textContent = (e as Error).message;
+        note.textContent = (e as Error).message;
       }
     },
   });
+  arena.fit();
+  const setPremove = (p: { from: number; to: number } | null) => {
+    premove = p;
+    app.toggleAttribute('data-premove', !!p);
+    view.board.set({ marks: new Map(p ? [[p.from, 'premove'], [p.to, 'premove']] : []) });
+  };
+  /** The turn came back: the rules module judges the premove now. */
+  const firePremove = () => {
+    const p = premove;
+    if (!p) return;
+    setPremove(null);
+    if (ctl.over() || !ctl.atEnd()) return;
+    const name = `${rules.topology.cellName(p.from)}-${rules.topology.cellName(p.to)}`;
+    const legal = ctl.game.moves().filter((m) => m.from === p.from && m.to === p.to);
+    if (!legal.length) {
+      note.textContent = `Premove ${name} is not legal now: cancelled.`;
+      return;
+    }
+    ctl.play((legal.find((m) => m.promotion === 'q') ?? legal[0]!).uci);
+  };
 
   const moves = el('div', { class: 'tc-movelist' });
   side.append(moves);
   const drawMoves = createMoveList(moves, ctl);
+  createMoveInput(
+    side,
+    ctl,
+    () => {
+      if (ctl.over()) return 'The game is over.';
+      if (!ctl.atEnd()) return 'You are looking at an earlier move: press End to play on.';
+      if (thinking) return 'The engine is thinking: your turn comes after its move.';
+      const m = movable();
+      if (m === 'both' || m === turnSide()) return null;
+      return 'Not your move now.';
+    },
+    (msg) => (note.textContent = msg),
+  );
+  announceMoves(side, ctl);
 
   const controls = el('div', { class: 'tc-controls' });
   const btn = (label: string, action: string) => el('button', { type: 'button', 'data-action': action }, label);
-  controls.append(
-    btn('Undo', 'undo'),
-    btn('New game', 'new'),
-    btn('Resign', 'resign'),
-    btn('Draw', 'draw'),
-  );
+  controls.append(btn('Undo', 'undo'), btn('New game', 'new'), btn('Resign', 'resign'), btn('Draw', 'draw'));
   side.append(controls);
 
   const engineBox = el('fieldset', { class: 'tc-engine' });
   const engineSelect = el('select', { name: 'engine', 'data-engine-side': '' });
   for (const [v, label] of [['', 'two players'], ['black', 'engine plays Black'], ['white', 'engine plays White']]) {
-    const o = el('option', { value: v }, label);
+    const o = el('option', { value: v! }, label!);
     if ((engineSide ?? '') === v) o.selected = true;
     engineSelect.append(o);
   }
-  const levelInput = el('input', { type: 'number', min: '1', max: '20', value: String(level), name: 'level', 'data-engine-level': '' });
+  const levelInput = levelSelect(level, { name: 'level', 'data-engine-level': '' });
   const thinkingNote = el('span', { class: 'tc-thinking', 'data-thinking': '', hidden: '' }, 'engine thinking…');
   engineBox.append(el('legend', {}, 'Opponent'), engineSelect, el('label', {}, ' level ', levelInput), thinkingNote);
   side.append(engineBox);
@@ -88,7 +171,11 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     ioMsg,
   );
   side.append(io);
+  // What the box shows follows the game until the person types in it.
+  let ioFollows: 'pgn' | 'fen' | null = null;
+  text.addEventListener('input', () => (ioFollows = null));
 
+  const engineName = () => `topochess level ${levelName(level)}`;
   const pgnTags = () => ({
     Event: 'topochess browser game',
     Site: location.host,
@@ -100,24 +187,31 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   const refresh = () => {
     view.sync();
     drawMoves();
-    const st = ctl.status();
     const over = ctl.over();
-    let line = '';
-    if (ctl.verdict) line = ctl.verdict.text;
-    else if (st.status !== 'ongoing') line = st.text;
-    else line = `${st.turn === 'w' ? 'White' : 'Black'} to move${st.check ? ' — check' : ''}`;
+    let line = statusLine(ctl);
     if (!ctl.atEnd()) line += ` (showing ply ${ctl.cursor} of ${ctl.plies.length})`;
     status.textContent = line;
     result.hidden = !over;
     result.textContent = over ? `Result: ${ctl.result()}` : '';
     app.setAttribute('data-game-over', over ? 'true' : 'false');
     thinkingNote.hidden = !thinking;
+    // while the engine thinks, your pieces may be picked for a premove
+    const pre = thinking && ctl.atEnd() && !ctl.over() ? you() : null;
+    if (view.board.state.config.premove !== pre) view.board.set({ premove: pre });
+    const who = (s: Side) => (engineSide === s ? engineName() : engineSide ? 'you' : s === 'white' ? 'White' : 'Black');
+    players.hidden = !engineSide;
+    players.replaceChildren(
+      el('span', { 'data-player': 'white' }, `White: ${who('white')}`),
+      ' · ',
+      el('span', { 'data-player': 'black' }, `Black: ${who('black')}`),
+    );
+    if (ioFollows === 'pgn') text.value = ctl.pgn(pgnTags());
+    else if (ioFollows === 'fen') text.value = ctl.shownFen();
   };
 
   const engineTurn = () => {
-    if (!engineSide || ctl.over() || !ctl.atEnd() || thinking) return;
-    const turn = ctl.status().turn === 'w' ? 'white' : 'black';
-    if (turn !== engineSide) return;
+    if (!engineSide || ctl.over() || !ctl.atEnd() || thinking || judging) return;
+    if (turnSide() !== engineSide) return;
     thinking = true;
     refresh();
     engine ??= createEngine(data.variant);
@@ -131,55 +225,119 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
           // the reply goes at the end, even if the user is looking back
           ctl.cursor = ctl.plies.length;
           ctl.play(best);
-        }
-        else refresh();
+          firePremove();
+        } else refresh();
       })
       .catch((e: Error) => {
         thinking = false;
-        status.textContent = `engine: ${e.message}`;
+        note.textContent = `engine: ${e.message}`;
+        refresh();
       });
   };
 
   ctl.onChange(() => {
+    note.textContent = '';
     refresh();
     engineTurn();
   });
 
+  const stopThinking = () => {
+    if (premove) setPremove(null);
+    if (thinking || judging) engine?.stop();
+    thinking = false;
+    judging = false;
+  };
+
+  /** A draw offer to the engine: accepted only when it sees the game near
+   * equal (positions drawn by rule end the game by themselves). */
+  const offerDraw = () => {
+    const side = engineSide!;
+    judging = true;
+    note.textContent = 'topochess is thinking about your draw offer…';
+    refresh();
+    engine ??= createEngine(data.variant);
+    const plies = ctl.plies.length;
+    const engineToMove = turnSide() === side;
+    let last: EngineInfo | null = null;
+    engine
+      .search(ctl.startFen, ctl.uciMoves(), { depth: 6, movetime: 1000 }, (i) => (last = i))
+      .then(() => {
+        if (!judging || ctl.plies.length !== plies) return;
+        judging = false;
+        const a = drawAnswer(last, engineToMove);
+        if (a.accept) {
+          ctl.verdict = { result: '1/2-1/2', text: 'Draw agreed' };
+          ctl.changed();
+        } else refresh();
+        note.textContent = a.text;
+        note.setAttribute('data-draw', a.accept ? 'accepted' : 'declined');
+      })
+      .catch((e: Error) => {
+        judging = false;
+        note.textContent = `engine: ${e.message}`;
+        refresh();
+        engineTurn();
+      });
+  };
+
   controls.addEventListener('click', (e) => {
     const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
     if (action === 'undo') {
-      if (thinking) engine?.stop();
-      thinking = false;
-      // Against the engine, take back the engine's reply too.
-      const turn = ctl.status().turn === 'w' ? 'white' : 'black';
-      ctl.undo(engineSide && turn !== engineSide && ctl.plies.length >= 2 ? 2 : 1);
+      const takeBack = () => {
+        stopThinking();
+        if (ctl.verdict) {
+          // a resignation or agreement is not a move: take back only it
+          ctl.verdict = null;
+          ctl.changed();
+          return;
+        }
+        // Against the engine, take back the engine's reply too.
+        ctl.undo(engineSide && turnSide() !== engineSide && ctl.plies.length >= 2 ? 2 : 1);
+      };
+      if (ctl.over()) askInline(ask, `Take back the result (${ctl.result()}, ${ctl.verdict?.text ?? ctl.status().text})?`, 'Take it back', takeBack);
+      else takeBack();
     } else if (action === 'new') {
-      if (thinking) engine?.stop();
-      thinking = false;
+      stopThinking();
       ctl.reset(data.fen ?? undefined);
     } else if (action === 'resign') {
       if (ctl.over()) return;
-      const turn = ctl.status().turn === 'w' ? 'White' : 'Black';
-      const loser = engineSide ? (engineSide === 'white' ? 'Black' : 'White') : turn;
-      ctl.verdict = { result: loser === 'White' ? '0-1' : '1-0', text: `${loser} resigns` };
-      ctl.changed();
+      const loser = engineSide ? (engineSide === 'white' ? 'Black' : 'White') : turnSide() === 'white' ? 'White' : 'Black';
+      askInline(ask, `${loser} resigns?`, 'Resign', () => {
+        if (ctl.over()) return;
+        stopThinking();
+        ctl.verdict = { result: loser === 'White' ? '0-1' : '1-0', text: `${loser} resigns` };
+        ctl.changed();
+      });
     } else if (action === 'draw') {
-      if (ctl.over()) return;
-      ctl.verdict = { result: '1/2-1/2', text: 'Draw agreed' };
-      ctl.changed();
+      if (ctl.over() || judging) return;
+      if (engineSide) {
+        if (thinking) {
+          note.textContent = 'Offer the draw on your move: the engine is thinking.';
+          return;
+        }
+        offerDraw();
+      } else
+        askInline(ask, 'Agree a draw?', 'Draw', () => {
+          if (ctl.over()) return;
+          ctl.verdict = { result: '1/2-1/2', text: 'Draw agreed' };
+          ctl.changed();
+        });
     }
   });
   io.addEventListener('click', (e) => {
     const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
     try {
       if (action === 'export-pgn') {
+        ioFollows = 'pgn';
         text.value = ctl.pgn(pgnTags());
-        ioMsg.textContent = 'PGN of the game above.';
+        ioMsg.textContent = 'PGN of the game (follows the moves).';
       } else if (action === 'export-fen') {
+        ioFollows = 'fen';
         text.value = ctl.shownFen();
-        ioMsg.textContent = 'FEN of the position shown.';
+        ioMsg.textContent = 'FEN of the position shown (follows the moves).';
       } else if (action === 'import') {
         const t = text.value.trim();
+        ioFollows = null;
         if (t.startsWith('[') || /^\d+\./.test(t)) ctl.loadPgn(t);
         else ctl.reset(t);
         ioMsg.textContent = 'Loaded.';
@@ -189,15 +347,17 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     }
   });
   engineSelect.addEventListener('change', () => {
-    engineSide = (engineSelect.value || null) as 'white' | 'black' | null;
+    engineSide = (engineSelect.value || null) as Side | null;
     refresh();
     engineTurn();
   });
   levelInput.addEventListener('change', () => {
-    level = Math.max(1, Math.min(20, Number(levelInput.value) || 5));
+    level = clampLevel(Number(levelInput.value));
+    refresh();
   });
   bindArrowKeys(ctl);
   refresh();
+  arena.fit();
   engineTurn();
   document.body.setAttribute('data-ready', 'true');
 }

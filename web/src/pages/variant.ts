@@ -101,7 +101,16 @@ export async function variantPage(app: HTMLElement, data: VariantData): Promise<
   const exSide = el('aside', { class: 'tc-side' });
   exRow.append(el('div', { class: 'tc-play-board' }, exBoardEl), exSide);
   const counts = el('table', { class: 'tc-reach', 'data-reach': '' });
-  exSide.append(el('h3', {}, 'Reach from the cell'), counts, el('h3', {}, 'Topology report'), reportTable(d));
+  // the marks show the reach; its lines (which cover most of a Klein
+  // bottle for a queen) are drawn to the cell under the pointer, or all
+  const allLines = el('input', { type: 'checkbox', 'data-explore-all': '' });
+  exSide.append(
+    el('label', { class: 'tc-explore-all' }, allLines, ' draw every line (else: the routes to the cell under the pointer)'),
+    el('h3', {}, 'Reach from the cell'),
+    counts,
+    el('h3', {}, 'Topology report'),
+    reportTable(d),
+  );
   explore.append(picker, exRow);
   app.replaceChildren(playSection, explore);
 
@@ -109,6 +118,7 @@ export async function variantPage(app: HTMLElement, data: VariantData): Promise<
   const exBoard = createBoard(exBoardEl, rules.topology, {
     fen: emptyFen(rules, null, null),
     movable: 'none',
+    pathsOnHover: true,
     onCellClick: (c) => {
       cell = c;
       update();
@@ -132,6 +142,7 @@ export async function variantPage(app: HTMLElement, data: VariantData): Promise<
       counts.append(el('tr', { 'data-reach-piece': l }, el('th', {}, name), el('td', {}, String(reach.size))));
     }
   };
+  allLines.addEventListener('change', () => exBoard.set({ pathsOnHover: !allLines.checked }));
   picker.addEventListener('click', (e) => {
     const b = (e.target as Element).closest('[data-piece]');
     if (!b) return;

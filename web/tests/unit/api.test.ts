@@ -462,3 +462,41 @@ describe('explain (the library\'s attack paths and reasons)', () => {
     });
   });
 });
+
+describe('solved endings', () => {
+  // The same 3-piece positions through the CLI's `endgame` command.
+  const cases: [string, string][] = [
+    ['torus', 'k7/8/8/8/8/8/8/8/8/8/3Q4/8/8/4K3 w - - 0 1'],
+    ['chess', 'k7/8/8/8/3Q4/8/8/4K3 w - - 0 1'],
+    ['klein-bottle', 'k7/8/8/8/8/8/4K3/8/8/8/3Q4/8/8/8 b - - 0 1'],
+    ['cylinder', 'k7/8/8/8/3R4/8/8/4K3 b - - 0 1'],
+  ];
+  for (const [name, fen] of cases) {
+    it(`${name}: ${fen} as the CLI solves it`, () => {
+      const out = native(['endgame', 'KQK'.replace('Q', /R/.test(fen) ? 'R' : 'Q'), '--variant', name, '--fen', fen]);
+      withVariant(name, (v) => {
+        const g = v.game(fen);
+        try {
+          const f = g.ending();
+          expect(f).not.toBeNull();
+          expect(f!.mates).toBe(/mate possible: yes/.test(out));
+          const value = /to move mates in (\d+)/.exec(out) ? 1 : /is mated in/.test(out) ? -1 : 0;
+          expect(f!.wdl).toBe(value);
+          const moves = /(?:mates|is mated) in (\d+) moves/.exec(out);
+          if (moves) expect(Math.ceil(f!.plies / 2)).toBe(Number(moves[1]));
+        } finally {
+          g.free();
+        }
+      });
+    });
+  }
+  it('is null with pawns or more than 3 pieces', () => {
+    withVariant('chess', (v) => {
+      const g = v.game('k7/p7/8/8/8/8/8/4K3 w - - 0 1');
+      expect(g.ending()).toBeNull();
+      g.setFen('kq6/8/8/8/8/8/8/3QK3 w - - 0 1');
+      expect(g.ending()).toBeNull();
+      g.free();
+    });
+  });
+});

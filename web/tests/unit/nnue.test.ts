@@ -112,7 +112,7 @@ describe('NNUE in wasm', () => {
       const fen = fens[fens.length - 1]!;
       g.setFen(fen);
       const depth = 5;
-      const res = T.m.takeJson<{ best: string; nodes: number }>(x.tcw_engine_search(e, g.ptr, depth, 0, 0, 0, 0));
+      const res = T.m.takeJson<{ best: string; nodes: number }>(x.tcw_engine_search(e, g.ptr, depth, 0, 0, 0, 0, 1));
       const nat = await nativeSearch(variant, file, `setoption name Hash value 4\nposition fen ${fen}\ngo depth ${depth}\n`);
       const nodes = [...nat.matchAll(/^info depth \d+ .* nodes (\d+) /gm)].map((m) => Number(m[1]));
       const best = /^bestmove (\S+)/m.exec(nat)?.[1];
