@@ -66,7 +66,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(server)         \
     X(protocol)      \
     X(ponder)        \
-    X(games_api)
+    X(games_api)     \
+    X(datagen)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE
