@@ -3,7 +3,7 @@
 as a `.tcnn` file (docs/nnue-format.md, docs/nnue.md); or, with --check,
 evaluates positions with an exported net in exact integer arithmetic.
 
-  train/train.py --data A.bin [B.bin ...] --out NET.tcnn [--hidden 128] [--epochs 40] ...
+  train/train.py --data A.bin [B.bin ...] --out NET.tcnn [--hidden 128] [--epochs 20] ...
   train/train.py --check NET.tcnn --data A.bin [--count 100]
   train/train.py --check NET.tcnn --fen FEN [--fen FEN ...]
 """
@@ -43,14 +43,25 @@ class Net(nn.Module):
         super().__init__()
         self.cells, self.hidden = cells, hidden
         nin = 12 * cells
-        self.ft_weight = nn.Parameter(torch.empty(2, nin, hidden).uniform_(-1, 1) / np.sqrt(32))
+        # a shared row per piece (colour and type, any cell), added to every
+        # cell's row: material is learnt from every position at once, which
+        # small data sets need; merged into the cell rows on export. The
+        # cell rows start at 0, so that a cell the data never shows keeps
+        # the piece's shared value.
+        self.ft_weight = nn.Parameter(torch.zeros(2, nin, hidden))
+        self.ft_factor = nn.Parameter(torch.empty(2, 12, hidden).uniform_(-1, 1) / np.sqrt(32))
         self.ft_bias = nn.Parameter(torch.full((2, hidden), 0.1))
         self.l1 = nn.Linear(2 * hidden, l1)
         self.l2 = nn.Linear(l1, l2)
         self.out = nn.Linear(l2, 1)
 
+    def merged_ft(self):
+        """The feature transformer's rows as the file holds them."""
+        rows = self.ft_weight + self.ft_factor.repeat_interleave(self.cells, dim=1)
+        return torch.clamp(rows, -tcnn.FT_RANGE, tcnn.FT_RANGE)
+
     def forward(self, xw, xb, stm, quant=False):
-        fw, fb = self.ft_weight, self.ft_bias
+        fw, fb = self.merged_ft(), self.ft_bias
         lw = [self.l1.weight, self.l2.weight, self.out.weight]
         lb = [self.l1.bias, self.l2.bias, self.out.bias]
         if quant:
@@ -73,6 +84,7 @@ class Net(nn.Module):
     def clip(self):
         with torch.no_grad():
             self.ft_weight.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
+            self.ft_factor.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
             self.ft_bias.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
             for layer in (self.l1, self.l2, self.out):
                 layer.weight.clamp_(-tcnn.W_RANGE, tcnn.W_RANGE)
@@ -83,7 +95,7 @@ class Net(nn.Module):
             info = np.iinfo(dtype)
             return np.clip(np.round(t.detach().double().numpy() * s), info.min, info.max).astype(dtype)
         return tcnn.IntNet(width, height, self.hidden, self.l1.out_features, self.l2.out_features, scale, name,
-                           q(self.ft_bias, tcnn.FT_SCALE, np.int16), q(self.ft_weight, tcnn.FT_SCALE, np.int16),
+                           q(self.ft_bias, tcnn.FT_SCALE, np.int16), q(self.merged_ft(), tcnn.FT_SCALE, np.int16),
                            q(self.l1.bias, tcnn.B_SCALE, np.int32), q(self.l1.weight, tcnn.W_SCALE, np.int8),
                            q(self.l2.bias, tcnn.B_SCALE, np.int32), q(self.l2.weight, tcnn.W_SCALE, np.int8),
                            int(q(self.out.bias, tcnn.B_SCALE, np.int32)[0]),
@@ -159,7 +171,11 @@ def train(args):
         tr_rows = va_rows = np.arange(len(data))
     tr, va = Batches(data, tr_rows), Batches(data, va_rows)
     net = Net(data.cells, args.hidden, args.l1, args.l2)
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    # weight decay only on the per-cell rows: what the data does not show
+    # about a cell stays the piece's shared value
+    others = [p for n, p in net.named_parameters() if n != "ft_weight"]
+    opt = torch.optim.AdamW([{"params": [net.ft_weight], "weight_decay": args.wd},
+                             {"params": others, "weight_decay": 0.0}], lr=args.lr)
     qat_from = args.epochs - args.qat_epochs
     log = sys.stderr
     print(f"train: {data.name} {data.width}x{data.height}: {len(data)} positions ({tr.n} train, {va.n} "
@@ -185,11 +201,12 @@ def train(args):
         vl = evaluate_loss(net, va, args, quant)
         # the best quantised epoch is kept (or the best float one before them)
         if best is None or vl < best or (quant and epoch == qat_from):
-            best = vl
+            best, best_epoch = vl, epoch + 1
             best_state = {k: v.clone() for k, v in net.state_dict().items()}
         print(f"train: epoch {epoch + 1}/{args.epochs} {'qat ' if quant else ''}lr {lr:.2g} "
               f"validation loss {vl:.5f} ({time.time() - t0:.0f} s)", file=log)
     net.load_state_dict(best_state)
+    print(f"train: kept epoch {best_epoch} (validation loss {best:.5f})", file=log)
     name = args.name or data.name
     inet = net.export(data.width, data.height, args.scale, name)
     inet.save(args.out)
@@ -239,11 +256,12 @@ def parse_args(argv):
     ap.add_argument("--hidden", type=int, default=128, help="H, the feature transformer's width")
     ap.add_argument("--l1", type=int, default=32)
     ap.add_argument("--l2", type=int, default=32)
-    ap.add_argument("--epochs", type=int, default=40)
-    ap.add_argument("--qat-epochs", type=int, default=8, help="last epochs trained with quantisation")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--qat-epochs", type=int, default=4, help="last epochs trained with quantisation")
     ap.add_argument("--max-steps", type=int, default=0, help="batches per epoch at most (0: all)")
-    ap.add_argument("--batch", type=int, default=1024)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--wd", type=float, default=1.0, help="weight decay of the per-cell feature rows")
     ap.add_argument("--lr-drop", type=float, default=0.3, help="learning rate factor for the last 30%%")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.7, help="weight of the score against the result")
     ap.add_argument("--k", type=float, default=400, help="centipawns per unit of the win-probability sigmoid")
