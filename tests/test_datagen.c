@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A small run: a few short games of standard chess at a low node budget. */
@@ -412,8 +413,43 @@ static void test_options(void)
     }
 }
 
+/* The command itself: exit status and message on standard error. */
+static void test_command(void)
+{
+    const char *bin = getenv("TC_BIN");
+    if (!bin || !*bin || strchr(bin, '\'') || access(bin, X_OK))
+        bin = access("./topochess", X_OK) == 0 ? "./topochess" : NULL;
+    th_case("datagen: the command exits 1 with the message on bad options, 0 on --help");
+    if (!bin) {
+        fprintf(stderr, "note: no ./topochess and no $TC_BIN: the datagen command checks are skipped\n");
+        return;
+    }
+    static const struct {
+        const char *args, *want;
+        int status;
+    } runs[] = {
+        {"datagen --out /tmp/x.bin --nodes 0", "topochess: datagen: --nodes takes a number from 1", 1},
+        {"datagen", "datagen needs --out FILE", 1},
+        {"datagen --to-text /nonexistent/x.bin", "cannot open '/nonexistent/x.bin'", 1},
+        {"datagen --help", "", 0},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "'%s' %s 2>&1 >/dev/null", bin, runs[i].args);
+        FILE *p = popen(cmd, "r");
+        char out[1024] = "";
+        size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = '\0';
+        int st = p ? pclose(p) : -1;
+        int status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        CHECK(status == runs[i].status && strstr(out, runs[i].want), "'%s': exit %d, stderr '%s'", runs[i].args,
+              status, out);
+    }
+}
+
 void suite_datagen(void)
 {
+    test_command();
     test_record_coding();
     test_writer_reader();
     test_options();
