@@ -8,3 +8,4 @@ CHECKS += train-test
 .PHONY: train-test
 train-test: $(BIN)
 	TC_BIN=./$(BIN) $(PYTHON_TRAIN) -m unittest discover -s train -p 'test_*.py'
+	$(PYTHON_TRAIN) bench/nnue-fit.py --smoke --bin ./$(BIN) > /dev/null 2>&1 || { echo "bench/nnue-fit.py --smoke failed"; exit 1; }
