@@ -43,7 +43,9 @@ class Data:
     result (side to move's view: 1, 0, -1), score (side to move's view, cp),
     ply, game, and file (which file each record came from)."""
 
-    def __init__(self, paths):
+    def __init__(self, paths, same_size=False):
+        """same_size: files of other boards of the same size are taken too
+        (the first file names the board)."""
         if isinstance(paths, str):
             paths = [paths]
         parts = []
@@ -54,8 +56,8 @@ class Data:
             h = read_header(raw, path)
             if self.header is None:
                 self.header = h
-            elif (h["width"], h["height"], h["name"]) != (self.header["width"], self.header["height"],
-                                                          self.header["name"]):
+            elif (h["width"], h["height"]) != (self.header["width"], self.header["height"]) or \
+                    (not same_size and h["name"] != self.header["name"]):
                 raise DataError(f"{path}: {h['name']} {h['width']}x{h['height']} does not go with "
                                 f"{self.header['name']} {self.header['width']}x{self.header['height']}")
             rs = h["record_size"]

@@ -145,6 +145,14 @@ class NetTest(unittest.TestCase):
         self.assertLessEqual(np.abs(back.ft_weight).max(), 254)
         self.assertLessEqual(np.abs(back.l1_weight.astype(int)).max(), 127)
 
+    def test_init_from_an_exported_net(self):
+        net = train.Net(112, 32)
+        net.load_int(tcnn.load(self.path))
+        again = net.export(8, 14, 400, "torus")
+        self.assertEqual(again.to_bytes(), self.inet.to_bytes())
+        with self.assertRaisesRegex(tcnn.NetError, "not the shape"):
+            train.Net(112, 64).load_int(self.inet)
+
     def test_damaged_files_are_refused(self):
         with open(self.path, "rb") as f:
             raw = bytearray(f.read())

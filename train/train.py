@@ -55,6 +55,22 @@ class Net(nn.Module):
         self.l2 = nn.Linear(l1, l2)
         self.out = nn.Linear(l2, 1)
 
+    def load_int(self, inet):
+        """Starts from an exported net (its integers over their scales), the
+        shared piece rows at 0: for fine-tuning a net on one board's data."""
+        if (inet.cells, inet.hidden, inet.l1, inet.l2) != (self.cells, self.hidden, self.l1.out_features,
+                                                          self.l2.out_features):
+            raise tcnn.NetError(f"--init net is {inet.width}x{inet.height} H {inet.hidden} L1 {inet.l1} "
+                                f"L2 {inet.l2}: not the shape asked for")
+        with torch.no_grad():
+            self.ft_weight.copy_(torch.as_tensor(inet.ft_weight / tcnn.FT_SCALE))
+            self.ft_factor.zero_()
+            self.ft_bias.copy_(torch.as_tensor(inet.ft_bias / tcnn.FT_SCALE))
+            for layer, w, b in ((self.l1, inet.l1_weight, inet.l1_bias), (self.l2, inet.l2_weight, inet.l2_bias),
+                                (self.out, inet.out_weight.reshape(1, -1), np.array([inet.out_bias]))):
+                layer.weight.copy_(torch.as_tensor(w / tcnn.W_SCALE))
+                layer.bias.copy_(torch.as_tensor(b / tcnn.B_SCALE))
+
     def merged_ft(self):
         """The feature transformer's rows as the file holds them."""
         rows = self.ft_weight + self.ft_factor.repeat_interleave(self.cells, dim=1)
@@ -163,7 +179,7 @@ def train(args):
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    data = tcdata.Data(args.data)
+    data = tcdata.Data(args.data, same_size=args.same_size)
     if len(data) == 0:
         sys.exit(f"train: no positions in {', '.join(args.data)}")
     tr_rows, va_rows = split(data, args.val_share, args.seed)
@@ -171,6 +187,8 @@ def train(args):
         tr_rows = va_rows = np.arange(len(data))
     tr, va = Batches(data, tr_rows), Batches(data, va_rows)
     net = Net(data.cells, args.hidden, args.l1, args.l2)
+    if args.init:
+        net.load_int(tcnn.load(args.init, data.width, data.height))
     # weight decay only on the per-cell rows: what the data does not show
     # about a cell stays the piece's shared value
     others = [p for n, p in net.named_parameters() if n != "ft_weight"]
@@ -252,7 +270,10 @@ def parse_args(argv):
     ap.add_argument("--check", metavar="NET", help="evaluate positions with this net instead of training")
     ap.add_argument("--fen", action="append", help="with --check: a position to evaluate (repeatable)")
     ap.add_argument("--count", type=int, default=100, help="with --check --data: positions to evaluate")
-    ap.add_argument("--name", help="the net's name (default: the data's board)")
+    ap.add_argument("--name", help="the net's name (default: the first data file's board)")
+    ap.add_argument("--init", metavar="NET", help="start from this exported net (fine-tuning)")
+    ap.add_argument("--same-size", action="store_true",
+                    help="take data of other boards of the same size too (more positions for small data sets)")
     ap.add_argument("--hidden", type=int, default=128, help="H, the feature transformer's width")
     ap.add_argument("--l1", type=int, default=32)
     ap.add_argument("--l2", type=int, default=32)
