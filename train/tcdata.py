@@ -49,11 +49,13 @@ class Data:
         if isinstance(paths, str):
             paths = [paths]
         parts = []
+        self.names = []  # the board of each file
         self.header = None
         self.torn = 0
         for i, path in enumerate(paths):
             raw = np.fromfile(path, dtype=np.uint8)
             h = read_header(raw, path)
+            self.names.append(h["name"])
             if self.header is None:
                 self.header = h
             elif (h["width"], h["height"]) != (self.header["width"], self.header["height"]) or \

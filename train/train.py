@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 import time
+import zlib
 
 import numpy as np
 import torch
@@ -164,10 +165,13 @@ def evaluate_loss(net, b, args, quant):
 
 
 def split(data, share, seed):
-    """Validation rows: whole games, about `share` of them."""
+    """Validation rows: whole games, about `share` of them, chosen by the
+    game's index and its board's name, so that a board's held-out games
+    are the same whatever other files are read with it."""
+    board = np.array([zlib.crc32(n.encode()) for n in data.names], np.uint64)[data.file]
     with np.errstate(over="ignore"):
         h = (data.game.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= (data.file.astype(np.uint64) + np.uint64(seed)) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= (board + np.uint64(seed)) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
         h *= np.uint64(0x94D049BB133111EB)
     val = (h >> np.uint64(40)) % np.uint64(1000) < np.uint64(int(share * 1000))
