@@ -113,6 +113,8 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);
 int cmd_match(cli_ctx *c);
+/* datagen.c: self-play training data (docs/nnue.md). */
+int cmd_datagen(cli_ctx *c);
 /* serve.c: the web hub (server/). */
 int cmd_serve(cli_ctx *c);
 

@@ -31,6 +31,8 @@ static int usage(FILE *out)
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "                      (uci --eval-file NET: evaluate with that net, see docs/nnue.md)\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
+            "  datagen --out FILE [--variant NAME] [--nodes 5000] [--games N | --positions N] [--threads N]\n"
+            "          [--seed N]  self-play positions scored by the search, to train a net (datagen --help)\n"
             "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
             "                      the hub of variant pages in the browser (topochess serve --help)\n"
             "Options take their value as the next word or after '=' (--variant=torus).\n");
@@ -165,6 +167,7 @@ static const cli_command commands[] = {
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
     {"dead", cmd_dead, 0, VARIANT_OPTS, 0, 0, "", "dead [--variant NAME | --variant-file PAGE]"},
+    {"datagen", cmd_datagen, 0, OPT_OWN, 0, -1, "", "datagen --out FILE [--variant NAME] [--nodes N] [--threads N] ..."},
     {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -1,0 +1,328 @@
+#!/usr/bin/python3
+"""Trains a net for one board from `topochess datagen` files and exports it
+as a `.tcnn` file (docs/nnue-format.md, docs/nnue.md); or, with --check,
+evaluates positions with an exported net in exact integer arithmetic.
+
+  train/train.py --data A.bin [B.bin ...] --out NET.tcnn [--hidden 128] [--epochs 20] ...
+  train/train.py --check NET.tcnn --data A.bin [--count 100]
+  train/train.py --check NET.tcnn --fen FEN [--fen FEN ...]
+"""
+import argparse
+import os
+import sys
+import time
+import zlib
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tcdata  # noqa: E402
+import tcnn  # noqa: E402
+
+
+def fake_quant(x, s):
+    """round(x * s) / s forward, identity backward (straight through)."""
+    return x + (torch.round(x * s) / s - x).detach()
+
+
+def fake_floor(x, s):
+    """floor(x * s) / s forward, identity backward. In the integer net x * s
+    is a multiple of 1/64: half a step is added so that a value that lands
+    a rounding error below a whole number still floors like the integer."""
+    return x + (torch.floor(x * s + 1 / 128) / s - x).detach()
+
+
+class Net(nn.Module):
+    """The float twin of the integer net: two feature transformers (one per
+    perspective), then 2H -> L1 -> L2 -> 1 with clamp(0, 1) activations.
+    With quant=True the forward pass rounds weights and activations the way
+    the integer net does, so that training sees the quantisation error."""
+
+    def __init__(self, cells, hidden=128, l1=32, l2=32):
+        super().__init__()
+        self.cells, self.hidden = cells, hidden
+        nin = 12 * cells
+        # a shared row per piece (colour and type, any cell), added to every
+        # cell's row: material is learnt from every position at once, which
+        # small data sets need; merged into the cell rows on export. The
+        # cell rows start at 0, so that a cell the data never shows keeps
+        # the piece's shared value.
+        self.ft_weight = nn.Parameter(torch.zeros(2, nin, hidden))
+        self.ft_factor = nn.Parameter(torch.empty(2, 12, hidden).uniform_(-1, 1) / np.sqrt(32))
+        self.ft_bias = nn.Parameter(torch.full((2, hidden), 0.1))
+        self.l1 = nn.Linear(2 * hidden, l1)
+        self.l2 = nn.Linear(l1, l2)
+        self.out = nn.Linear(l2, 1)
+
+    def load_int(self, inet):
+        """Starts from an exported net (its integers over their scales), the
+        shared piece rows at 0: for fine-tuning a net on one board's data."""
+        if (inet.cells, inet.hidden, inet.l1, inet.l2) != (self.cells, self.hidden, self.l1.out_features,
+                                                          self.l2.out_features):
+            raise tcnn.NetError(f"--init net is {inet.width}x{inet.height} H {inet.hidden} L1 {inet.l1} "
+                                f"L2 {inet.l2}: not the shape asked for")
+        with torch.no_grad():
+            self.ft_weight.copy_(torch.as_tensor(inet.ft_weight / tcnn.FT_SCALE))
+            self.ft_factor.zero_()
+            self.ft_bias.copy_(torch.as_tensor(inet.ft_bias / tcnn.FT_SCALE))
+            for layer, w, b in ((self.l1, inet.l1_weight, inet.l1_bias), (self.l2, inet.l2_weight, inet.l2_bias),
+                                (self.out, inet.out_weight.reshape(1, -1), np.array([inet.out_bias]))):
+                layer.weight.copy_(torch.as_tensor(w / tcnn.W_SCALE))
+                layer.bias.copy_(torch.as_tensor(b / tcnn.B_SCALE))
+
+    def merged_ft(self):
+        """The feature transformer's rows as the file holds them."""
+        rows = self.ft_weight + self.ft_factor.repeat_interleave(self.cells, dim=1)
+        return torch.clamp(rows, -tcnn.FT_RANGE, tcnn.FT_RANGE)
+
+    def forward(self, xw, xb, stm, quant=False):
+        fw, fb = self.merged_ft(), self.ft_bias
+        lw = [self.l1.weight, self.l2.weight, self.out.weight]
+        lb = [self.l1.bias, self.l2.bias, self.out.bias]
+        if quant:
+            fw, fb = fake_quant(fw, tcnn.FT_SCALE), fake_quant(fb, tcnn.FT_SCALE)
+            lw = [fake_quant(w, tcnn.W_SCALE) for w in lw]
+            lb = [fake_quant(b, tcnn.B_SCALE) for b in lb]
+        acc_w = xw @ fw[0] + fb[0]
+        acc_b = xb @ fw[1] + fb[1]
+        black = stm.unsqueeze(1) == 1
+        us = torch.where(black, acc_b, acc_w)
+        them = torch.where(black, acc_w, acc_b)
+        a = torch.clamp(torch.cat([us, them], 1), 0, 1)
+        for w, b in zip(lw[:2], lb[:2]):
+            z = a @ w.t() + b
+            if quant:
+                z = fake_floor(z, 127)
+            a = torch.clamp(z, 0, 1)
+        return (a @ lw[2].t() + lb[2]).squeeze(1)
+
+    def clip(self):
+        with torch.no_grad():
+            self.ft_weight.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
+            self.ft_factor.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
+            self.ft_bias.clamp_(-tcnn.FT_RANGE, tcnn.FT_RANGE)
+            for layer in (self.l1, self.l2, self.out):
+                layer.weight.clamp_(-tcnn.W_RANGE, tcnn.W_RANGE)
+
+    def export(self, width, height, scale, name):
+        """The integer net (round(float * scale) of docs/nnue-format.md)."""
+        def q(t, s, dtype):
+            info = np.iinfo(dtype)
+            return np.clip(np.round(t.detach().double().numpy() * s), info.min, info.max).astype(dtype)
+        return tcnn.IntNet(width, height, self.hidden, self.l1.out_features, self.l2.out_features, scale, name,
+                           q(self.ft_bias, tcnn.FT_SCALE, np.int16), q(self.merged_ft(), tcnn.FT_SCALE, np.int16),
+                           q(self.l1.bias, tcnn.B_SCALE, np.int32), q(self.l1.weight, tcnn.W_SCALE, np.int8),
+                           q(self.l2.bias, tcnn.B_SCALE, np.int32), q(self.l2.weight, tcnn.W_SCALE, np.int8),
+                           int(q(self.out.bias, tcnn.B_SCALE, np.int32)[0]),
+                           q(self.out.weight, tcnn.W_SCALE, np.int8).reshape(-1))
+
+
+def sparse_inputs(idx, nin):
+    """Dense 0/1 inputs (B, nin) from feature indices (B, cells), -1 empty."""
+    idx = torch.as_tensor(idx, dtype=torch.int64)
+    x = torch.zeros(idx.shape[0], nin + 1)
+    x.scatter_add_(1, torch.where(idx < 0, torch.full_like(idx, nin), idx), torch.ones(idx.shape))
+    return x[:, :nin]
+
+
+class Batches:
+    """The features of a data set, ready to cut into batches."""
+
+    def __init__(self, data, rows):
+        self.cells = data.cells
+        self.nin = 12 * data.cells
+        self.idx = [tcdata.feature_indices(data.board[rows], data.cells, p).astype(np.int32) for p in (0, 1)]
+        self.stm = torch.as_tensor(data.stm[rows])
+        self.score = torch.as_tensor(data.score[rows], dtype=torch.float32)
+        self.result = torch.as_tensor(data.result[rows], dtype=torch.float32)
+        self.n = len(rows)
+
+    def batch(self, sel):
+        return (sparse_inputs(self.idx[0][sel], self.nin), sparse_inputs(self.idx[1][sel], self.nin),
+                self.stm[sel], self.score[sel], self.result[sel])
+
+
+def loss_fn(y, score, result, args):
+    """Squared error of win probabilities: the net's sigmoid(y * scale / K)
+    against lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2."""
+    p = torch.sigmoid(y * args.scale / args.k)
+    target = args.lam * torch.sigmoid(score / args.k) + (1 - args.lam) * (result + 1) / 2
+    return ((p - target) ** 2).mean()
+
+
+def evaluate_loss(net, b, args, quant):
+    net.eval()
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, b.n, 4096):
+            sel = np.arange(i, min(b.n, i + 4096))
+            xw, xb, stm, score, result = b.batch(sel)
+            total += float(loss_fn(net(xw, xb, stm, quant), score, result, args)) * len(sel)
+    net.train()
+    return total / max(1, b.n)
+
+
+def split(data, share, seed):
+    """Validation rows: whole games, about `share` of them, chosen by the
+    game's index and its board's name, so that a board's held-out games
+    are the same whatever other files are read with it."""
+    board = np.array([zlib.crc32(n.encode()) for n in data.names], np.uint64)[data.file]
+    with np.errstate(over="ignore"):
+        h = (data.game.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= (board + np.uint64(seed)) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0x94D049BB133111EB)
+    val = (h >> np.uint64(40)) % np.uint64(1000) < np.uint64(int(share * 1000))
+    return np.nonzero(~val)[0], np.nonzero(val)[0]
+
+
+def train(args):
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    data = tcdata.Data(args.data, same_size=args.same_size)
+    if len(data) == 0:
+        sys.exit(f"train: no positions in {', '.join(args.data)}")
+    tr_rows, va_rows = split(data, args.val_share, args.seed)
+    if len(va_rows) == 0 or len(tr_rows) == 0:
+        tr_rows = va_rows = np.arange(len(data))
+    tr, va = Batches(data, tr_rows), Batches(data, va_rows)
+    net = Net(data.cells, args.hidden, args.l1, args.l2)
+    if args.init:
+        net.load_int(tcnn.load(args.init, data.width, data.height))
+    # weight decay only on the per-cell rows: what the data does not show
+    # about a cell stays the piece's shared value
+    others = [p for n, p in net.named_parameters() if n != "ft_weight"]
+    opt = torch.optim.AdamW([{"params": [net.ft_weight], "weight_decay": args.wd},
+                             {"params": others, "weight_decay": 0.0}], lr=args.lr)
+    qat_from = args.epochs - args.qat_epochs
+    log = sys.stderr
+    print(f"train: {data.name} {data.width}x{data.height}: {len(data)} positions ({tr.n} train, {va.n} "
+          f"validation), H {args.hidden}, L1 {args.l1}, L2 {args.l2}, {args.epochs} epochs", file=log)
+    best, best_state = None, None
+    for epoch in range(args.epochs):
+        quant = epoch >= qat_from
+        lr = args.lr * (args.lr_drop if epoch >= args.epochs * 0.7 else 1.0)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        order = rng.permutation(tr.n)
+        steps = 0
+        for i in range(0, tr.n, args.batch):
+            if args.max_steps and steps >= args.max_steps:
+                break
+            xw, xb, stm, score, result = tr.batch(order[i:i + args.batch])
+            loss = loss_fn(net(xw, xb, stm, quant), score, result, args)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            net.clip()
+            steps += 1
+        vl = evaluate_loss(net, va, args, quant)
+        # the best quantised epoch is kept (or the best float one before them)
+        if best is None or vl < best or (quant and epoch == qat_from):
+            best, best_epoch = vl, epoch + 1
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+        print(f"train: epoch {epoch + 1}/{args.epochs} {'qat ' if quant else ''}lr {lr:.2g} "
+              f"validation loss {vl:.5f} ({time.time() - t0:.0f} s)", file=log)
+    net.load_state_dict(best_state)
+    print(f"train: kept epoch {best_epoch} (validation loss {best:.5f})", file=log)
+    name = args.name or data.name
+    inet = net.export(data.width, data.height, args.scale, name)
+    inet.save(args.out)
+    back = tcnn.load(args.out, data.width, data.height)
+    sel = va_rows[:2000]
+    ev = back.evaluate(data.board[sel], data.stm[sel])
+    with torch.no_grad():
+        b = Batches(data, sel)
+        xw, xb, stm, score, result = b.batch(np.arange(len(sel)))
+        net.double()
+        fq = net(xw.double(), xb.double(), stm, True).numpy() * args.scale
+        ff = net(xw.double(), xb.double(), stm, False).numpy() * args.scale
+        net.float()
+    err = np.abs(ev - data.score[sel])
+    print(f"train: wrote {args.out} ({os.path.getsize(args.out)} bytes) in {time.time() - t0:.0f} s; "
+          f"validation: |int - search| median {np.median(err):.0f} cp, |int - float| mean "
+          f"{np.abs(ev - ff).mean():.1f} cp, max |int - quantised float| {np.abs(ev - fq).max():.2f} cp",
+          file=log)
+    return net, inet
+
+
+def check(args):
+    net = tcnn.load(args.check)
+    if args.fen:
+        boards, stms = zip(*(tcdata.parse_fen(f, net.width, net.height) for f in args.fen))
+        ev = net.evaluate(np.array(boards), np.array(stms))
+        for fen, e in zip(args.fen, ev):
+            print(f"{fen}; eval {int(e)}")
+        return
+    data = tcdata.Data(args.data)
+    if (data.width, data.height) != (net.width, net.height):
+        sys.exit(f"train: {args.check} is for {net.width}x{net.height}, the data is {data.width}x{data.height}")
+    n = min(len(data), args.count)
+    ev = net.evaluate(data.board[:n], data.stm[:n])
+    for i in range(n):
+        print(f"{data.fen(i)}; eval {int(ev[i])}; score {int(data.score[i])}")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description="Train a topochess net, or check one (docs/nnue.md).")
+    ap.add_argument("--data", nargs="+", default=[], help="datagen files of one board")
+    ap.add_argument("--out", help="the .tcnn file to write")
+    ap.add_argument("--check", metavar="NET", help="evaluate positions with this net instead of training")
+    ap.add_argument("--fen", action="append", help="with --check: a position to evaluate (repeatable)")
+    ap.add_argument("--count", type=int, default=100, help="with --check --data: positions to evaluate")
+    ap.add_argument("--name", help="the net's name (default: the first data file's board)")
+    ap.add_argument("--init", metavar="NET", help="start from this exported net (fine-tuning)")
+    ap.add_argument("--same-size", action="store_true",
+                    help="take data of other boards of the same size too (more positions for small data sets)")
+    ap.add_argument("--hidden", type=int, default=128, help="H, the feature transformer's width")
+    ap.add_argument("--l1", type=int, default=32)
+    ap.add_argument("--l2", type=int, default=32)
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--qat-epochs", type=int, default=4, help="last epochs trained with quantisation")
+    ap.add_argument("--max-steps", type=int, default=0, help="batches per epoch at most (0: all)")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--wd", type=float, default=1.0, help="weight decay of the per-cell feature rows")
+    ap.add_argument("--lr-drop", type=float, default=0.3, help="learning rate factor for the last 30%%")
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.7, help="weight of the score against the result")
+    ap.add_argument("--k", type=float, default=400, help="centipawns per unit of the win-probability sigmoid")
+    ap.add_argument("--scale", type=int, default=400, help="centipawns per output unit, written in the net")
+    ap.add_argument("--val-share", type=float, default=0.1, help="share of games kept for validation")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.check:
+        if bool(args.fen) == bool(args.data):
+            ap.error("--check needs either --data FILE or --fen FEN")
+        return args
+    if not args.data or not args.out:
+        ap.error("training needs --data FILE... and --out NET.tcnn")
+    if args.hidden % 32 or not 32 <= args.hidden <= 1024:
+        ap.error(f"--hidden {args.hidden}: the format takes multiples of 32 from 32 to 1024")
+    for label, v in (("--l1", args.l1), ("--l2", args.l2)):
+        if v not in (32, 64):
+            ap.error(f"{label} {v}: the format takes 32 or 64")
+    if not 0 <= args.lam <= 1:
+        ap.error("--lambda is from 0 to 1")
+    if not 0 <= args.qat_epochs <= args.epochs or args.epochs < 1:
+        ap.error("--epochs must be at least 1 and --qat-epochs at most --epochs")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.check:
+            check(args)
+        else:
+            train(args)
+    except (tcdata.DataError, tcnn.NetError, OSError, ValueError) as e:
+        sys.exit(f"train: {e}")
+
+
+if __name__ == "__main__":
+    main()
