@@ -16,7 +16,8 @@
 
 typedef struct srv_rate srv_rate;
 
-srv_rate *srv_rate_new(double per_minute);
+/* trusted_proxy: see srv_client_addr (NULL: every peer is a client). */
+srv_rate *srv_rate_new(double per_minute, const char *trusted_proxy);
 void srv_rate_free(srv_rate *R);
 /* Takes a token for c's address: 1, or 0 when its bucket is empty. */
 int srv_rate_take(srv_rate *R, struct MHD_Connection *c);

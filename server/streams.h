@@ -27,7 +27,8 @@
 
 typedef struct srv_streams srv_streams;
 
-srv_streams *srv_streams_new(const char *cors);
+/* trusted_proxy: see srv_client_addr (the per-address stream limit). */
+srv_streams *srv_streams_new(const char *cors, const char *trusted_proxy);
 void srv_streams_free(srv_streams *S);
 /* The daemon that resumes suspended watchers; NULL while it stops (then
  * nothing more is pushed). */
