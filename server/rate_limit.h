@@ -1,7 +1,8 @@
 /* Rate limits for creating games: a bucket of per_minute tokens per
  * client address, refilled continuously; a create or a rematch takes one.
  *
- * Limits: keyed by the whole address (text) in a chained table, so two
+ * Limits: keyed by the whole address (text; behind --trusted-proxy, the
+ * address it names: srv_client_addr) in a chained table, so two
  * addresses never share a bucket; at most SRV_RATE_CLIENTS buckets: when
  * the table is full, the buckets that have refilled (idle clients) are
  * swept, and a new client beyond that is refused.
