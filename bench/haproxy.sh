@@ -23,7 +23,7 @@ DUR=${DUR:-10}
 for t in wrk curl jq haproxy python3; do command -v $t >/dev/null || { echo "bench/haproxy.sh: $t is missing"; exit 1; }; done
 tmp=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; wait $p 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
 
 serve() { # NAME: sets $port
   nice -n 10 "$BIN" serve --port 0 --pages variants --db "$TG_TEST_DB" --max-connections 5000 --max-per-ip 5000 \
@@ -91,7 +91,7 @@ run() { # LABEL URL
   echo "$1:"
   echo -n "  state reads (one game, 32 connections): "
   nice -n 10 wrk -t2 -c32 -d"${DUR}s" --latency "$U/api/games/$id" | figures
-  ngames=$((DUR * 200)); [ $ngames -gt 4000 ] && ngames=4000
+  ngames=$((DUR * 400)); [ $ngames -gt 4000 ] && ngames=4000
   # made on process a directly: the proxy's per-source connection rate
   # (300 per 10 s) would refuse this many new connections, and every
   # process sees every game
