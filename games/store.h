@@ -120,12 +120,4 @@ typedef struct tg_migration {
 extern const tg_migration tg_migrations[];
 extern const int tg_nmigrations;
 
-/* The columns of the games table in the order every backend binds them. */
-#define TG_GAME_COLUMNS                                                                             \
-    "id, white_token, black_token, variant, title, description, width, height, files, ranks, seam, " \
-    "setup, start_fen, clock_kind, initial_ms, increment_ms, days, engine_side, engine_level, "      \
-    "white_ms, black_ms, turn_started_ms, draw_offer, takeback_offer, result, termination, nmoves, " \
-    "version, created_ms, updated_ms"
-#define TG_GAME_NCOLUMNS 30
-
 #endif

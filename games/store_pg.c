@@ -2,6 +2,7 @@
  * database, so every change is one transaction guarded by the game's
  * version, and each commit notifies the channel tg_games with "ID VERSION"
  * so that processes serving watchers of that game hear of it. */
+#include "store.h"
 #include "store_row.h"
 
 #include <libpq-fe.h>

@@ -1,9 +1,19 @@
 /* A game record as one row of values, in the column order of
- * TG_GAME_COLUMNS, so that both backends bind and read it the same way. */
+ * TG_GAME_COLUMNS, so that both backends bind and read it the same way.
+ * It leans on game.h alone: the store interface (store.h, store.c) picks
+ * a backend, and the backends call this file, one direction of calls. */
 #ifndef TG_STORE_ROW_H
 #define TG_STORE_ROW_H
 
-#include "store.h"
+#include "game.h"
+
+/* The columns of the games table in the order every backend binds them. */
+#define TG_GAME_COLUMNS                                                                             \
+    "id, white_token, black_token, variant, title, description, width, height, files, ranks, seam, " \
+    "setup, start_fen, clock_kind, initial_ms, increment_ms, days, engine_side, engine_level, "      \
+    "white_ms, black_ms, turn_started_ms, draw_offer, takeback_offer, result, termination, nmoves, " \
+    "version, created_ms, updated_ms"
+#define TG_GAME_NCOLUMNS 30
 
 /// One column value: an integer or text (text points into the game, or
 /// into buf for numbers written as text).

@@ -3,6 +3,7 @@
  * acknowledged move (synchronous=NORMAL in WAL mode survives a crash of the
  * process; only a power cut can lose the last commits). One connection, its
  * statements prepared once, guarded by a mutex. */
+#include "store.h"
 #include "store_row.h"
 
 #include <pthread.h>

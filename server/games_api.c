@@ -35,6 +35,7 @@
 struct srv_games {
     char url[1024];
     const char *cors;
+    const char *proxy; /* --trusted-proxy, or NULL */
     srv_gstore *store;
     srv_streams *streams;
     srv_engines *engines;
@@ -153,7 +154,8 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     int pg = !strncmp(G->url, "postgresql://", 13) || !strncmp(G->url, "postgres://", 11);
     G->cors = o->cors;
     G->per_minute = o->create_per_minute > 0 ? o->create_per_minute : 60;
-    G->rate = srv_rate_new(G->per_minute);
+    G->proxy = o->trusted_proxy;
+    G->rate = srv_rate_new(G->per_minute, G->proxy);
     if (!G->rate) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         free(G);
@@ -161,7 +163,7 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     }
     /* SQLite in WAL mode reads beside a writer */
     G->store = srv_gstore_open(G->url, o->stores > 0 ? o->stores : 4, err);
-    G->streams = G->store ? srv_streams_new(o->cors) : NULL;
+    G->streams = G->store ? srv_streams_new(o->cors, G->proxy) : NULL;
     if (G->store && !G->streams)
         snprintf(err->msg, sizeof err->msg, "out of memory");
     if (G->streams && pg)
@@ -258,7 +260,7 @@ static void finish_create(srv_games *G, struct MHD_Connection *c, tg_game *g, sr
     srv_api_json(r, 201, o);
     if (srv_engine_to_move(g)) {
         char client[48];
-        srv_client_addr(c, client);
+        srv_client_addr(c, G->proxy, client);
         srv_engines_enqueue(G->engines, g->id, client);
     }
 }
@@ -382,7 +384,7 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
     }
     if (srv_engine_to_move(&g)) {
         char client[48];
-        srv_client_addr(c, client);
+        srv_client_addr(c, G->proxy, client);
         srv_engines_enqueue(G->engines, g.id, client);
     }
     tg_game_free(&g);
@@ -495,7 +497,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             srv_api_json(r, 200, srv_state_json(&g, srv_now_ms()));
         if (srv_engine_to_move(&g)) {
             char client[48];
-            srv_client_addr(c, client);
+            srv_client_addr(c, G->proxy, client);
             srv_engines_enqueue(G->engines, g.id, client);
         }
         tg_game_free(&g);

@@ -22,6 +22,7 @@ typedef struct srv_games_options {
     int stores;            /* store connections (default 4 on PostgreSQL, 1 on SQLite) */
     int create_per_minute; /* games one client address may create a minute (default 60) */
     const char *cors;      /* an origin allowed to call the API, or NULL (no CORS) */
+    const char *trusted_proxy; /* whose X-Forwarded-For names the client (limits per address), or NULL */
 } srv_games_options;
 
 /* Opens the store (applying migrations), starts the listener, the engine

@@ -240,7 +240,7 @@ int srv_serve(const srv_options *o)
     srv_games *games = NULL;
     srv_people *people = NULL;
     if (!o->no_games) {
-        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors};
+        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors, o->trusted_proxy};
         games = srv_games_start(&go, &err);
         if (!games) {
             fprintf(stderr, "topochess serve: --db %s: %s\n", o->db ? o->db : "topochess.db", err.msg);

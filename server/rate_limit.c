@@ -23,6 +23,7 @@ struct srv_rate {
     rate_entry *rate[RATE_BUCKETS];
     int nrate;
     double per_minute;
+    const char *proxy; /* the trusted proxy's address, or NULL */
 };
 
 static unsigned hash_text(const char *s)
@@ -33,13 +34,14 @@ static unsigned hash_text(const char *s)
     return h;
 }
 
-srv_rate *srv_rate_new(double per_minute)
+srv_rate *srv_rate_new(double per_minute, const char *trusted_proxy)
 {
     srv_rate *R = calloc(1, sizeof *R);
     if (!R)
         return NULL;
     pthread_mutex_init(&R->lock, NULL);
     R->per_minute = per_minute;
+    R->proxy = trusted_proxy;
     return R;
 }
 
@@ -65,7 +67,7 @@ void srv_rate_free(srv_rate *R)
 int srv_rate_take(srv_rate *R, struct MHD_Connection *c)
 {
     char ip[48];
-    srv_client_addr(c, ip);
+    srv_client_addr(c, R->proxy, ip);
     int64_t t = srv_now_ms();
     pthread_mutex_lock(&R->lock);
     unsigned b = hash_text(ip) % RATE_BUCKETS;

@@ -1,7 +1,8 @@
 /* Rate limits for creating games: a bucket of per_minute tokens per
  * client address, refilled continuously; a create or a rematch takes one.
  *
- * Limits: keyed by the whole address (text) in a chained table, so two
+ * Limits: keyed by the whole address (text; behind --trusted-proxy, the
+ * address it names: srv_client_addr) in a chained table, so two
  * addresses never share a bucket; at most SRV_RATE_CLIENTS buckets: when
  * the table is full, the buckets that have refilled (idle clients) are
  * swept, and a new client beyond that is refused.
@@ -16,7 +17,8 @@
 
 typedef struct srv_rate srv_rate;
 
-srv_rate *srv_rate_new(double per_minute);
+/* trusted_proxy: see srv_client_addr (NULL: every peer is a client). */
+srv_rate *srv_rate_new(double per_minute, const char *trusted_proxy);
 void srv_rate_free(srv_rate *R);
 /* Takes a token for c's address: 1, or 0 when its bucket is empty. */
 int srv_rate_take(srv_rate *R, struct MHD_Connection *c);

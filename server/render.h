@@ -4,7 +4,7 @@
 #define SRV_RENDER_H
 
 #include "buf.h"
-#include "site.h"
+#include "site_data.h"
 
 #include <jansson.h>
 

@@ -68,7 +68,7 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const 
     return ok;
 }
 
-void srv_client_addr(struct MHD_Connection *c, char out[48])
+void srv_client_addr(struct MHD_Connection *c, const char *trusted_proxy, char out[48])
 {
     snprintf(out, 48, "?");
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -79,4 +79,23 @@ void srv_client_addr(struct MHD_Connection *c, char out[48])
         inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, 48);
     else if (sa->sa_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, 48);
+    if (!trusted_proxy || !*trusted_proxy || strcmp(out, trusted_proxy))
+        return;
+    /* the proxy appends the address it saw: the last entry, spaces trimmed */
+    const char *fwd = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For");
+    if (!fwd)
+        return;
+    const char *last = strrchr(fwd, ',');
+    last = last ? last + 1 : fwd;
+    while (*last == ' ' || *last == '\t')
+        last++;
+    size_t n = strcspn(last, " \t");
+    char cand[48];
+    unsigned char bin[16];
+    if (n == 0 || n >= sizeof cand || last[n + strspn(last + n, " \t")])
+        return;
+    memcpy(cand, last, n);
+    cand[n] = 0;
+    if (inet_pton(AF_INET, cand, bin) == 1 || inet_pton(AF_INET6, cand, bin) == 1)
+        snprintf(out, 48, "%s", cand);
 }

@@ -15,7 +15,10 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const c
 void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);
 
 /* The client's address as text ("127.0.0.1", "::1"), the whole of it:
- * limits per client are keyed by it. "?" when unknown. */
-void srv_client_addr(struct MHD_Connection *c, char out[48]);
+ * limits per client are keyed by it. "?" when unknown. When the peer is
+ * trusted_proxy (not NULL or empty), the last address of its
+ * X-Forwarded-For (the one that proxy saw) instead, if it is an address;
+ * from any other peer that header is ignored. */
+void srv_client_addr(struct MHD_Connection *c, const char *trusted_proxy, char out[48]);
 
 #endif

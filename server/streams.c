@@ -55,6 +55,7 @@ struct srv_streams {
     group *groups[NBUCKETS];
     _Atomic(struct MHD_Daemon *) daemon;
     const char *cors;
+    const char *proxy; /* the trusted proxy's address, or NULL */
     int closing; /* no new streams */
     int total;   /* open streams */
     client *clients[NBUCKETS];
@@ -68,13 +69,14 @@ static unsigned hash_text(const char *s)
     return h;
 }
 
-srv_streams *srv_streams_new(const char *cors)
+srv_streams *srv_streams_new(const char *cors, const char *trusted_proxy)
 {
     srv_streams *S = calloc(1, sizeof *S);
     if (!S)
         return NULL;
     pthread_mutex_init(&S->lock, NULL);
     S->cors = cors;
+    S->proxy = trusted_proxy;
     return S;
 }
 
@@ -312,7 +314,7 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
                    text ? text : "{}");
     free(text);
     char addr[48];
-    srv_client_addr(c, addr);
+    srv_client_addr(c, S->proxy, addr);
     pthread_mutex_lock(&S->lock);
     client *cl = S->clients[hash_text(addr) % NBUCKETS];
     while (cl && strcmp(cl->addr, addr))

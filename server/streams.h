@@ -1,7 +1,8 @@
 /* Live streams (server-sent events): the watchers of each game on this
  * process and the events sent to them.
  *
- * Limits: SRV_STREAMS_PER_ADDR open streams per client address and
+ * Limits: SRV_STREAMS_PER_ADDR open streams per client address (behind
+ * --trusted-proxy, the address it names: srv_client_addr) and
  * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
  * SRV_WATCHER_BACKLOG bytes unread (beside a kernel send buffer fixed at
  * SRV_STREAM_SNDBUF); past that its backlog is dropped, it
@@ -27,7 +28,8 @@
 
 typedef struct srv_streams srv_streams;
 
-srv_streams *srv_streams_new(const char *cors);
+/* trusted_proxy: see srv_client_addr (the per-address stream limit). */
+srv_streams *srv_streams_new(const char *cors, const char *trusted_proxy);
 void srv_streams_free(srv_streams *S);
 /* The daemon that resumes suspended watchers; NULL while it stops (then
  * nothing more is pushed). */
