@@ -4,6 +4,7 @@
 
 #include "buf.h"
 #include "render.h"
+#include "topochess_page.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -162,9 +163,27 @@ static int valid_slug(const char *s)
     return 1;
 }
 
+static int load_page_text(srv_page *p, const char *text, size_t len);
+
 /* Fills a page from its text; on a problem of the page, ok = 0 and error
- * says what; returns -1 only when memory runs out. */
+ * says what; returns -1 only when memory runs out. A page that lost its
+ * line breaks is read with its lines put back (tc_page_reflow). */
 static int load_page(srv_page *p, const char *text, size_t len)
+{
+    tc_error err;
+    if (tc_page_is_flat(text, len)) {
+        size_t n = 0;
+        char *flowed = tc_page_reflow(text, len, &n, &err);
+        if (flowed) {
+            int rc = load_page_text(p, flowed, n);
+            free(flowed);
+            return rc;
+        }
+    }
+    return load_page_text(p, text, len);
+}
+
+static int load_page_text(srv_page *p, const char *text, size_t len)
 {
     tc_error err;
     if (tc_frontmatter_parse(text, len, &p->def, &err)) {
