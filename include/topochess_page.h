@@ -27,7 +27,10 @@ int tc_page_is_flat(const char *text, size_t len);
  * paragraphs (a bold lead-in after a full stop opens one), lists (`- ` after
  * a colon), and its fenced board diagram one row per rank, split at the
  * `NN|` rank labels and re-aligned. Emphasis and inline code are kept as
- * they are. A page that is not flat comes back unchanged. Returns a heap
+ * they are. A page that has its lines comes back unchanged, except that a
+ * board diagram drawn as plain text rows (`14| P | P |...`, no fence, as
+ * in old HTML pages saved as text) gets a fence, so that Markdown keeps
+ * its rows. Returns a heap
  * text (NUL-terminated, length in *out_len if not NULL), or NULL with err
  * when memory runs out or the front matter cannot be split into keys. */
 char *tc_page_reflow(const char *text, size_t len, size_t *out_len, tc_error *err);

@@ -3,6 +3,7 @@
 #include "site.h"
 
 #include "buf.h"
+#include "howto.h"
 #include "render.h"
 #include "topochess_page.h"
 
@@ -237,7 +238,24 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     js = srv_json_text(srv_json_detail(p), &n);
     if (set_text(&p->detail_json, js, n))
         return -1;
-    char *main_html = srv_render_variant_main(p);
+    p->ok = 1;
+    return 0;
+}
+
+/* The /v/<slug> document: the page's text, "How this board works", its
+ * relatives among the loaded pages. -1 when memory runs out. */
+static int build_page_doc(const srv_site *s, srv_page *p)
+{
+    char *howto = srv_render_howto(p), *rel = srv_render_relatives(s, p);
+    srv_buf extra = {0};
+    srv_buf_str(&extra, howto ? howto : "");
+    srv_buf_str(&extra, rel ? rel : "");
+    char *extra_html = srv_buf_take(&extra, NULL);
+    int failed = !howto || !rel || !extra_html;
+    free(howto);
+    free(rel);
+    char *main_html = failed ? NULL : srv_render_variant_main(p, extra_html);
+    free(extra_html);
     if (!main_html)
         return -1;
     srv_buf data = {0};
@@ -246,13 +264,11 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     srv_buf_str(&data, "}");
     char *data_json = srv_buf_take(&data, NULL);
     srv_doc d = {"variant", p->title, main_html, data_json, p->slug};
+    size_t n = 0;
     char *doc = data_json ? srv_render_document(&d, &n) : NULL;
     free(main_html);
     free(data_json);
-    if (set_text(&p->html, doc, n))
-        return -1;
-    p->ok = 1;
-    return 0;
+    return set_text(&p->html, doc, n);
 }
 
 static void page_free(srv_page *p);
@@ -366,10 +382,11 @@ static int build_site_texts(srv_site *s)
     if (set_text(&s->variants_json, js, n))
         return json_decref(hub), -1;
     char *data = srv_json_text(hub, &n);
-    char *main_html = srv_render_hub_main(s);
+    if (set_text(&s->hub_data, data, n))
+        return -1;
+    char *main_html = srv_render_hub_main(s, NULL, NULL);
     srv_doc d = {"hub", "topochess: variants", main_html, data, NULL};
-    char *doc = data && main_html ? srv_render_document(&d, &n) : NULL;
-    free(data);
+    char *doc = main_html ? srv_render_document(&d, &n) : NULL;
     free(main_html);
     return set_text(&s->hub_html, doc, n);
 }
@@ -426,7 +443,9 @@ srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error 
             s->pages[i].slug = s->pages[i].def.name; /* the array moved */
             s->nvariants += s->pages[i].ok;
         }
-        failed = build_site_texts(s);
+        for (int i = 0; i < s->nvariants && !failed; i++)
+            failed = build_page_doc(s, &s->pages[i]);
+        failed = failed || build_site_texts(s);
     }
     if (failed) {
         srv_site_free(s);
@@ -445,6 +464,7 @@ void srv_site_free(srv_site *s)
     free(s->pages);
     free(s->hub_html.p);
     free(s->variants_json.p);
+    free(s->hub_data.p);
     free(s);
 }
 

@@ -51,6 +51,7 @@ typedef struct srv_site {
     srv_page *pages;           /* variants first (hub order), then errors */
     srv_text hub_html;
     srv_text variants_json;    /* /api/variants */
+    srv_text hub_data;         /* the hub's tc-data, for the filtered lists too */
 } srv_site;
 
 /* Reads every *.md page of pages_dir. Fails (NULL, err) only when the

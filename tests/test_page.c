@@ -154,22 +154,59 @@ static void test_flat_seeds(void)
     free(text);
 }
 
+/* text without its lines that hold only a fence */
+static char *drop_fence_lines(const char *t)
+{
+    char *out = malloc(strlen(t) + 1), *o = out;
+    for (const char *s = t; out && *s;) {
+        const char *e = strchr(s, '\n');
+        size_t l = e ? (size_t)(e - s) + 1 : strlen(s);
+        if (strncmp(s, "```\n", 4) != 0) {
+            memcpy(o, s, l);
+            o += l;
+        }
+        s += l;
+    }
+    if (out)
+        *o = '\0';
+    return out;
+}
+
 static void test_plain_seeds(void)
 {
-    const char *paths[] = {SEED_CYLINDER, SEED_FOLD};
-    for (int i = 0; i < 2; i++) {
-        th_case("page reflow: %s has its lines, stays as it is", paths[i]);
-        size_t len = 0, n = 0;
-        char *text = slurp(paths[i], &len);
-        if (!text)
-            continue;
-        tc_error err;
-        CHECK(!tc_page_is_flat(text, len), "%s: taken as flat", paths[i]);
-        char *page = tc_page_reflow(text, len, &n, &err);
-        CHECK(page && n == len && !memcmp(page, text, len), "%s: changed by reflow", paths[i]);
-        free(page);
-        free(text);
+    th_case("page reflow: 004 has its lines and no diagram, stays as it is");
+    size_t len = 0, n = 0;
+    char *text = slurp(SEED_FOLD, &len);
+    tc_error err;
+    CHECK(text && !tc_page_is_flat(text, len), "004 taken as flat");
+    char *page = text ? tc_page_reflow(text, len, &n, &err) : NULL;
+    CHECK(page && n == len && !memcmp(page, text, len), "004 changed by reflow");
+    free(page);
+    free(text);
+
+    th_case("page reflow: 002's plain-text diagram gets a fence, nothing else changes");
+    text = slurp(SEED_CYLINDER, &len);
+    CHECK(text && !tc_page_is_flat(text, len), "002 taken as flat");
+    page = text ? tc_page_reflow(text, len, &n, &err) : NULL;
+    char lines[4][128];
+    CHECK(page && lines_with(page, "```", lines, 4) == 2, "002: want one fence pair");
+    char *back = page ? drop_fence_lines(page) : NULL;
+    CHECK(back && !strcmp(back, text), "002: more than the fence lines changed");
+    tc_variant_def d = {.width = 8, .height = 14};
+    tc_page_guess g;
+    if (page && tc_page_guess_read(page, n, &g, &err) == 0) {
+        d.width = g.width;
+        d.height = g.height;
     }
+    check_diagram(page ? page : "", &d, "002 fenced");
+    CHECK(strstr(page ? page : "", "```\n\t       Black") && strstr(page ? page : "", "\t     White\n```"),
+          "002: the fence does not hold the 'Black' and 'White' lines");
+    char *again = page ? tc_page_reflow(page, n, &len, &err) : NULL;
+    CHECK(again && !strcmp(again, page), "002: a second reflow changed the page");
+    free(again);
+    free(back);
+    free(page);
+    free(text);
 }
 
 static void test_guess(void)

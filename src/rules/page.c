@@ -471,6 +471,87 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
     free(w);
 }
 
+/* ---------------------------------------------------------------- plain diagrams */
+
+/* A line of a board diagram drawn as plain text: a rank row `NN| ...|`. */
+static bool diagram_row(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= 4 && s[0] == ' ')
+        return false; /* indented four spaces: already code in Markdown */
+    size_t d = i;
+    while (i < n && i - d < 3 && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i == d || i - d > 2)
+        return false;
+    while (i < n && s[i] == ' ')
+        i++;
+    return i < n && s[i] == '|' && memchr(s + i + 1, '|', n - i - 1);
+}
+
+static bool blank_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!blank(s[i]))
+            return false;
+    return true;
+}
+
+/* Copies a body that has its lines, putting a fence round a board diagram
+ * drawn as plain text (Markdown would run its rows together): from the
+ * non-blank lines just above its first rank row to those just below its
+ * last. A body with fences of its own is copied as it is. */
+static void fence_plain_diagram(const char *s, size_t n, fm_buf *b)
+{
+    size_t nl = 1;
+    for (size_t i = 0; i < n; i++)
+        nl += s[i] == '\n';
+    size_t *start = malloc((nl + 1) * sizeof *start);
+    if (!start) {
+        b->failed = true;
+        return;
+    }
+    size_t k = 0, first = (size_t)-1, last = 0;
+    bool fenced = false;
+    for (size_t at = 0; at <= n && k < nl; k++) {
+        start[k] = at;
+        const char *e = memchr(s + at, '\n', n - at);
+        size_t le = e ? (size_t)(e - s) : n;
+        const char *t = s + at;
+        while (t < s + le && (*t == ' ' || *t == '\t'))
+            t++;
+        fenced |= (size_t)(s + le - t) >= 3 && (!memcmp(t, "```", 3) || !memcmp(t, "~~~", 3));
+        if (diagram_row(s + at, le - at)) {
+            if (first == (size_t)-1)
+                first = k;
+            last = k;
+        }
+        at = le + 1;
+    }
+    start[k] = n + 1;
+    if (fenced || first == (size_t)-1) {
+        put(b, s, n);
+        free(start);
+        return;
+    }
+    size_t from = first, to = last; /* lines [from, to] go inside the fence */
+    while (from > 0 && !blank_line(s + start[from - 1], start[from] - start[from - 1] - 1))
+        from--;
+    while (to + 1 < k && !blank_line(s + start[to + 1], start[to + 2] - start[to + 1] - 1))
+        to++;
+    size_t a = start[from], z = start[to + 1] > n ? n : start[to + 1];
+    put(b, s, a);
+    put_str(b, "```\n");
+    put(b, s + a, z - a);
+    if (!at_line_start(b))
+        put(b, "\n", 1);
+    put_str(b, "```\n");
+    put(b, s + z, n - z);
+    free(start);
+}
+
 /* ---------------------------------------------------------------- pages */
 
 /* Offset of the first non-blank line (after a byte order mark). */
@@ -581,7 +662,7 @@ char *tc_page_reflow(const char *text, size_t len, size_t *out_len, tc_error *er
             put(&b, "\n", 1);
         reflow_body(text + body, len - body, &names, &b);
     } else {
-        put(&b, text + body, len - body);
+        fence_plain_diagram(text + body, len - body, &b);
     }
     if (!b.p)
         put(&b, "", 0);
