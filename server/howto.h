@@ -5,9 +5,10 @@
 
 #include "buf.h"
 #include "site.h"
+#include "topochess_report.h"
 
 /* Both heap HTML, NULL if memory runs out. */
-char *srv_render_howto(const srv_page *p);
+char *srv_render_howto(const srv_site *s, const srv_page *p);
 char *srv_render_relatives(const srv_site *s, const srv_page *p);
 
 #endif

@@ -242,11 +242,34 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     return 0;
 }
 
+/* Reads <pages_dir>/endings.txt (lines "8x14|files wrap, ranks wrap|KQK|yes|100.00|11",
+ * '#' comments) when it is there; a bad line is skipped. */
+static void load_endings(srv_site *s)
+{
+    char path[PATH_MAX + 16], line[256];
+    snprintf(path, sizeof path, "%s/endings.txt", s->pages_dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    s->endings = calloc(SRV_MAX_ENDINGS, sizeof *s->endings);
+    while (s->endings && s->nendings < SRV_MAX_ENDINGS && fgets(line, sizeof line, fp)) {
+        srv_ending *e = &s->endings[s->nendings];
+        char possible[8];
+        if (line[0] == '#' ||
+            sscanf(line, "%15[^|]|%63[^|]|%7[^|]|%7[^|]|%15[^|]|%d", e->size, e->topology, e->ending, possible,
+                   e->won, &e->longest) != 6)
+            continue;
+        e->possible = !strcmp(possible, "yes");
+        s->nendings++;
+    }
+    fclose(fp);
+}
+
 /* The /v/<slug> document: the page's text, "How this board works", its
  * relatives among the loaded pages. -1 when memory runs out. */
 static int build_page_doc(const srv_site *s, srv_page *p)
 {
-    char *howto = srv_render_howto(p), *rel = srv_render_relatives(s, p);
+    char *howto = srv_render_howto(s, p), *rel = srv_render_relatives(s, p);
     srv_buf extra = {0};
     srv_buf_str(&extra, howto ? howto : "");
     srv_buf_str(&extra, rel ? rel : "");
@@ -443,6 +466,7 @@ srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error 
             s->pages[i].slug = s->pages[i].def.name; /* the array moved */
             s->nvariants += s->pages[i].ok;
         }
+        load_endings(s);
         for (int i = 0; i < s->nvariants && !failed; i++)
             failed = build_page_doc(s, &s->pages[i]);
         failed = failed || build_site_texts(s);
@@ -465,6 +489,7 @@ void srv_site_free(srv_site *s)
     free(s->hub_html.p);
     free(s->variants_json.p);
     free(s->hub_data.p);
+    free(s->endings);
     free(s);
 }
 

@@ -44,6 +44,14 @@ typedef struct srv_page {
     int order;             /* preset index, or after the presets */
 } srv_page;
 
+/// One solved ending of the pages folder's endings.txt (tools/gen-endings).
+typedef struct srv_ending {
+    char size[16], topology[64], ending[8], won[16];
+    int possible, longest;
+} srv_ending;
+
+#define SRV_MAX_ENDINGS 256
+
 typedef struct srv_site {
     char pages_dir[PATH_MAX];
     char static_dir[PATH_MAX]; /* resolved; "" when the folder is missing */
@@ -52,6 +60,8 @@ typedef struct srv_site {
     srv_text hub_html;
     srv_text variants_json;    /* /api/variants */
     srv_text hub_data;         /* the hub's tc-data, for the filtered lists too */
+    srv_ending *endings;       /* from <pages_dir>/endings.txt, if there */
+    int nendings;
 } srv_site;
 
 /* Reads every *.md page of pages_dir. Fails (NULL, err) only when the

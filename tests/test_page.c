@@ -5,6 +5,7 @@
  * one row per rank that shows the front matter's own setup. */
 #include "harness.h"
 #include "topochess_page.h"
+#include "topochess_report.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -296,8 +297,84 @@ static void test_bad_pages(void)
     free(p);
 }
 
+/* The pawn entry of a guide for colour and rank, or NULL. */
+static const int *guide_pawn(const tc_board_guide *g, int colour, int rank)
+{
+    for (int i = 0; i < g->npawns; i++)
+        if (g->pawns[i].colour == colour && g->pawns[i].rank == rank)
+            return &g->pawns[i].colour;
+    return NULL;
+}
+
+static void test_guide(void)
+{
+    tc_board_guide g;
+    tc_error err;
+    th_case("board guide: Klein bottle, as the seed page 000 describes it");
+    tc_variant *v = th_variant("klein-bottle");
+    if (v && tc_board_guide_compute(v, &g, &err) == 0) {
+        /* "White's near pawns move forward (2->3->4...)", "far pawns move
+         * backward (14->13->12...)", Black's mirrored; promotion on the
+         * enemy back rank (RULES.md section 4) */
+        static const int want[4][3] = {{0, 2, 1}, {0, 14, -1}, {1, 7, -1}, {1, 9, 1}};
+        CHECK(g.npawns == 4, "%d pawn ranks, want 4", g.npawns);
+        for (int i = 0; i < 4; i++) {
+            const int *pw = guide_pawn(&g, want[i][0], want[i][1]);
+            CHECK(pw && pw[2] == want[i][2], "colour %d rank %d: direction %d, want %d", want[i][0], want[i][1],
+                  pw ? pw[2] : 99, want[i][2]);
+            CHECK(pw && pw[3] == (want[i][0] ? 1 : 8), "colour %d rank %d: promotes on %d", want[i][0],
+                  want[i][1], pw ? pw[3] : 0);
+        }
+        CHECK(g.castling[0] && g.castling[1], "castling %d %d", g.castling[0], g.castling[1]);
+        CHECK(g.njoins == 3, "%d joins, want file, rank and twist", g.njoins);
+        char a[8], z[8];
+        for (int i = 0; i < g.njoins; i++)
+            if (g.joins[i].join == TC_JOIN_TWIST) {
+                tc_cell_name(v, g.joins[i].from, a);
+                tc_cell_name(v, g.joins[i].to, z);
+                /* the seed: "file a on rank 12 connects to file h on rank 11" */
+                CHECK(!strcmp(a, "a11") && !strcmp(z, "h12"), "twist step %s -> %s", a, z);
+            }
+        /* no edges: 8 king and knight moves from every cell; on the flat
+         * 8x14 board a corner knight has 2 */
+        CHECK(g.reach_lo[0] == 8 && g.reach_hi[0] == 8 && g.reach_lo[1] == 8, "king %d-%d knight %d-%d",
+              g.reach_lo[0], g.reach_hi[0], g.reach_lo[1], g.reach_hi[1]);
+        CHECK(g.has_flat && g.flat_lo[0] == 3 && g.flat_lo[1] == 2 && g.flat_hi[1] == 8,
+              "flat: king from %d, knight %d-%d", g.flat_lo[0], g.flat_lo[1], g.flat_hi[1]);
+    } else {
+        CHECK(0, "klein-bottle guide: %s", v ? err.msg : "no variant");
+    }
+    tc_variant_free(v);
+
+    th_case("board guide: chess has no joins, pawns one way, bishops 7 to 13 cells");
+    v = th_variant("chess");
+    if (v && tc_board_guide_compute(v, &g, &err) == 0) {
+        CHECK(g.njoins == 0, "%d joins on chess", g.njoins);
+        const int *w = guide_pawn(&g, 0, 2), *b = guide_pawn(&g, 1, 7);
+        CHECK(g.npawns == 2 && w && w[2] == 1 && w[3] == 8 && b && b[2] == -1 && b[3] == 1, "chess pawns");
+        CHECK(g.reach_lo[2] == 7 && g.reach_hi[2] == 13, "bishop %d-%d", g.reach_lo[2], g.reach_hi[2]);
+        CHECK(g.reach_lo[1] == g.flat_lo[1] && g.reach_hi[1] == g.flat_hi[1], "chess is its own flat board");
+    }
+    tc_variant_free(v);
+
+    th_case("board guide: the folded board's fold sends a step back onto its own rank");
+    v = th_variant("folding");
+    if (v && tc_board_guide_compute(v, &g, &err) == 0) {
+        int fold = -1;
+        for (int i = 0; i < g.njoins; i++)
+            if (g.joins[i].join == TC_JOIN_FOLD)
+                fold = i;
+        CHECK(fold >= 0, "no fold found");
+        if (fold >= 0)
+            CHECK(g.joins[fold].from / 8 == g.joins[fold].to / 8, "a fold step changes rank: %d -> %d",
+                  g.joins[fold].from, g.joins[fold].to);
+    }
+    tc_variant_free(v);
+}
+
 void suite_page(void)
 {
+    test_guide();
     test_flat_seeds();
     test_plain_seeds();
     test_guess();

@@ -33,6 +33,14 @@ seeds=tests/data/seeds
 pg=$tmp/pages
 mkdir -p "$pg"
 cp variants/*.md "$pg/"
+# the solved endings, as tools/gen-endings writes them (a fixed copy: the
+# page shows what the file says for the page's board)
+cat > "$pg/endings.txt" <<'ENDINGS'
+# board|topology|ending|mate possible|won with White to move (%)|longest mate (moves)
+8x14|files wrap, ranks twist 11|KQK|yes|100.00|1
+8x14|files wrap, ranks twist 11|KBNK|no|0.00|0
+8x8|files open, ranks open|KQK|yes|100.00|10
+ENDINGS
 cp $seeds/000_*.txt "$pg/klein.md"
 cp $seeds/001_*.txt "$pg/mobius-seed.md"
 # import: the suggested front matter, the joins chosen by a person, the text
@@ -102,6 +110,14 @@ has "klein: how it works" "$tmp/klein" '<h2>How this board works</h2>'
 has "klein: the file join" "$tmp/klein" "one step west from a1 lands on h1"
 has "klein: the twist (the seed: a12 joins h11)" "$tmp/klein" "one step north from a11 lands on h12"
 has "klein: knight reach" "$tmp/klein" "<td>knight</td><td>8 to 8</td><td>2 to 8</td>"
+has "klein: bishop reach" "$tmp/klein" "<td>bishop</td>"
+has "klein: White's far pawns (seed: move backward 14->13)" "$tmp/klein" "White pawns on rank 14 move down the board (rank 14 to 13) and promote on rank 8."
+has "klein: Black's far pawns (seed: move forward 9->10)" "$tmp/klein" "Black pawns on rank 9 move up the board (rank 9 to 10) and promote on rank 1."
+has "klein: castling" "$tmp/klein" "White castles as in chess"
+has "klein: the step drawn" "$tmp/klein" '<svg class="tc-howto-board"'
+has "klein: why the knight reaches more" "$tmp/klein" "a knight reaches at least 8 cells from anywhere"
+has "klein: endings of its board" "$tmp/klein" "<tr><td>KBNK</td><td>no</td>"
+lacks "klein: endings of another board" "$tmp/klein" "<td>10 moves</td>"
 has "klein: relative torus" "$tmp/klein" '<a href="/v/torus">'
 has "klein: relative mobius seed" "$tmp/klein" '<a href="/v/mobius-strip-chess">'
 lacks "klein: itself is no relative" "$tmp/klein" '<li><a href="/v/klein-bottle-chess">'
@@ -110,6 +126,8 @@ has "klein: variant of this" "$tmp/klein" 'href="/new?from=klein-bottle-chess">M
 has "fold: the fold join" "$tmp/fold" '<span class="tc-legend-fold">'
 get chess "$U/v/chess"
 has "chess: no joins" "$tmp/chess" "No joins"
+has "chess: its endings" "$tmp/chess" "<tr><td>KQK</td><td>yes</td><td>100.00%</td><td>10 moves</td></tr>"
+has "fold: endings not solved said" "$tmp/glued" "have not been solved for this board yet"
 for p in klein mobius glued fold chess; do lacks "$p cites no unserved file" "$tmp/$p" "RULES.md"; done
 for v in $("$BIN" variants | awk 'NR > 1 && $2 ~ /^[0-9]+x[0-9]+$/ {print $1}'); do
   get "v-$v" "$U/v/$v"
