@@ -1,9 +1,10 @@
-/* "How this board works" on every variant page, and the page's relatives.
- * The facts come from the library (tc_board_guide_compute: the variant's
+/* "How this board works" on every variant page. The facts come from the library (tc_board_guide_compute: the variant's
  * own tables and start position, never its name) and from the solved
  * endings of the pages folder's endings.txt (tools/gen-endings), so that a
  * page written or imported by anyone gets them too. All text is escaped. */
 #include "howto.h"
+
+#include "buf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,9 @@ static void step_svg(srv_buf *b, const tc_variant *v, int from, int to, const ch
     srv_buf_str(b, "</g></svg>");
 }
 
-static void joins_part(srv_buf *b, const srv_page *p, const tc_board_guide *g)
+static void joins_part(srv_buf *b, const tc_variant *v, const tc_board_guide *g)
 {
-    const tc_variant *v = p->variant;
-    const tc_variant_def *d = &p->def;
+    const tc_variant_def *d = tc_variant_def_of(v);
     srv_buf_str(b, "<h3>The joins</h3>\n<ul class=\"tc-howto-joins\">\n");
     if (!g->njoins)
         srv_buf_str(b, "<li>No joins: the edges are edges, as on a chessboard.</li>\n");
@@ -128,15 +128,16 @@ static void reach_part(srv_buf *b, const tc_board_guide *g, const tc_topology_fi
                                      : "are not bound to one colour: crossing a join can change it");
 }
 
-static void endings_part(srv_buf *b, const srv_site *s, const srv_page *p)
+static void endings_part(srv_buf *b, const tc_variant *v, const char *topology, const srv_ending *endings,
+                         int nendings)
 {
     char size[16];
-    snprintf(size, sizeof size, "%dx%d", p->def.width, p->def.height);
+    snprintf(size, sizeof size, "%dx%d", tc_variant_width(v), tc_variant_height(v));
     srv_buf_str(b, "<h3>Which endings can mate</h3>\n");
     int n = 0;
-    for (int i = 0; i < s->nendings; i++) {
-        const srv_ending *e = &s->endings[i];
-        if (strcmp(e->size, size) || strcmp(e->topology, p->topology))
+    for (int i = 0; i < nendings; i++) {
+        const srv_ending *e = &endings[i];
+        if (strcmp(e->size, size) || strcmp(e->topology, topology))
             continue;
         if (!n++)
             srv_buf_str(b, "<table class=\"tc-howto-reach\"><tr><th>ending</th><th>can mate</th>"
@@ -155,64 +156,28 @@ static void endings_part(srv_buf *b, const srv_site *s, const srv_page *p)
                        "--variant-file PAGE</code> does it (<a href=\"/docs/endgames\">solved endings</a>).</p>\n");
 }
 
-char *srv_render_howto(const srv_site *s, const srv_page *p)
+char *srv_render_howto(const tc_variant *v, const char *topology, const tc_topology_figures *fig,
+                       const srv_ending *endings, int nendings)
 {
     tc_board_guide *g = malloc(sizeof *g);
     tc_error err;
-    if (!g || tc_board_guide_compute(p->variant, g, &err)) {
+    if (!g || tc_board_guide_compute(v, g, &err)) {
         free(g);
         return NULL;
     }
     srv_buf b = {0};
     srv_buf_str(&b, "<section class=\"tc-howto\" id=\"how-this-board-works\">\n<h2>How this board works</h2>\n");
-    srv_buf_printf(&b, "<p>%d files by %d ranks; the surface is a ", p->def.width, p->def.height);
-    srv_buf_html(&b, p->fig.surface);
-    srv_buf_str(&b, p->fig.orientable ? "." : ", which is not orientable: a piece that goes round it comes back "
+    srv_buf_printf(&b, "<p>%d files by %d ranks; the surface is a ", tc_variant_width(v), tc_variant_height(v));
+    srv_buf_html(&b, fig->surface);
+    srv_buf_str(&b, fig->orientable ? "." : ", which is not orientable: a piece that goes round it comes back "
                                               "mirrored.");
     srv_buf_str(&b, "</p>\n");
-    joins_part(&b, p, g);
-    pawns_part(&b, g, p->def.height);
-    reach_part(&b, g, &p->fig);
-    endings_part(&b, s, p);
+    joins_part(&b, v, g);
+    pawns_part(&b, g, tc_variant_height(v));
+    reach_part(&b, g, fig);
+    endings_part(&b, v, topology, endings, nendings);
     srv_buf_str(&b, "<p>How moves, checks and joins work in general: <a href=\"/docs/variant-pages\">variant "
                     "pages</a>.</p>\n</section>\n");
     free(g);
-    return srv_buf_take(&b, NULL);
-}
-
-static int one_join_changed(const tc_variant_def *a, const tc_variant_def *b)
-{
-    if (a->width != b->width || a->height != b->height)
-        return 0;
-    int ranks_differ = a->ranks != b->ranks || (a->ranks == TC_RANKS_TWIST && a->seam != b->seam);
-    return (a->files != b->files) + ranks_differ == 1;
-}
-
-char *srv_render_relatives(const srv_site *s, const srv_page *p)
-{
-    srv_buf b = {0};
-    srv_buf_str(&b, "<section class=\"tc-relatives\">\n<h2>Relatives</h2>\n");
-    int n = 0;
-    for (int i = 0; i < s->npages; i++) {
-        const srv_page *q = &s->pages[i];
-        if (!q->ok || q == p || !one_join_changed(&p->def, &q->def))
-            continue;
-        if (!n++)
-            srv_buf_str(&b, "<p>Same size, one join changed:</p>\n<ul>\n");
-        srv_buf_str(&b, "<li><a href=\"/v/");
-        srv_buf_html(&b, q->slug);
-        srv_buf_str(&b, "\">");
-        srv_buf_html(&b, q->title);
-        srv_buf_str(&b, "</a> (");
-        srv_buf_html(&b, q->topology);
-        srv_buf_str(&b, ")</li>\n");
-    }
-    if (n)
-        srv_buf_str(&b, "</ul>\n");
-    else
-        srv_buf_str(&b, "<p>No page of this size differs from it by one join yet.</p>\n");
-    srv_buf_str(&b, "<p><a class=\"tc-variant-of\" href=\"/new?from=");
-    srv_buf_html(&b, p->slug);
-    srv_buf_str(&b, "\">Make a variant of this</a></p>\n</section>\n");
     return srv_buf_take(&b, NULL);
 }

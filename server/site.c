@@ -242,6 +242,45 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     return 0;
 }
 
+static int one_join_changed(const tc_variant_def *a, const tc_variant_def *b)
+{
+    if (a->width != b->width || a->height != b->height)
+        return 0;
+    int ranks_differ = a->ranks != b->ranks || (a->ranks == TC_RANKS_TWIST && a->seam != b->seam);
+    return (a->files != b->files) + ranks_differ == 1;
+}
+
+/* The page's relatives (same size, one join changed) and "make a variant
+ * of this" (heap HTML). */
+static char *render_relatives(const srv_site *s, const srv_page *p)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-relatives\">\n<h2>Relatives</h2>\n");
+    int n = 0;
+    for (int i = 0; i < s->npages; i++) {
+        const srv_page *q = &s->pages[i];
+        if (!q->ok || q == p || !one_join_changed(&p->def, &q->def))
+            continue;
+        if (!n++)
+            srv_buf_str(&b, "<p>Same size, one join changed:</p>\n<ul>\n");
+        srv_buf_str(&b, "<li><a href=\"/v/");
+        srv_buf_html(&b, q->slug);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, q->title);
+        srv_buf_str(&b, "</a> (");
+        srv_buf_html(&b, q->topology);
+        srv_buf_str(&b, ")</li>\n");
+    }
+    if (n)
+        srv_buf_str(&b, "</ul>\n");
+    else
+        srv_buf_str(&b, "<p>No page of this size differs from it by one join yet.</p>\n");
+    srv_buf_str(&b, "<p><a class=\"tc-variant-of\" href=\"/new?from=");
+    srv_buf_html(&b, p->slug);
+    srv_buf_str(&b, "\">Make a variant of this</a></p>\n</section>\n");
+    return srv_buf_take(&b, NULL);
+}
+
 /* Reads <pages_dir>/endings.txt (lines "8x14|files wrap, ranks wrap|KQK|yes|100.00|11",
  * '#' comments) when it is there; a bad line is skipped. */
 static void load_endings(srv_site *s)
@@ -269,7 +308,8 @@ static void load_endings(srv_site *s)
  * relatives among the loaded pages. -1 when memory runs out. */
 static int build_page_doc(const srv_site *s, srv_page *p)
 {
-    char *howto = srv_render_howto(s, p), *rel = srv_render_relatives(s, p);
+    char *howto = srv_render_howto(p->variant, p->topology, &p->fig, s->endings, s->nendings);
+    char *rel = render_relatives(s, p);
     srv_buf extra = {0};
     srv_buf_str(&extra, howto ? howto : "");
     srv_buf_str(&extra, rel ? rel : "");

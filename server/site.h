@@ -5,6 +5,7 @@
 #define SRV_SITE_H
 
 #include "topochess.h"
+#include "howto.h"
 #include "topochess_report.h"
 
 #include <limits.h>
@@ -43,12 +44,6 @@ typedef struct srv_page {
     srv_text html;         /* the whole /v/<slug> document */
     int order;             /* preset index, or after the presets */
 } srv_page;
-
-/// One solved ending of the pages folder's endings.txt (tools/gen-endings).
-typedef struct srv_ending {
-    char size[16], topology[64], ending[8], won[16];
-    int possible, longest;
-} srv_ending;
 
 #define SRV_MAX_ENDINGS 256
 
