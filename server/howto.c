@@ -18,7 +18,7 @@ static const char *dir_name(int dx, int dy)
  * cell (ringed), the join's colour on both. */
 static void step_svg(srv_buf *b, const tc_variant *v, int from, int to, const char *colour, const char *label)
 {
-    int W = tc_variant_width(v), H = tc_variant_height(v), c = 9;
+    int W = tc_variant_width(v), H = tc_variant_height(v), c = W > 10 || H > 10 ? 9 : 12;
     srv_buf_printf(b, "<svg class=\"tc-howto-board\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
                       "aria-label=\"",
                    W * c + 2, H * c + 2, W * c + 2, H * c + 2);
@@ -31,8 +31,8 @@ static void step_svg(srv_buf *b, const tc_variant *v, int from, int to, const ch
             srv_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x * c,
                            (H - 1 - y) * c, c, c, fill);
             if (cell == from)
-                srv_buf_printf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"3.2\" fill=\"%s\"/>", x * c + c / 2,
-                               (H - 1 - y) * c + c / 2, colour);
+                srv_buf_printf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\"/>", x * c + c / 2,
+                               (H - 1 - y) * c + c / 2, c / 3, colour);
             if (cell == to)
                 srv_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"%s\" "
                                   "stroke-width=\"2\"/>",
@@ -69,13 +69,13 @@ static void joins_part(srv_buf *b, const tc_variant *v, const tc_board_guide *g)
         tc_cell_name(v, g->joins[i].from, a);
         tc_cell_name(v, g->joins[i].to, z);
         snprintf(ex, sizeof ex, "one step %s from %s lands on %s", dir_name(g->joins[i].dx, g->joins[i].dy), a, z);
-        srv_buf_printf(b, "<li><span class=\"tc-legend-%s\">", cls);
+        srv_buf_str(b, "<li>");
+        step_svg(b, v, g->joins[i].from, g->joins[i].to, colour, ex);
+        srv_buf_printf(b, "<span><span class=\"tc-legend-%s\">", cls);
         srv_buf_html(b, what);
         srv_buf_str(b, "</span>: ");
         srv_buf_html(b, ex);
-        srv_buf_str(b, ". ");
-        step_svg(b, v, g->joins[i].from, g->joins[i].to, colour, ex);
-        srv_buf_str(b, "</li>\n");
+        srv_buf_str(b, " (dot: the start, square: where the step lands).</span></li>\n");
     }
     srv_buf_str(b, "</ul>\n");
 }
