@@ -31,6 +31,7 @@ cp tests/data/pgn/*.pgn "$corpus/fuzz_pgn/" 2>/dev/null || true
 # The wasm export layer: a preset byte, then lines (FEN, moves, ...) or a page.
 cp variants/*.md tests/data/pgn/*.pgn "$corpus/fuzz_wasm/" 2>/dev/null || true
 cp variants/*.md tests/data/seeds/* "$corpus/fuzz_frontmatter/" 2>/dev/null || true
+cp tests/data/seeds/* "$corpus/fuzz_page/" 2>/dev/null || true
 # Request targets for the web router: the first byte picks the method.
 for t in / /v/klein-bottle "/play?variant=mobius&fen=8/8/8/8/8/8/8/8/8/8/8/8/8/8+w&engine=white&level=3" \
          "/analysis?variant=torus" /api/variants /api/variants/folding /v/%2e%2e/x /assets/chess.md; do

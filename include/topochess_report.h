@@ -26,6 +26,33 @@ typedef struct tc_topology_figures {
 /* Fills out from the variant; 0 on success, -1 (err set) if memory runs out. */
 int tc_topology_figures_compute(const tc_variant *v, tc_topology_figures *out, tc_error *err);
 
+
+/// "How this board works" as data: what a newcomer needs, from the
+/// variant's own tables and start position (the server writes it on every
+/// variant page). Cells are cell indices (tc_cell_name names them).
+typedef struct tc_board_guide {
+    struct {
+        int join;          /* TC_JOIN_* */
+        int from, to;      /* one orthogonal step that crosses it */
+        int dx, dy;        /* the step's direction */
+    } joins[4];
+    int njoins;
+    struct {
+        int colour;        /* 0 White, 1 Black */
+        int rank;          /* 1-based rank of the start position holding the pawns */
+        int dy;            /* +1 towards higher ranks, -1 lower, 0 no push possible */
+        int promotion;     /* 1-based rank where they promote (the enemy king's start rank) */
+    } pawns[2 * TC_MAX_RANKS];
+    int npawns;
+    int castling[2];       /* per colour: 1 if the start allows O-O and O-O-O (king e, rooks a and h) */
+    int reach_lo[3], reach_hi[3];      /* king, knight, bishop: fewest and most cells from one cell */
+    int flat_lo[3], flat_hi[3];        /* the same on this size with no joins (all 0 if it is no variant) */
+    int has_flat;
+} tc_board_guide;
+
+/* Fills out from the variant; 0, or -1 (err set) if memory runs out. */
+int tc_board_guide_compute(const tc_variant *v, tc_board_guide *out, tc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -285,47 +285,118 @@ char *srv_render_error_page(int status, const char *message, size_t *len)
     return doc;
 }
 
-char *srv_render_hub_main(const srv_site *s)
+/* The filter's choices: every distinct size or topology of the pages. */
+static void entry_key(const srv_page *p, int by_size, char *v, size_t n)
+{
+    if (by_size)
+        snprintf(v, n, "%dx%d", p->def.width, p->def.height);
+    else
+        snprintf(v, n, "%s", p->topology);
+}
+
+static void hub_select(srv_buf *b, const srv_site *s, const char *name, int by_size, const char *chosen)
+{
+    srv_buf_printf(b, "<label>%s <select name=\"%s\"><option value=\"\">any</option>", name, name);
+    for (int i = 0; i < s->nvariants; i++) {
+        char v[80], w[80];
+        entry_key(&s->pages[i], by_size, v, sizeof v);
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) {
+            entry_key(&s->pages[j], by_size, w, sizeof w);
+            seen = !strcmp(v, w);
+        }
+        if (seen)
+            continue;
+        srv_buf_str(b, "<option value=\"");
+        srv_buf_html(b, v);
+        srv_buf_str(b, chosen && !strcmp(chosen, v) ? "\" selected>" : "\">");
+        srv_buf_html(b, v);
+        srv_buf_str(b, "</option>");
+    }
+    srv_buf_str(b, "</select></label> ");
+}
+
+static void hub_entry(srv_buf *b, const srv_page *p)
+{
+    srv_buf_str(b, "<li class=\"tc-entry\" data-slug=\"");
+    srv_buf_html(b, p->slug);
+    srv_buf_str(b, "\"><a class=\"tc-entry-link\" href=\"/v/");
+    srv_buf_html(b, p->slug);
+    srv_buf_str(b, "\">");
+    srv_buf_str(b, p->svg.p ? p->svg.p : "");
+    srv_buf_str(b, "<span class=\"tc-entry-title\">");
+    srv_buf_html(b, p->title);
+    srv_buf_printf(b, "</span></a> <span class=\"tc-entry-size\">%dx%d</span> <span class=\"tc-entry-topology\">",
+                   p->def.width, p->def.height);
+    srv_buf_html(b, p->topology);
+    srv_buf_str(b, "</span> <a class=\"tc-entry-play\" href=\"/play?variant=");
+    srv_buf_html(b, p->slug);
+    srv_buf_str(b, "\">play</a> <a class=\"tc-entry-analysis\" href=\"/analysis?variant=");
+    srv_buf_html(b, p->slug);
+    srv_buf_str(b, "\">analysis</a>");
+    if (p->def.description[0]) {
+        char *desc = srv_utf8_clean(p->def.description, strlen(p->def.description));
+        srv_buf_str(b, "<p class=\"tc-entry-description\">");
+        srv_buf_html(b, desc ? desc : "");
+        srv_buf_str(b, "</p>");
+        free(desc);
+    }
+    srv_buf_str(b, "</li>\n");
+}
+
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology)
 {
     srv_buf b = {0};
-    srv_buf_str(&b, "<h1>Chess on topological boards</h1>\n<ul class=\"tc-hub\">\n");
+    if (size && !*size)
+        size = NULL;
+    if (topology && !*topology)
+        topology = NULL;
+    srv_buf_str(&b, "<h1>Chess on topological boards</h1>\n<p class=\"tc-intro\">Chess on boards whose edges "
+                    "are glued together: the cylinder, the torus, the Moebius strip, the Klein bottle and the "
+                    "folded board. Every variant below is a page that says how its board is joined; the hub plays "
+                    "it against the engine or against people, with every join, twist and fold taken into "
+                    "account, and explains on each page what the joins do.</p>\n");
+    srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/games\">archive of "
+                    "games</a> &middot; <a href=\"/new\">new variant</a></p>\n");
+    srv_buf_str(&b, "<p class=\"tc-legend\">Lines on the boards: "
+                    "<span class=\"tc-legend-wrap\">blue</span>, an edge wraps round to the opposite edge; "
+                    "<span class=\"tc-legend-twist\">red</span>, a join with a half-twist (files mirrored); "
+                    "<span class=\"tc-legend-fold\">green</span>, the board folds back onto itself.</p>\n");
+    srv_buf_str(&b, "<form class=\"tc-filter\" method=\"get\" action=\"/\">");
+    hub_select(&b, s, "size", 1, size);
+    hub_select(&b, s, "topology", 0, topology);
+    srv_buf_str(&b, "<button type=\"submit\">show</button></form>\n<ul class=\"tc-hub\">\n");
+    int shown = 0;
     for (int i = 0; i < s->npages; i++) {
         const srv_page *p = &s->pages[i];
-        if (!p->ok) {
+        char dims[32];
+        if (p->ok) {
+            snprintf(dims, sizeof dims, "%dx%d", p->def.width, p->def.height);
+            if ((size && strcmp(size, dims)) || (topology && strcmp(topology, p->topology)))
+                continue;
+            hub_entry(&b, p);
+            shown++;
+        } else if (!size && !topology) {
             srv_buf_str(&b, "<li class=\"tc-entry tc-entry-error\"><span class=\"tc-entry-file\">");
             srv_buf_html(&b, p->file);
             srv_buf_str(&b, "</span>: <span class=\"tc-entry-message\">");
             srv_buf_html(&b, p->error);
             srv_buf_str(&b, "</span></li>\n");
-            continue;
         }
-        srv_buf_str(&b, "<li class=\"tc-entry\" data-slug=\"");
-        srv_buf_html(&b, p->slug);
-        srv_buf_str(&b, "\"><a class=\"tc-entry-link\" href=\"/v/");
-        srv_buf_html(&b, p->slug);
-        srv_buf_str(&b, "\">");
-        srv_buf_str(&b, p->svg.p ? p->svg.p : "");
-        srv_buf_str(&b, "<span class=\"tc-entry-title\">");
-        srv_buf_html(&b, p->title);
-        srv_buf_printf(&b, "</span></a> <span class=\"tc-entry-size\">%dx%d</span> "
-                           "<span class=\"tc-entry-topology\">",
-                       p->def.width, p->def.height);
-        srv_buf_html(&b, p->topology);
-        srv_buf_str(&b, "</span> <a class=\"tc-entry-play\" href=\"/play?variant=");
-        srv_buf_html(&b, p->slug);
-        srv_buf_str(&b, "\">play</a> <a class=\"tc-entry-analysis\" href=\"/analysis?variant=");
-        srv_buf_html(&b, p->slug);
-        srv_buf_str(&b, "\">analysis</a></li>\n");
     }
     srv_buf_str(&b, "</ul>");
+    if (!shown && (size || topology))
+        srv_buf_str(&b, "\n<p class=\"tc-none\">No variant matches: <a href=\"/\">show all</a>.</p>");
     return srv_buf_take(&b, NULL);
 }
 
-char *srv_render_variant_main(const srv_page *p)
+char *srv_render_variant_main(const srv_page *p, const char *extra_html)
 {
     srv_buf b = {0};
     srv_buf_str(&b, "<article class=\"tc-page\">\n");
     srv_buf_str(&b, p->body_html.p ? p->body_html.p : "");
-    srv_buf_str(&b, "</article>\n<div id=\"tc-app\"></div>");
+    srv_buf_str(&b, "</article>\n");
+    srv_buf_str(&b, extra_html ? extra_html : "");
+    srv_buf_str(&b, "<div id=\"tc-app\"></div>");
     return srv_buf_take(&b, NULL);
 }

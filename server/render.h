@@ -42,7 +42,10 @@ char *srv_render_document(const srv_doc *d, size_t *len);
 char *srv_render_error_page(int status, const char *message, size_t *len);
 
 /* The hub's list and the variant page's main part. */
-char *srv_render_hub_main(const srv_site *s);
-char *srv_render_variant_main(const srv_page *p);
+/* size ("8x14") and topology (as the list shows it) filter the list;
+ * NULL or "": any. */
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology);
+/* extra_html (generated sections) goes between the page's text and the app. */
+char *srv_render_variant_main(const srv_page *p, const char *extra_html);
 
 #endif

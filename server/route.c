@@ -490,7 +490,19 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
         ps.n = 0;
 
     srv_docs_answer doc;
-    if (!strcmp(path, "/")) {
+    if (!strcmp(path, "/") && (get(&ps, "size") || get(&ps, "topology"))) {
+        /* the filters work without JavaScript: the list is written per request */
+        char *main_html = srv_render_hub_main(s, get(&ps, "size"), get(&ps, "topology"));
+        srv_doc d = {"hub", "topochess: variants", main_html ? main_html : "", s->hub_data.p, NULL};
+        size_t len = 0;
+        r->owned = main_html ? srv_render_document(&d, &len) : NULL;
+        free(main_html);
+        r->status = r->owned ? 200 : 500;
+        r->type = TYPE_HTML;
+        r->body = r->owned ? r->owned : "";
+        r->len = r->owned ? len : 0;
+        r->page = 1;
+    } else if (!strcmp(path, "/")) {
         serve_text(r, &s->hub_html, TYPE_HTML);
     } else if (!strncmp(path, "/v/", 3)) {
         const srv_page *p = strchr(path + 3, '/') ? NULL : srv_site_find(s, path + 3);

@@ -3,8 +3,10 @@
 #include "site.h"
 
 #include "buf.h"
+#include "howto.h"
 #include "render.h"
 #include "topochess_explain.h"
+#include "topochess_page.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -164,9 +166,27 @@ static int valid_slug(const char *s)
     return 1;
 }
 
+static int load_page_text(srv_page *p, const char *text, size_t len);
+
 /* Fills a page from its text; on a problem of the page, ok = 0 and error
- * says what; returns -1 only when memory runs out. */
+ * says what; returns -1 only when memory runs out. A page that lost its
+ * line breaks is read with its lines put back (tc_page_reflow). */
 static int load_page(srv_page *p, const char *text, size_t len)
+{
+    tc_error err;
+    if (tc_page_is_flat(text, len)) {
+        size_t n = 0;
+        char *flowed = tc_page_reflow(text, len, &n, &err);
+        if (flowed) {
+            int rc = load_page_text(p, flowed, n);
+            free(flowed);
+            return rc;
+        }
+    }
+    return load_page_text(p, text, len);
+}
+
+static int load_page_text(srv_page *p, const char *text, size_t len)
 {
     tc_error err;
     if (tc_frontmatter_parse(text, len, &p->def, &err)) {
@@ -220,7 +240,87 @@ static int load_page(srv_page *p, const char *text, size_t len)
     js = srv_json_text(srv_json_detail(p), &n);
     if (set_text(&p->detail_json, js, n))
         return -1;
-    char *main_html = srv_render_variant_main(p);
+    p->ok = 1;
+    return 0;
+}
+
+static int one_join_changed(const tc_variant_def *a, const tc_variant_def *b)
+{
+    if (a->width != b->width || a->height != b->height)
+        return 0;
+    int ranks_differ = a->ranks != b->ranks || (a->ranks == TC_RANKS_TWIST && a->seam != b->seam);
+    return (a->files != b->files) + ranks_differ == 1;
+}
+
+/* The page's relatives (same size, one join changed) and "make a variant
+ * of this" (heap HTML). */
+static char *render_relatives(const srv_site *s, const srv_page *p)
+{
+    srv_buf b = {0};
+    srv_buf_str(&b, "<section class=\"tc-relatives\">\n<h2>Relatives</h2>\n");
+    int n = 0;
+    for (int i = 0; i < s->npages; i++) {
+        const srv_page *q = &s->pages[i];
+        if (!q->ok || q == p || !one_join_changed(&p->def, &q->def))
+            continue;
+        if (!n++)
+            srv_buf_str(&b, "<p>Same size, one join changed:</p>\n<ul>\n");
+        srv_buf_str(&b, "<li><a href=\"/v/");
+        srv_buf_html(&b, q->slug);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, q->title);
+        srv_buf_str(&b, "</a> (");
+        srv_buf_html(&b, q->topology);
+        srv_buf_str(&b, ")</li>\n");
+    }
+    if (n)
+        srv_buf_str(&b, "</ul>\n");
+    else
+        srv_buf_str(&b, "<p>No page of this size differs from it by one join yet.</p>\n");
+    srv_buf_str(&b, "<p><a class=\"tc-variant-of\" href=\"/new?from=");
+    srv_buf_html(&b, p->slug);
+    srv_buf_str(&b, "\">Make a variant of this</a></p>\n</section>\n");
+    return srv_buf_take(&b, NULL);
+}
+
+/* Reads <pages_dir>/endings.txt (lines "8x14|files wrap, ranks wrap|KQK|yes|100.00|11",
+ * '#' comments) when it is there; a bad line is skipped. */
+static void load_endings(srv_site *s)
+{
+    char path[PATH_MAX + 16], line[256];
+    snprintf(path, sizeof path, "%s/endings.txt", s->pages_dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    s->endings = calloc(SRV_MAX_ENDINGS, sizeof *s->endings);
+    while (s->endings && s->nendings < SRV_MAX_ENDINGS && fgets(line, sizeof line, fp)) {
+        srv_ending *e = &s->endings[s->nendings];
+        char possible[8];
+        if (line[0] == '#' ||
+            sscanf(line, "%15[^|]|%63[^|]|%7[^|]|%7[^|]|%15[^|]|%d", e->size, e->topology, e->ending, possible,
+                   e->won, &e->longest) != 6)
+            continue;
+        e->possible = !strcmp(possible, "yes");
+        s->nendings++;
+    }
+    fclose(fp);
+}
+
+/* The /v/<slug> document: the page's text, "How this board works", its
+ * relatives among the loaded pages. -1 when memory runs out. */
+static int build_page_doc(const srv_site *s, srv_page *p)
+{
+    char *howto = srv_render_howto(p->variant, p->topology, &p->fig, s->endings, s->nendings);
+    char *rel = render_relatives(s, p);
+    srv_buf extra = {0};
+    srv_buf_str(&extra, howto ? howto : "");
+    srv_buf_str(&extra, rel ? rel : "");
+    char *extra_html = srv_buf_take(&extra, NULL);
+    int failed = !howto || !rel || !extra_html;
+    free(howto);
+    free(rel);
+    char *main_html = failed ? NULL : srv_render_variant_main(p, extra_html);
+    free(extra_html);
     if (!main_html)
         return -1;
     srv_buf data = {0};
@@ -229,13 +329,11 @@ static int load_page(srv_page *p, const char *text, size_t len)
     srv_buf_str(&data, "}");
     char *data_json = srv_buf_take(&data, NULL);
     srv_doc d = {"variant", p->title, main_html, data_json, p->slug};
+    size_t n = 0;
     char *doc = data_json ? srv_render_document(&d, &n) : NULL;
     free(main_html);
     free(data_json);
-    if (set_text(&p->html, doc, n))
-        return -1;
-    p->ok = 1;
-    return 0;
+    return set_text(&p->html, doc, n);
 }
 
 static void page_free(srv_page *p);
@@ -349,10 +447,11 @@ static int build_site_texts(srv_site *s)
     if (set_text(&s->variants_json, js, n))
         return json_decref(hub), -1;
     char *data = srv_json_text(hub, &n);
-    char *main_html = srv_render_hub_main(s);
+    if (set_text(&s->hub_data, data, n))
+        return -1;
+    char *main_html = srv_render_hub_main(s, NULL, NULL);
     srv_doc d = {"hub", "topochess: variants", main_html, data, NULL};
-    char *doc = data && main_html ? srv_render_document(&d, &n) : NULL;
-    free(data);
+    char *doc = main_html ? srv_render_document(&d, &n) : NULL;
     free(main_html);
     return set_text(&s->hub_html, doc, n);
 }
@@ -409,7 +508,10 @@ srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error 
             s->pages[i].slug = s->pages[i].def.name; /* the array moved */
             s->nvariants += s->pages[i].ok;
         }
-        failed = build_site_texts(s);
+        load_endings(s);
+        for (int i = 0; i < s->nvariants && !failed; i++)
+            failed = build_page_doc(s, &s->pages[i]);
+        failed = failed || build_site_texts(s);
     }
     if (failed) {
         srv_site_free(s);
@@ -428,6 +530,8 @@ void srv_site_free(srv_site *s)
     free(s->pages);
     free(s->hub_html.p);
     free(s->variants_json.p);
+    free(s->hub_data.p);
+    free(s->endings);
     free(s);
 }
 

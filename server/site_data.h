@@ -6,6 +6,7 @@
 #define SRV_SITE_DATA_H
 
 #include "topochess.h"
+#include "howto.h"
 #include "topochess_report.h"
 
 #include <limits.h>
@@ -45,6 +46,8 @@ typedef struct srv_page {
     int order;             /* preset index, or after the presets */
 } srv_page;
 
+#define SRV_MAX_ENDINGS 256
+
 typedef struct srv_site {
     char pages_dir[PATH_MAX];
     char static_dir[PATH_MAX]; /* resolved; "" when the folder is missing */
@@ -52,6 +55,9 @@ typedef struct srv_site {
     srv_page *pages;           /* variants first (hub order), then errors */
     srv_text hub_html;
     srv_text variants_json;    /* /api/variants */
+    srv_text hub_data;         /* the hub's tc-data, for the filtered lists too */
+    srv_ending *endings;       /* from <pages_dir>/endings.txt, if there */
+    int nendings;
 } srv_site;
 
 #endif

@@ -490,7 +490,7 @@ static int parse_yaml(const char *yaml, size_t len, int line0, bool lines, tc_va
 static int parse_one_line(const char *s, size_t n, bool need_marker, tc_variant_def *d, tc_error *err)
 {
     fm_buf b = {0};
-    int rc = fm_rebuild_one_line(s, n, need_marker, &b, err) ? 1 : 0;
+    int rc = fm_rebuild_one_line(s, n, need_marker, &b, NULL, err) ? 1 : 0;
     if (rc == 0)
         rc = parse_yaml(b.p, b.len, 1, false, d, err);
     free(b.p);

@@ -17,7 +17,8 @@ extern const char *const fm_topology_keys[];
 
 /* Rebuilds an indented YAML text from front matter that lost its line
  * breaks. With need_marker the front matter ends at a bare `---` word, else
- * at the end of the text. 0, or -1 with err; out->p is the caller's to free. */
-int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, tc_error *err);
+ * at the end of the text; *end (if not NULL) is then the offset just after
+ * that marker. 0, or -1 with err; out->p is the caller's to free. */
+int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, size_t *end, tc_error *err);
 
 #endif

@@ -202,7 +202,7 @@ static void put_value(fm_buf *b, const char *v, size_t n)
 
 /* Rebuilds an indented YAML text from front matter that lost its line
  * breaks (see the comment at the top of the file). */
-int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, tc_error *err)
+int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, size_t *end, tc_error *err)
 {
     int stack[NSCHEMA] = {0};
     int depth = 1;
@@ -247,8 +247,11 @@ int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, 
             }
             buf_put(out, "\n", 1);
         }
-        if (t == TK_END)
+        if (t == TK_END) {
+            if (end)
+                *end = pos;
             break;
+        }
         key = s + ts;
         klen = te - ts;
         have_value = false;

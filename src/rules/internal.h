@@ -161,7 +161,9 @@ struct tc_position {
  *   notation.c             coordinates and SAN
  *   paths.c                joins crossed, piece lines, attack and move paths
  *   explain.c              why a move is illegal
- *   pgn.c, frontmatter*.c  games and variant pages */
+ *   pgn.c, frontmatter*.c  games and variant pages
+ *   page.c                 pages that lost their line breaks (topochess_page.h)
+ *   page_guess.c           what a page without front matter shows */
 
 /* base.c */
 void tc_set_error(tc_error *err, const char *fmt, ...)

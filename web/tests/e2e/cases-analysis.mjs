@@ -195,6 +195,28 @@ test('custom page: a 16x16 board', async () => {
   await page.close();
 });
 
+// Issue 19: a seed page whose front matter and body lost their line breaks,
+// served from a pages folder: it reads as the original did, at 1280 and on
+// a 390 px phone, with "How this board works" under it.
+test('flattened seed page: headings, diagram rows, how this board works, fits 390 px', async () => {
+  for (const width of [1280, 390]) {
+    const { page, errors } = await openPage(`${customBase}/v/klein-bottle-chess`, { width, height: 844 });
+    const h3 = await page.locator('.tc-page h3').allTextContents();
+    for (const h of ['Why 8×14, not 8×8', 'The Board and Starting Position', 'Rules', 'Attribution']) {
+      assert(h3.includes(h), `heading ${h} missing: ${h3.join(' | ')}`);
+    }
+    const rows = (await page.locator('.tc-page pre').first().textContent()).split('\n').filter((l) => /^ ?\d{1,2}\|/.test(l));
+    assert(rows.length === 14, `${rows.length} diagram rows`);
+    assert((await page.locator('#how-this-board-works .tc-howto-board').count()) === 3, 'three joins drawn');
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(scroll <= width, `page is ${scroll} px wide at ${width}`);
+    await page.screenshot({ path: join(SHOTS, `klein-seed-${width}.png`) });
+    assert(errors.length === 0, errors.join('; '));
+    await page.close();
+  }
+});
+
+
 test('keyboard arrows step through the moves', async () => {
   const { page } = await openPage(`${base}/play?variant=mobius`);
   await playClicks(page, MOBIUS_CLICKS.slice(0, 2));
