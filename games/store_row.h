@@ -21,5 +21,8 @@ void tg_row_from_game(const tg_game *g, tg_value row[TG_GAME_NCOLUMNS]);
 int tg_row_to_game(const char *const text[TG_GAME_NCOLUMNS], tg_game *g, tc_error *err);
 /* Adds a move record (for loading); -1 when memory runs out. */
 int tg_row_add_move(tg_game *g, const char *uci, const char *san, int64_t at_ms, int64_t clock_ms);
+/* Fills the ratings of an archive row from the stored rating and
+ * deviation (rd < 0: no rating yet) of each side. */
+void tg_summary_ratings(tg_game_summary *g, double wr, double wrd, double br, double brd);
 
 #endif
