@@ -19,6 +19,7 @@
 #include "games_body.h"
 #include "games_pages.h"
 #include "rate_limit.h"
+#include "game_chat.h"
 #include "respond.h"
 #include "streams.h"
 #include "topochess_explain.h"
@@ -44,6 +45,7 @@ struct srv_games {
     tg_listener *listener;
     srv_rate *rate;
     double per_minute;
+    tp_db *db; /* the chat's rows (game_chat.h) */
 };
 
 /* A failure of the store as an answer: 503 with Retry-After while the
@@ -104,6 +106,19 @@ static void resync(srv_games *G, int back)
 
 static void rematch_id(const char *id, char *out);
 
+/* The game's chat to its watchers here. */
+static void send_chat(srv_games *G, const char *id)
+{
+    if (!srv_streams_wants(G->streams, id, INT64_MAX))
+        return;
+    json_t *chat = srv_chat_json(G->db, id);
+    char *text = chat ? json_dumps(chat, JSON_COMPACT) : NULL;
+    if (text)
+        srv_streams_event(G->streams, id, 0, "chat", text);
+    free(text);
+    json_decref(chat);
+}
+
 /* Another process made game id's rematch (version 0): its watchers here
  * are told too. */
 static void on_rematch(srv_games *G, const char *id)
@@ -129,8 +144,9 @@ static void on_change(const char *id, int64_t version, void *ctx)
         resync(G, (int)version);
         return;
     }
-    if (version == 0) {
+    if (version == 0) { /* a rematch made, or a chat line */
         on_rematch(G, id);
+        send_chat(G, id);
         return;
     }
     srv_gstore_cache_drop(G->store, id);
@@ -174,6 +190,11 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
         free(G);
         return NULL;
     }
+    G->db = tp_db_open(G->url, err);
+    if (!G->db) {
+        srv_games_stop(G);
+        return NULL;
+    }
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
     G->timer = srv_timer_start(G->store, G->streams, G->engines);
     if (!G->engines || !G->timer) {
@@ -207,6 +228,8 @@ void srv_games_stop(srv_games *G)
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
     srv_rate_free(G->rate);
+    if (G->db)
+        tp_db_close(G->db);
     free(G);
 }
 
@@ -317,12 +340,18 @@ static void rematch_id(const char *id, char *out)
     snprintf(out, TG_ID_LEN + 1, "%016llx", (unsigned long long)h);
 }
 
-static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int side, srv_response *r)
+/* A rematch request: answers it (1) when the new game exists, is made now
+ * (the opponent's offer stands, or the opponent is the engine) or cannot
+ * be; else 0: the caller records side's offer or declines. */
+static int rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int side, const char *what,
+                   srv_response *r)
 {
     if (tg_game_active(old)) {
         srv_route_error(r, 409, 1, "the game is not over yet");
-        return;
+        return 1;
     }
+    if (what && !strcmp(what, "decline"))
+        return 0;
     char nid[TG_ID_LEN + 1];
     rematch_id(old->id, nid);
     tg_game g;
@@ -339,17 +368,23 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         json_object_set_new(o, "url", json_string(url));
         srv_api_json(r, 200, o);
         tg_game_free(&g);
-        return;
+        return 1;
+    }
+    if (old->engine_side < 0 && old->draw_offer != other) {
+        if (!what || strcmp(what, "accept"))
+            return 0; /* an offer, for the opponent to accept */
+        srv_route_error(r, 409, 1, "there is no rematch offer from the opponent to accept");
+        return 1;
     }
     if (!srv_rate_take(G->rate, c)) { /* a rematch is a game this client causes */
         rate_refused(G, r);
-        return;
+        return 1;
     }
     rc = tg_game_new(&g, &old->def, old->start_fen, &old->clock,
                      old->engine_side < 0 ? -1 : 1 - old->engine_side, old->engine_level, srv_now_ms(), &err);
     if (rc != TG_OK) {
         store_error(r, rc, 1, &err);
-        return;
+        return 1;
     }
     memcpy(g.id, nid, sizeof nid);
     memcpy(g.token[other], old->token[side], TG_TOKEN_LEN + 1);
@@ -362,7 +397,7 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         tg_code lc = srv_gstore_load(G->store, nid, &again, &err);
         if (lc != TG_OK) {
             store_error(r, rc == TG_EUNAVAILABLE ? rc : lc, 1, &err);
-            return;
+            return 1;
         }
         g = again;
     }
@@ -388,8 +423,35 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         srv_engines_enqueue(G->engines, g.id, client);
     }
     tg_game_free(&g);
+    return 1;
 }
 
+
+/* A chat line of side's, stored, then sent to the game's watchers: here
+ * directly when no other process can exist (SQLite), else through the
+ * store's notification (on_change, version 0), which reaches every
+ * process. */
+static void post_chat(srv_games *G, const tg_game *g, int side, const char *text, srv_response *r)
+{
+    char why[160];
+    int st = srv_chat_post(G->db, g->id, side, text, srv_now_ms(), why, sizeof why);
+    if (st) {
+        srv_route_error(r, st, 1, "%s", why);
+        if (st == 429)
+            r->retry_after = SRV_CHAT_WINDOW_MS / 1000;
+        return;
+    }
+    tc_error err;
+    if (!G->listener)
+        send_chat(G, g->id);
+    else if (srv_gstore_announce(G->store, g->id, &err) != TG_OK)
+        fprintf(stderr, "topochess serve: store: %s\n", err.msg);
+    json_t *chat = srv_chat_json(G->db, g->id);
+    if (chat)
+        srv_api_json(r, 201, chat);
+    else
+        srv_route_error(r, 503, 1, "the chat cannot be read now: try again shortly");
+}
 
 /* POST /api/games/<id>/<action>: load, apply, save (retrying on a
  * conflicting save), publish. */
@@ -401,7 +463,8 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
     if (!b)
         return;
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"),
-        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch");
+        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch"),
+        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat");
     for (int attempt = 0; attempt < 8; attempt++) {
         tg_game g;
         tc_error err;
@@ -418,8 +481,12 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             tg_game_free(&g);
             break;
         }
-        if (is_rematch) {
-            rematch(G, c, &g, side, r);
+        if (is_chat) {
+            post_chat(G, &g, side, move, r);
+            tg_game_free(&g);
+            break;
+        }
+        if (is_rematch && rematch(G, c, &g, side, what, r)) {
             tg_game_free(&g);
             break;
         }
@@ -428,7 +495,10 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         int64_t t = srv_now_ms();
         char reason[512] = "";
         int flagged = tg_game_check_flag(&g, t);
-        if (flagged) {
+        if (is_rematch) { /* after the end: no flag to find */
+            rc = what && !strcmp(what, "decline") ? tg_game_decline_rematch(&g, side, t, &err)
+                                                  : tg_game_offer_rematch(&g, side, t, &err);
+        } else if (flagged) {
             rc = TG_ECONFLICT;
             snprintf(err.msg, sizeof err.msg, "the game is over: %s", g.termination);
         } else if (is_move) {
@@ -440,6 +510,8 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             free(why);
         } else if (is_resign) {
             rc = tg_game_resign(&g, side, t, &err);
+        } else if (is_abort) {
+            rc = tg_game_abort(&g, side, t, &err);
         } else if (is_draw) {
             if (!strcmp(what, "offer") || !strcmp(what, "accept")) {
                 if (!strcmp(what, "accept") && g.draw_offer != 1 - side) {
@@ -580,7 +652,12 @@ static void game_page(srv_games *G, const srv_site *site, const char *id, srv_re
     tg_game g;
     if (read_game(G, id, &g, r, 0))
         return;
-    srv_pages_game(&g, site, r);
+    /* the players, when the game came from the lobby */
+    tg_archive_query aq = {id, NULL, NULL, NULL, 0};
+    tg_game_summary row;
+    tc_error err;
+    int n = srv_gstore_archive(G->store, &aq, 1, &row, &err);
+    srv_pages_game(&g, n == 1 ? &row : NULL, site, r);
     tg_game_free(&g);
 }
 
@@ -743,6 +820,16 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
             tg_game g;
             if (!read_game(G, id, &g, &r, 1)) {
                 srv_pages_pgn(&g, &r);
+                tg_game_free(&g);
+            }
+        } else if (n == 2 && !strcmp(action, "chat") && get) {
+            tg_game g;
+            if (!read_game(G, id, &g, &r, 1)) {
+                json_t *chat = srv_chat_json(G->db, id);
+                if (chat)
+                    srv_api_json(&r, 200, chat);
+                else
+                    srv_route_error(&r, 503, 1, "the chat cannot be read now: try again shortly");
                 tg_game_free(&g);
             }
         } else if (n == 2 && !strcmp(action, "events") && !strcmp(method, "GET")) {

@@ -88,6 +88,7 @@ static const char *result_words(const char *result)
 {
     return !strcmp(result, "1-0") ? "White won" : !strcmp(result, "0-1") ? "Black won"
            : !strcmp(result, "1/2-1/2")                                 ? "Draw"
+           : !strcmp(result, TG_RESULT_ABORTED)                         ? "Aborted"
                                                                         : "Playing";
 }
 
@@ -196,7 +197,7 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
 
 /* /game/<id>: the page that plays (with a side's token in the link's
  * fragment, which the server never sees) or watches a game. */
-void srv_pages_game(const tg_game *g, const srv_site *site, srv_response *r)
+void srv_pages_game(const tg_game *g, const tg_game_summary *row, const srv_site *site, srv_response *r)
 {
     json_t *variant;
     const srv_page *p = srv_site_find(site, g->def.name);
@@ -215,6 +216,13 @@ void srv_pages_game(const tg_game *g, const srv_site *site, srv_response *r)
         free(text);
     }
     json_t *data = json_pack("{s:o,s:o}", "variant", variant, "game", srv_state_json(g, srv_now_ms()));
+    /* the players: accounts from the lobby, else anonymous (null) */
+    json_t *players = json_object();
+    for (int s = 0; s < 2; s++)
+        json_object_set_new(players, s ? "black" : "white",
+                            row && (s ? row->black : row->white)[0] ? side_json(row, s) : json_null());
+    json_object_set_new(players, "rated", json_boolean(row && row->rated));
+    json_object_set_new(data, "players", players);
     char *data_json = srv_json_text(data, NULL);
     char title[300];
     snprintf(title, sizeof title, "Game %s: %s", g->id, g->def.title);

@@ -24,8 +24,8 @@ typedef struct srv_archive_view {
 void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *v, srv_response *r, int html,
                     const srv_site *site);
 /* The page that plays (with a side's token in the link's fragment, which
- * the server never sees) or watches g. */
-void srv_pages_game(const tg_game *g, const srv_site *site, srv_response *r);
+ * the server never sees) or watches g; row (or NULL) names its players. */
+void srv_pages_game(const tg_game *g, const tg_game_summary *row, const srv_site *site, srv_response *r);
 /* g's PGN. */
 void srv_pages_pgn(const tg_game *g, srv_response *r);
 
