@@ -20,6 +20,7 @@
 #include "games_pages.h"
 #include "rate_limit.h"
 #include "game_chat.h"
+#include "lobby_store.h"
 #include "respond.h"
 #include "streams.h"
 #include "topochess_explain.h"
@@ -340,6 +341,23 @@ static void rematch_id(const char *id, char *out)
     snprintf(out, TG_ID_LEN + 1, "%016llx", (unsigned long long)h);
 }
 
+/* A lobby game's rematch is the same players' (rated when it was), with
+ * colours swapped. */
+static void rematch_players(srv_games *G, const char *old_id, const char *new_id)
+{
+    tp_lobby_game lg;
+    tc_error err;
+    if (tp_lobby_game_get(G->db, old_id, &lg, &err) != 1)
+        return;
+    char w[sizeof lg.white];
+    memcpy(w, lg.white, sizeof w);
+    memcpy(lg.white, lg.black, sizeof w);
+    memcpy(lg.black, w, sizeof w);
+    snprintf(lg.game_id, sizeof lg.game_id, "%s", new_id);
+    if (tp_lobby_game_insert(G->db, &lg, srv_now_ms(), &err) < 0)
+        fprintf(stderr, "topochess serve: rematch players: %s\n", err.msg);
+}
+
 /* A rematch request: answers it (1) when the new game exists, is made now
  * (the opponent's offer stands, or the opponent is the engine) or cannot
  * be; else 0: the caller records side's offer or declines. */
@@ -391,6 +409,8 @@ static int rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int sid
     memcpy(g.token[side], old->token[other], TG_TOKEN_LEN + 1);
     rc = srv_gstore_insert(G->store, &g, &err);
     int made = rc == TG_OK;
+    if (made)
+        rematch_players(G, old->id, g.id);
     if (!made) { /* the opponent's request (here or on another process) made it meanwhile */
         tg_game_free(&g);
         tg_game again;
