@@ -156,6 +156,22 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     onUserMove: (m) => void act('move', { move: m.uci }),
   });
 
+  // The bars go right above and below the board itself (inside the board
+  // view, around its holder) when it has one, else around the whole view.
+  const holder = boardCol.querySelector('.tc-board-holder');
+  const placeBars = (top: Side) => {
+    const [a, z] = [bars[top].b, bars[other(top)].b];
+    if (holder) {
+      holder.before(a);
+      holder.after(z);
+    } else boardWrap.replaceChildren(a, boardCol, z);
+  };
+  placeBars('black');
+  // a tall board keeps both bars on the screen: its width follows the
+  // window's height by the board's shape
+  const cols = rules.topology.width, rows = rules.topology.height;
+  boardWrap.style.setProperty('--tc-gp-aspect', String((cols + 1.5) / (rows + 1.5)));
+
   const moves = el('div', { class: 'tc-movelist' });
   side.append(moves);
   const drawMoves = createMoveList(moves, ctl);
@@ -402,7 +418,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   }
   if (you === 'black') {
     view.board.flip();
-    boardWrap.replaceChildren(bars.white.b, boardCol, bars.black.b);
+    placeBars('white');
   }
   follow(state);
   showNotice(announce(null, state), state);

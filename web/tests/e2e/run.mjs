@@ -547,7 +547,9 @@ test('people: sign up, a rated seek, the game page (clocks, offers, chat, resign
     await mv(ann, 'f1', 'c4', 5);
     await ann.page.screenshot({ path: join(SHOTS, 'game-1366-play.png') });
     // Bob resigns, with a confirmation: White wins
+    assert(await bob.page.locator('[data-confirm]').isHidden(), 'the resign confirmation shows before a click');
     await bob.page.click('[data-action="resign"]');
+    assert(await bob.page.locator('[data-confirm]').isVisible(), 'no resign confirmation');
     await bob.page.click('[data-action="resign-confirm"]');
     for (const p of [ann, bob]) await p.page.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 10000 });
     assert((await ann.page.locator('[data-result]').textContent()).includes('White wins (1-0)'), 'the result is not in words');
