@@ -7,7 +7,7 @@
  * engines -> streams, game_store -> game_state; respond.c sends.
  *
  * Limits: creates and rematches from one client address (rate_limit.h);
- * lists of at most LIST_MAX games. */
+ * the lists' are archive.h's. */
 #define _GNU_SOURCE /* pthread */
 #include "games_api.h"
 
@@ -19,6 +19,7 @@
 #include "games_body.h"
 #include "games_pages.h"
 #include "rate_limit.h"
+#include "archive.h"
 #include "game_chat.h"
 #include "lobby_store.h"
 #include "respond.h"
@@ -31,9 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LIST_MAX 200
-#define ARCHIVE_PAGE 50   /* games on a page of /games */
-#define ARCHIVE_PAGES 1000 /* pages one may ask for */
 
 
 struct srv_games {
@@ -648,25 +646,6 @@ static int read_game(srv_games *G, const char *id, tg_game *g, srv_response *r, 
 
 
 
-static void list_games(srv_games *G, const tg_archive_query *aq, int max, srv_response *r, int html,
-                       const srv_site *site)
-{
-    tg_game_summary *list = malloc((size_t)(max + 1) * sizeof *list);
-    tc_error err;
-    int n = -1;
-    if (list)
-        n = srv_gstore_archive(G->store, aq, max + 1, list, &err); /* one more: is there a next page? */
-    else
-        snprintf(err.msg, sizeof err.msg, "out of memory");
-    if (n < 0) {
-        store_error(r, n == -2 ? TG_EUNAVAILABLE : TG_EINTERNAL, !html, &err);
-    } else {
-        srv_archive_view v = {aq, max, n > max};
-        srv_pages_list(list, n > max ? max : n, &v, r, html, site);
-    }
-    free(list);
-}
-
 static void game_page(srv_games *G, const srv_site *site, const char *id, srv_response *r)
 {
     tg_game g;
@@ -692,50 +671,6 @@ static enum MHD_Result open_stream(srv_games *G, struct MHD_Connection *c, const
     enum MHD_Result ok = srv_streams_open(G->streams, c, &g);
     tg_game_free(&g);
     return ok;
-}
-
-/* Query value of name in q ("a=1&b=2", raw), decoded into out. */
-static int query_get(const char *q, const char *name, char *out, size_t n)
-{
-    size_t nl = strlen(name);
-    while (q && *q) {
-        size_t seg = strcspn(q, "&");
-        if (seg > nl && !strncmp(q, name, nl) && q[nl] == '=') {
-            size_t vl = seg - nl - 1;
-            if (vl >= n)
-                return -1;
-            return srv_url_decode(q + nl + 1, vl, 1, out) < 0 ? -1 : 1;
-        }
-        q += seg + (q[seg] == '&');
-    }
-    return 0;
-}
-
-/* The archive's filters besides the variant: player=NAME (any case),
- * result=1-0|0-1|1/2-1/2|*, page=1..ARCHIVE_PAGES. 1, or 0 with a 400 in r.
- * player comes back as the name's key (lower case). */
-static int archive_filters(const char *q, char player[40], char result[16], char page[16], long *pg,
-                           srv_response *r, int api)
-{
-    if (query_get(q, "player", player, 40) < 0) {
-        srv_route_error(r, 400, api, "bad query: player=NAME (up to 39 bytes)");
-        return 0;
-    }
-    for (char *p = player; *p; p++)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    if (query_get(q, "result", result, 16) < 0 ||
-        (result[0] && strcmp(result, "1-0") && strcmp(result, "0-1") && strcmp(result, "1/2-1/2") &&
-         strcmp(result, "*"))) {
-        srv_route_error(r, 400, api, "bad query: result is 1-0, 0-1, 1/2-1/2 or * (unfinished)");
-        return 0;
-    }
-    if (query_get(q, "page", page, 16) < 0 ||
-        (page[0] && (strspn(page, "0123456789") != strlen(page) || (*pg = strtol(page, NULL, 10)) < 1 ||
-                     *pg > ARCHIVE_PAGES))) {
-        srv_route_error(r, 400, api, "bad query: page is 1..%d", ARCHIVE_PAGES);
-        return 0;
-    }
-    return 1;
 }
 
 enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *method,
@@ -775,31 +710,13 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
         if (post) {
             create_game(G, site, c, body, len, &r);
         } else {
-            char variant[64] = "", lim[16] = "", player[40] = "", result[16] = "", page[16] = "";
-            long max = 50, pg = 1;
-            if (query_get(q, "variant", variant, sizeof variant) < 0 || query_get(q, "limit", lim, sizeof lim) < 0 ||
-                (lim[0] && (strspn(lim, "0123456789") != strlen(lim) || (max = strtol(lim, NULL, 10)) < 1 ||
-                            max > LIST_MAX))) {
-                srv_route_error(&r, 400, 1, "bad query: variant=SLUG (up to 63 bytes), limit=1..%d", LIST_MAX);
-            } else if (archive_filters(q, player, result, page, &pg, &r, 1)) {
-                tg_archive_query aq = {NULL, variant, player, result, (int)((pg - 1) * max)};
-                list_games(G, &aq, (int)max, &r, 0, site);
-            }
+            srv_archive_answer(G->store, site, q, 1, &r);
         }
     } else if (!strcmp(path, "/games")) {
-        char variant[64] = "", player[40] = "", result[16] = "", page[16] = "";
-        long pg = 1;
-        if (!get) {
+        if (!get)
             r.allow = 2, srv_route_error(&r, 405, 0, "the archive only reads");
-        } else if (query_get(q, "variant", variant, sizeof variant) < 0) {
-            srv_route_error(&r, 400, 0, "bad query: variant=SLUG");
-        } else if (variant[0] && !srv_site_find(site, variant) && strncmp(variant, "custom:", 7)) {
-            srv_route_error(&r, 404, 0, "no variant '%s' on this hub: the archive lists the games of the hub's "
-                                        "variants (see /variants)", variant);
-        } else if (archive_filters(q, player, result, page, &pg, &r, 0)) {
-            tg_archive_query aq = {NULL, variant, player, result, (int)((pg - 1) * ARCHIVE_PAGE)};
-            list_games(G, &aq, ARCHIVE_PAGE, &r, 1, site);
-        }
+        else
+            srv_archive_answer(G->store, site, q, 0, &r);
     } else if (!strncmp(path, "/game/", 6)) {
         if (!get)
             r.allow = 2, srv_route_error(&r, 405, 0, "the game page only reads");

@@ -350,8 +350,12 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   };
 
   // The new game of a rematch: this side keeps its token there.
+  // (once: the answer to one's own accept and the stream's event both say it)
+  let leaving = false;
   const goRematch = (id: string) => {
+    if (leaving) return;
     if (token) {
+      leaving = true;
       keepToken(id, token);
       location.href = `/game/${id}#token=${token}`;
     } else {
