@@ -48,7 +48,12 @@ export function glicko2(p, o, score, tau = 0.75) {
 // declined, Black resigns; both ratings move as Glicko-2 says; a rematch is
 // offered and accepted and both land in it with colours swapped; the
 // archive and both player pages show the games.
-export async function peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES }) {
+export async function peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES, DOCS, top }) {
+  // a screenshot to look at; with TC_E2E_DOCS=1 also the manual's small JPEG copy
+  const shot = async (page, name, docName = '', fullPage = false) => {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+    if (DOCS && docName) await page.screenshot({ path: join(top, 'docs', `${docName}.jpg`), type: 'jpeg', quality: 60, fullPage });
+  };
   const srv = await startServer(PAGES);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
   const b = srv.base;
@@ -100,8 +105,8 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     assert(wyB < byB, 'Black\'s page does not put Black below the board');
     const [wyA, byA] = await boxes(ann);
     assert(byA < wyA, 'White\'s page does not put White below the board');
-    await ann.page.screenshot({ path: join(SHOTS, 'game-1366.png') });
-    await bob.page.screenshot({ path: join(SHOTS, 'game-390.png'), fullPage: true });
+    await shot(ann.page, 'game-1366');
+    await shot(bob.page, 'game-390', '', true);
     // play with clocks
     const both = async (n) => {
       for (const p of [ann, bob])
@@ -127,7 +132,7 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     await ann.page.click('[data-action="draw-offer"]');
     await bob.page.waitForSelector('[data-notice="White offers a draw."]', { timeout: 10000 });
     assert((await ann.page.getAttribute('[data-notice]', 'data-notice')) === 'You offered a draw.', 'Ann is not told her offer stands');
-    await bob.page.screenshot({ path: join(SHOTS, 'game-390-offer.png') });
+    await shot(bob.page, 'game-390-offer', 'game-page-390');
     await bob.page.click('[data-notice] [data-action="draw-decline"]');
     await ann.page.waitForSelector('[data-notice="Your draw offer was declined."]', { timeout: 10000 });
     // chat between the players, escaped
@@ -141,7 +146,7 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     const watcherChat = await fetch(`${b}/api/games/${gid}/chat`, { method: 'POST', body: JSON.stringify({ text: 'hi' }) });
     assert(watcherChat.status === 403, `chat without a token: ${watcherChat.status}`);
     await mv(ann, 'f1', 'c4', 5);
-    await ann.page.screenshot({ path: join(SHOTS, 'game-1366-play.png') });
+    await shot(ann.page, 'game-1366-play', 'game-page-1366');
     // Bob resigns, with a confirmation: White wins
     assert(await bob.page.locator('[data-confirm]').isHidden(), 'the resign confirmation shows before a click');
     await bob.page.click('[data-action="resign"]');
@@ -187,9 +192,9 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     assert(/data-game="[0-9a-f]+"[^\n]*Ann<\/a> <span class="tc-rating">\(\d+\?\)[^\n]*White won/.test(arch), 'the archive does not show the result in words');
     const archive = await open(1366, 768);
     await archive.page.goto(`${b}/games`);
-    await archive.page.screenshot({ path: join(SHOTS, 'archive-1366.png') });
+    await shot(archive.page, 'archive-1366', 'archive-1366');
     await bob.page.goto(`${b}/games?player=ann`);
-    await bob.page.screenshot({ path: join(SHOTS, 'archive-390.png'), fullPage: true });
+    await shot(bob.page, 'archive-390', 'archive-390');
     for (const name of ['Ann', 'Bob']) {
       const html = await (await fetch(`${b}/@/${name}`)).text();
       for (const id of [gid, rid]) assert(html.includes(id), `${name}'s page does not list game ${id}`);

@@ -412,7 +412,7 @@ test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, ki
 // The issue's "done when" (people.mjs): two accounts, a rated seek, the
 // game page, ratings, rematch, archive.
 test('people: sign up, a rated seek, the game page (clocks, offers, chat, resign), ratings, rematch, archive', () =>
-  peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES }));
+  peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES, DOCS, top }));
 
 test('hosted: the play page creates an online game; its links play and watch', async () => {
   const { page, errors } = await openPage(`${base}/play?variant=torus`);
