@@ -198,6 +198,15 @@ j=$("${C[@]}" "$U/api/games?player=dan")
 has "API list: the players" "$j" '"white":{"name":"Eve","rating":1500,"provisional":true}'
 has "API list: rated" "$j" '"rated":true'
 is "API list: a bad result: 400" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games?result=2-0")" 400
+# an aborted rated game (one ply played) counts for nobody's rating
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${dan_url#*#token=}\"}" "$U/api/games/$game/abort")
+is "Dan aborts the rated game after one ply" "$(code "$r")" 200
+has "aborted: no result" "$r" '"result":"-"'
+has "the game page names the players" "$(get /dev/null "$U/game/$game")" '"players":{"white":{"name":"Eve","rating":1500,"provisional":true},"black":{"name":"Dan"'
+sleep 1.5 # the lobby's thread looks at ended games every 0.3 s
+has "aborted: Dan still unrated" "$(get /dev/null "$U/@/Dan")" "No rated games yet"
+has "aborted: Eve still unrated" "$(get /dev/null "$U/@/Eve")" "No rated games yet"
 r=$(form "$tmp/t2.jar" "$U/lobby/seek/$sid/accept" "csrf=x")
 is "a taken seek, anonymous: 401" "$(code "$r")" 401
 form "$tmp/f.jar" "$U/signup" 'name=Fay&password=lobby+password&password2=lobby+password' > /dev/null
