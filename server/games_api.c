@@ -661,14 +661,14 @@ static void game_page(srv_games *G, const srv_site *site, const char *id, srv_re
 }
 
 /* GET /api/games/<id>/events: a stream of the game's states. */
-static enum MHD_Result open_stream(srv_games *G, struct MHD_Connection *c, const char *id)
+static enum MHD_Result open_stream(srv_games *G, struct MHD_Connection *c, const char *id, int player)
 {
     srv_response r;
     srv_api_reset(&r);
     tg_game g;
     if (read_game(G, id, &g, &r, 1))
         return srv_http_send(c, &r, G->cors);
-    enum MHD_Result ok = srv_streams_open(G->streams, c, &g);
+    enum MHD_Result ok = srv_streams_open(G->streams, c, &g, player);
     tg_game_free(&g);
     return ok;
 }
@@ -770,7 +770,7 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
                 tg_game_free(&g);
             }
         } else if (n == 2 && !strcmp(action, "events") && !strcmp(method, "GET")) {
-            return open_stream(G, c, id);
+            return open_stream(G, c, id, q && strstr(q, "as=player") != NULL);
         } else if (n == 2 && post) {
             game_action(G, c, id, action, body, len, &r);
         } else {

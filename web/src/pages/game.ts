@@ -146,6 +146,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   boardWrap.append(bars.black.b, boardCol, bars.white.b);
 
   const link = el('p', { class: 'tc-game-role', 'data-role': '' });
+  const spectators = el('span', { class: 'tc-gp-spectators', 'data-spectators': '0' });
   const notice = el('div', { class: 'tc-gp-notice', 'data-notice': '', 'aria-live': 'polite', hidden: '' });
   side.append(status, result, notice, link);
 
@@ -312,7 +313,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     app.setAttribute('data-game-status', state.status);
     app.setAttribute('data-game-version', String(state.version));
     app.setAttribute('data-you', you ?? 'watcher');
-    link.textContent = you ? `You play ${you}.` : 'You are watching this game.';
+    link.replaceChildren(you ? `You play ${you}.` : 'You are watching this game.', ' ', spectators);
     const mine = !!you && active;
     const early = state.moves.length < 2;
     buttons.resign.hidden = !mine || early || !confirm.hidden;
@@ -429,7 +430,13 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   refresh();
   if (you) void loadChat();
 
-  const events = new EventSource(`/api/games/${state.id}/events`);
+  // a player's page says so, for the count of spectators (not a permission)
+  const events = new EventSource(`/api/games/${state.id}/events${you ? '?as=player' : ''}`);
+  events.addEventListener('watchers', (e) => {
+    const n = (JSON.parse((e as MessageEvent<string>).data) as { spectators: number }).spectators;
+    spectators.setAttribute('data-spectators', String(n));
+    spectators.textContent = n === 1 ? '1 spectator' : `${n} spectators`;
+  });
   events.addEventListener('state', (e) => apply(JSON.parse((e as MessageEvent<string>).data) as GameState));
   events.addEventListener('rematch', (e) => {
     const { id } = JSON.parse((e as MessageEvent<string>).data) as { id: string };

@@ -117,6 +117,15 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
       await clickCell(p.page, to);
       await both(n);
     };
+    // a spectator: counted on both players' pages, without the players themselves
+    const spec = await open(1366, 768);
+    await spec.page.goto(`${b}/game/${gid}`);
+    await spec.page.waitForSelector('#tc-app[data-you="watcher"]', { timeout: 30000 });
+    await ann.page.waitForSelector('[data-spectators="1"]', { timeout: 10000 });
+    await bob.page.waitForSelector('[data-spectators="1"]', { timeout: 10000 });
+    assert(await spec.page.locator('[data-chat-input]').count() === 0, 'a watcher has a chat box');
+    await spec.page.close();
+    await ann.page.waitForSelector('[data-spectators="0"]', { timeout: 10000 });
     await mv(ann, 'e2', 'e4', 1);
     await mv(bob, 'e7', 'e5', 2);
     await mv(ann, 'g1', 'f3', 3);
