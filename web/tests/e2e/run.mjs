@@ -414,6 +414,26 @@ test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, ki
 test('people: sign up, a rated seek, the game page (clocks, offers, chat, resign), ratings, rematch, archive', () =>
   peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES, DOCS, top }));
 
+test('hosted: a low clock turns red, and a flag fall says who lost on time', async () => {
+  const r = await fetch(`${base}/api/games`, {
+    method: 'POST',
+    body: JSON.stringify({ variant: 'torus', clock: { kind: 'fischer', initial_ms: 11000, increment_ms: 0 } }),
+  });
+  const g = await r.json();
+  const post = (side, move) =>
+    fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: g[side].token, move }) });
+  assert((await post('white', 'e3')).status === 200 && (await post('black', 'e6')).status === 200, 'the first moves');
+  const { page, errors } = await openPage(`${base}${g.black.url}`);
+  // White's clock runs from 11 s; under 10 s it is marked low
+  await page.waitForSelector('[data-clock="white"][data-running][data-low]', { timeout: 10000 });
+  assert(await page.locator('[data-clock="black"][data-low]').count() === 0, 'the waiting clock is marked low');
+  await page.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 20000 });
+  assert((await page.locator('[data-status]').textContent()).includes('White lost on time'), 'the flag fall is not in words');
+  assert((await page.locator('[data-result]').textContent()).includes('Black wins'), 'the result is not in words');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('hosted: the play page creates an online game; its links play and watch', async () => {
   const { page, errors } = await openPage(`${base}/play?variant=torus`);
   await page.fill('[data-online-minutes]', '0');
