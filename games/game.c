@@ -236,7 +236,7 @@ int tg_game_check_flag(tg_game *g, int64_t now_ms)
         return 0;
     if (g->clock.kind == TG_CLOCK_FISCHER)
         g->remaining_ms[turn] = 0;
-    finish(g, win_for(!turn), "time forfeit", now_ms);
+    finish(g, win_for(!turn), turn == TC_WHITE ? "White lost on time" : "Black lost on time", now_ms);
     return 1;
 }
 
@@ -313,6 +313,43 @@ tg_code tg_game_resign(tg_game *g, int side, int64_t now_ms, tc_error *err)
     if (rc)
         return rc;
     finish(g, win_for(!side), side == TC_WHITE ? "White resigned" : "Black resigned", now_ms);
+    return TG_OK;
+}
+
+tg_code tg_game_abort(tg_game *g, int side, int64_t now_ms, tc_error *err)
+{
+    tg_code rc = need_active(g, now_ms, err);
+    if (rc)
+        return rc;
+    if (g->nmoves >= 2)
+        return fail(err, TG_ECONFLICT, "a game can be aborted only in its first two plies (%d played): resign instead",
+                    g->nmoves);
+    finish(g, TG_RESULT_ABORTED, side == TC_WHITE ? "White aborted the game" : "Black aborted the game", now_ms);
+    return TG_OK;
+}
+
+tg_code tg_game_offer_rematch(tg_game *g, int side, int64_t now_ms, tc_error *err)
+{
+    if (tg_game_active(g))
+        return fail(err, TG_ECONFLICT, "the game is not over yet");
+    if (g->draw_offer == side)
+        return fail(err, TG_ECONFLICT, "your rematch offer stands already");
+    g->draw_offer = side;
+    g->updated_ms = now_ms;
+    g->version++;
+    return TG_OK;
+}
+
+tg_code tg_game_decline_rematch(tg_game *g, int side, int64_t now_ms, tc_error *err)
+{
+    (void)side;
+    if (tg_game_active(g))
+        return fail(err, TG_ECONFLICT, "the game is not over yet");
+    if (g->draw_offer < 0)
+        return fail(err, TG_ECONFLICT, "there is no rematch offer to decline");
+    g->draw_offer = -1;
+    g->updated_ms = now_ms;
+    g->version++;
     return TG_OK;
 }
 
@@ -444,10 +481,11 @@ void tg_game_pgn(const tg_game *g, FILE *out)
      * check (or rebuild) the board whatever the Variant tag names */
     char board[24];
     snprintf(board, sizeof board, "%dx%d", g->def.width, g->def.height);
+    const char *pgn_result = strcmp(g->result, TG_RESULT_ABORTED) ? g->result : "*";
     const char *tags[] = {"SetUp", "1", "FEN", g->start_fen, "Board", board,
                           "Event",   "topochess hub game", "Site",        "topochess hub",
                           "Date",    date,                 "White",       white,
-                          "Black",   black,                "Result",      g->result,
+                          "Black",   black,                "Result",      pgn_result,
                           "Variant", g->def.name,          "TimeControl", tcontrol,
                           "Termination", g->termination[0] ? g->termination : "unterminated",
                           "GameId",  g->id,                "WhiteClock",  wclock,
@@ -455,5 +493,5 @@ void tg_game_pgn(const tg_game *g, FILE *out)
     int ntags = (int)(sizeof tags / sizeof tags[0]) / 2;
     if (g->clock.kind != TG_CLOCK_FISCHER)
         ntags -= 2;
-    tc_pgn_write(g->pos, tags, ntags, g->result, out);
+    tc_pgn_write(g->pos, tags, ntags, pgn_result, out);
 }

@@ -16,6 +16,7 @@
 #define TG_ID_LEN 16    /* hex characters of a game's public id (64 bits) */
 #define TG_TOKEN_LEN 32 /* hex characters of a side's secret (128 bits) */
 #define TG_MAX_PLIES 20000
+#define TG_RESULT_ABORTED "-" /* ended without a result (written "*" in PGN) */
 
 /// How a game's time is kept. Fischer: each side starts with initial_ms and
 /// gains increment_ms after each of its moves; correspondence: each move must
@@ -64,9 +65,9 @@ typedef struct tg_game {
     int64_t remaining_ms[2]; /* each side's clock as of turn_started_ms */
     int64_t turn_started_ms; /* when the side to move's time began to run */
     int64_t created_ms, updated_ms;
-    int draw_offer;     /* the side offering a draw, -1 none */
+    int draw_offer;     /* the side offering a draw, -1 none; once the game is over, the side offering a rematch */
     int takeback_offer; /* the side asking to take back, -1 none */
-    char result[8];     /* "*", "1-0", "0-1", "1/2-1/2" */
+    char result[8];     /* "*", "1-0", "0-1", "1/2-1/2", or TG_RESULT_ABORTED */
     char termination[64]; /* why it ended: "checkmate", "time forfeit", ... */
     int64_t version;    /* bumped by every change; stores refuse stale saves */
     /* derived by tg_game_rebuild, never stored */
@@ -112,6 +113,13 @@ int tg_game_check_flag(tg_game *g, int64_t now_ms);
 tg_code tg_game_move(tg_game *g, int side, const char *text, int64_t now_ms, tc_error *err);
 /* Resigns for side. */
 tg_code tg_game_resign(tg_game *g, int side, int64_t now_ms, tc_error *err);
+/* Aborts the game without a result: only in its first two plies. */
+tg_code tg_game_abort(tg_game *g, int side, int64_t now_ms, tc_error *err);
+/* After the end: side offers a rematch (kept in draw_offer), or declines
+ * the opponent's offer (or withdraws its own). Accepting is the server's:
+ * it makes the new game. */
+tg_code tg_game_offer_rematch(tg_game *g, int side, int64_t now_ms, tc_error *err);
+tg_code tg_game_decline_rematch(tg_game *g, int side, int64_t now_ms, tc_error *err);
 /* Offers a draw; when the opponent's offer stands, the draw is agreed. */
 tg_code tg_game_offer_draw(tg_game *g, int side, int64_t now_ms, tc_error *err);
 /* Declines the opponent's draw offer (or withdraws one's own). */

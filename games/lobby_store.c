@@ -212,6 +212,15 @@ int tp_lobby_games_pending(tp_db *d, tp_lobby_game *out, int max, tc_error *err)
     return rc < 0 ? -1 : gr.n;
 }
 
+int tp_lobby_game_get(tp_db *d, const char *game_id, tp_lobby_game *out, tc_error *err)
+{
+    game_rows gr = {out, 0, 1};
+    tp_arg a[] = {TP_TEXT(game_id)};
+    int rc = tp_db_exec(d, "SELECT game_id, variant, white_user, black_user, rated FROM rated_games WHERE game_id = ?1",
+                        a, 1, game_row, &gr, err);
+    return rc < 0 ? -1 : gr.n;
+}
+
 int tp_lobby_game_claim(tp_db *d, const char *game_id, tc_error *err)
 {
     tp_arg a[] = {TP_TEXT(game_id)};

@@ -68,6 +68,8 @@ typedef struct tp_lobby_game {
 int tp_lobby_game_insert(tp_db *d, const tp_lobby_game *g, int64_t now_ms, tc_error *err);
 /* Rated games whose result is not counted yet, oldest first. */
 int tp_lobby_games_pending(tp_db *d, tp_lobby_game *out, int max, tc_error *err);
+/* The lobby's row of a game: 1 with out, 0 (not from the lobby), -1. */
+int tp_lobby_game_get(tp_db *d, const char *game_id, tp_lobby_game *out, tc_error *err);
 /* Claims a game's result for counting: 1 when this call claimed it (no
  * other process will), 0, -1. */
 int tp_lobby_game_claim(tp_db *d, const char *game_id, tc_error *err);

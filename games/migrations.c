@@ -65,5 +65,9 @@ const tg_migration tg_migrations[] = {
         " black_user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
         " rated INTEGER NOT NULL, applied INTEGER NOT NULL, created_ms BIGINT NOT NULL);"
         "CREATE INDEX rated_games_pending ON rated_games (applied, created_ms);"},
+    /* the players' chat of a game (server/game_chat.c) */
+    {5, "CREATE TABLE game_chat ("
+        " game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+        " side INTEGER NOT NULL, text TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (game_id, seq));"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

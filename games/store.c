@@ -46,7 +46,15 @@ int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *ou
 {
     if (max <= 0)
         return 0;
-    return s->ops->list(s, variant, max, out, err);
+    tg_archive_query q = {NULL, variant, NULL, NULL, 0};
+    return tg_store_archive(s, &q, max, out, err);
+}
+
+int tg_store_archive(tg_store *s, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err)
+{
+    if (max <= 0)
+        return 0;
+    return s->ops->archive(s, q, max, out, err);
 }
 
 tg_code tg_store_announce(tg_store *s, const char *id, tc_error *err)

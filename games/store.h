@@ -8,19 +8,18 @@
 #define TG_STORE_H
 
 #include "game.h"
+#include "summary.h"
 
 typedef struct tg_store tg_store;
 
-/// A line of a game list.
-typedef struct tg_game_summary {
-    char id[TG_ID_LEN + 1];
-    char variant[64];
-    char result[8];
-    char termination[64];
-    int nmoves;
-    int engine_side;
-    int64_t created_ms, updated_ms;
-} tg_game_summary;
+/// What the archive asks for: every field optional ("" or 0: no filter).
+typedef struct tg_archive_query {
+    const char *id;      /* one game */
+    const char *variant; /* a variant's slug */
+    const char *player;  /* an account's name key (lower case): either side */
+    const char *result;  /* "1-0", "0-1", "1/2-1/2" or "*" */
+    int offset;          /* rows skipped (pages) */
+} tg_archive_query;
 
 /* Opens a store: "postgresql://..." or "postgres://..." (a libpq URI) for
  * PostgreSQL, anything else as the path of an SQLite file (created when
@@ -53,6 +52,10 @@ tg_code tg_store_save(tg_store *s, const tg_game *g, int64_t expected_version, i
  * 0.1 s doubling to 5 s); meanwhile every call fails at once with
  * TG_EUNAVAILABLE. */
 int tg_store_list(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+/* The archive: games matching q, newest first, with their players from
+ * the lobby's rated_games (tg_store_list is this with a variant only). The
+ * count written, or -1 (-2: unreachable) with err. */
+int tg_store_archive(tg_store *s, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err);
 
 /* Tells the other processes' listeners that something about game id
  * changed without a new version (PostgreSQL NOTIFY "ID 0"; on SQLite,
@@ -75,6 +78,20 @@ int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg
     "turn_started_ms + CASE WHEN white_ms < black_ms THEN white_ms ELSE black_ms END <= " n ") OR "                \
     "(clock_kind = 2 AND turn_started_ms + days * 86400000 <= " n ")) ORDER BY id LIMIT " m ""
 
+/* The archive's query, with each backend's placeholders: limit, id,
+ * variant, player, result, offset ("" for no filter). */
+#define TG_ARCHIVE_SQL(lim, id, v, pl, res, off)                                                              \
+    "SELECT g.id, g.variant, g.result, g.termination, g.nmoves, g.engine_side, g.created_ms, g.updated_ms, "    \
+    "COALESCE(w.name, ''), COALESCE(b.name, ''), COALESCE(wr.rating, 0), COALESCE(br.rating, 0), "              \
+    "COALESCE(rg.rated, 0), COALESCE(wr.rd, -1), COALESCE(br.rd, -1) FROM games g LEFT JOIN rated_games rg ON rg.game_id = g.id "                          \
+    "LEFT JOIN users w ON w.id = rg.white_user LEFT JOIN users b ON b.id = rg.black_user "                       \
+    "LEFT JOIN ratings wr ON wr.user_id = rg.white_user AND wr.variant = g.variant "                             \
+    "LEFT JOIN ratings br ON br.user_id = rg.black_user AND br.variant = g.variant "                             \
+    "WHERE (CAST(" id " AS TEXT) = '' OR g.id = " id ") AND (CAST(" v " AS TEXT) = '' OR g.variant = " v ") "   \
+    "AND (CAST(" pl " AS TEXT) = '' OR w.name_key = " pl " OR b.name_key = " pl ") "                            \
+    "AND (CAST(" res " AS TEXT) = '' OR g.result = " res ") ORDER BY g.updated_ms DESC, g.id LIMIT " lim         \
+    " OFFSET " off
+
 /* Listening for changes made by other processes (PostgreSQL): the callback
  * gets the id of each game that changed. tg_store_listen starts a thread on
  * its own connection; on SQLite it does nothing and returns 0. When that
@@ -96,7 +113,7 @@ typedef struct tg_store_ops {
     tg_code (*insert)(tg_store *s, const tg_game *g, tc_error *err);
     tg_code (*load)(tg_store *s, const char *id, tg_game *g, tc_error *err);
     tg_code (*save)(tg_store *s, const tg_game *g, int64_t expected_version, int stored_moves, tc_error *err);
-    int (*list)(tg_store *s, const char *variant, int max, tg_game_summary *out, tc_error *err);
+    int (*archive)(tg_store *s, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err);
     int (*pending)(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err);
     tg_code (*announce)(tg_store *s, const char *id, tc_error *err); /* NULL: nothing to do */
 } tg_store_ops;

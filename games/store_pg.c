@@ -92,12 +92,7 @@ static const struct {
      12},
     {"delete_moves", "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2},
     {"notify", "SELECT pg_notify('tg_games', $1)", 1},
-    {"list", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM games "
-             "ORDER BY updated_ms DESC LIMIT $1",
-     1},
-    {"list_variant", "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM "
-                     "games WHERE variant = $2 ORDER BY updated_ms DESC LIMIT $1",
-     2},
+    {"archive", TG_ARCHIVE_SQL("$1", "$2", "$3", "$4", "$5", "$6"), 6},
     {"pending", TG_PENDING_SQL("$2", "$3", "$1"), 3},
 };
 
@@ -261,6 +256,13 @@ static int pg_rows(tg_store *st, const char *name, int nv, const char *const *v,
             g->engine_side = atoi(PQgetvalue(r, i, 5));
             g->created_ms = strtoll(PQgetvalue(r, i, 6), NULL, 10);
             g->updated_ms = strtoll(PQgetvalue(r, i, 7), NULL, 10);
+            if (PQnfields(r) >= 15) { /* the archive */
+                snprintf(g->white, sizeof g->white, "%s", PQgetvalue(r, i, 8));
+                snprintf(g->black, sizeof g->black, "%s", PQgetvalue(r, i, 9));
+                g->rated = atoi(PQgetvalue(r, i, 12));
+                tg_summary_ratings(g, strtod(PQgetvalue(r, i, 10), NULL), strtod(PQgetvalue(r, i, 13), NULL),
+                                   strtod(PQgetvalue(r, i, 11), NULL), strtod(PQgetvalue(r, i, 14), NULL));
+            }
         }
     }
     PQclear(r);
@@ -268,13 +270,14 @@ static int pg_rows(tg_store *st, const char *name, int nv, const char *const *v,
     return n;
 }
 
-static int pg_list_once(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int pg_archive_once(tg_store *st, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err)
 {
-    char lim[16];
+    char lim[16], off[16];
     snprintf(lim, sizeof lim, "%d", max);
-    bool one = variant && variant[0];
-    const char *v[] = {lim, one ? variant : ""};
-    return pg_rows(st, one ? "list_variant" : "list", one ? 2 : 1, v, max, out, err);
+    snprintf(off, sizeof off, "%d", q->offset);
+    const char *v[] = {lim, q->id ? q->id : "", q->variant ? q->variant : "", q->player ? q->player : "",
+                       q->result ? q->result : "", off};
+    return pg_rows(st, "archive", 6, v, max, out, err);
 }
 
 static int pg_pending_once(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out,
@@ -361,13 +364,13 @@ static tg_code pg_load(tg_store *st, const char *id, tg_game *g, tc_error *err)
     }
 }
 
-static int pg_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int pg_archive(tg_store *st, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err)
 {
     pg *c = st->conn;
     for (int attempt = 0;; attempt++) {
         if (ready(c))
             return unavailable(err), -2;
-        int n = pg_list_once(st, variant, max, out, err);
+        int n = pg_archive_once(st, q, max, out, err);
         if (n >= 0)
             return n;
         if (judge(c, TG_EINTERNAL, err) != TG_EUNAVAILABLE)
@@ -404,7 +407,7 @@ static tg_code pg_announce(tg_store *st, const char *id, tc_error *err)
     return judge(c, rc, err);
 }
 
-static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_list, pg_pending, pg_announce};
+static const tg_store_ops pg_ops = {"postgresql", pg_close, pg_insert, pg_load, pg_save, pg_archive, pg_pending, pg_announce};
 
 /* Applies missing migrations under an advisory lock, so that servers that
  * start together do not race. */

@@ -1,6 +1,8 @@
 /* Game records as rows (see store_row.h). */
 #include "store_row.h"
 
+#include "glicko2.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -150,4 +152,20 @@ int tg_row_add_move(tg_game *g, const char *uci, const char *san, int64_t at_ms,
     r->at_ms = at_ms;
     r->clock_ms = clock_ms;
     return 0;
+}
+
+void tg_summary_ratings(tg_game_summary *g, double wr, double wrd, double br, double brd)
+{
+    double r[2] = {wr, br}, rd[2] = {wrd, brd};
+    int *rating[2] = {&g->white_rating, &g->black_rating}, *prov[2] = {&g->white_provisional, &g->black_provisional};
+    for (int s = 0; s < 2; s++) {
+        if (!(s ? g->black : g->white)[0]) {
+            *rating[s] = 0, *prov[s] = 0;
+        } else if (rd[s] < 0) {
+            *rating[s] = (int)TG_RATING_START, *prov[s] = 1;
+        } else {
+            tg_rating t = {r[s], rd[s], TG_VOL_START};
+            *rating[s] = (int)(r[s] + 0.5), *prov[s] = tg_rating_provisional(t);
+        }
+    }
 }

@@ -1,11 +1,12 @@
 /* A game record as one row of values, in the column order of
  * TG_GAME_COLUMNS, so that both backends bind and read it the same way.
- * It leans on game.h alone: the store interface (store.h, store.c) picks
+ * It leans on game.h and summary.h alone: the store interface (store.h, store.c) picks
  * a backend, and the backends call this file, one direction of calls. */
 #ifndef TG_STORE_ROW_H
 #define TG_STORE_ROW_H
 
 #include "game.h"
+#include "summary.h"
 
 /* The columns of the games table in the order every backend binds them. */
 #define TG_GAME_COLUMNS                                                                             \
@@ -31,5 +32,8 @@ void tg_row_from_game(const tg_game *g, tg_value row[TG_GAME_NCOLUMNS]);
 int tg_row_to_game(const char *const text[TG_GAME_NCOLUMNS], tg_game *g, tc_error *err);
 /* Adds a move record (for loading); -1 when memory runs out. */
 int tg_row_add_move(tg_game *g, const char *uci, const char *san, int64_t at_ms, int64_t clock_ms);
+/* Fills the ratings of an archive row from the stored rating and
+ * deviation (rd < 0: no rating yet) of each side. */
+void tg_summary_ratings(tg_game_summary *g, double wr, double wrd, double br, double brd);
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 
 enum { ST_INSERT_GAME, ST_INSERT_MOVE, ST_LOAD_GAME, ST_LOAD_MOVES, ST_UPDATE_GAME, ST_DELETE_MOVES,
-       ST_LIST, ST_LIST_VARIANT, ST_PENDING, ST_COUNT };
+       ST_ARCHIVE, ST_PENDING, ST_COUNT };
 
 static const char *const sql_text[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (" TG_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
@@ -25,10 +25,7 @@ static const char *const sql_text[ST_COUNT] = {
                        "takeback_offer = ?24, result = ?25, termination = ?26, nmoves = ?27, version = ?28, "
                        "updated_ms = ?30 WHERE id = ?1 AND version = ?31",
     [ST_DELETE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-    [ST_LIST] = "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms FROM games "
-                "ORDER BY updated_ms DESC LIMIT ?1",
-    [ST_LIST_VARIANT] = "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms "
-                        "FROM games WHERE variant = ?2 ORDER BY updated_ms DESC LIMIT ?1",
+    [ST_ARCHIVE] = TG_ARCHIVE_SQL("?1", "?2", "?3", "?4", "?5", "?6"),
     [ST_PENDING] = TG_PENDING_SQL("?2", "?3", "?1"),
 };
 
@@ -205,7 +202,8 @@ out:
     return rc;
 }
 
-static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
+static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, const tg_archive_query *q, int max,
+                     tg_game_summary *out, tc_error *err)
 {
     lite *l = st->conn;
     pthread_mutex_lock(&l->lock);
@@ -215,6 +213,12 @@ static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, int 
         sqlite3_bind_text(s, 2, text, -1, SQLITE_TRANSIENT);
     if (k == ST_PENDING)
         sqlite3_bind_int64(s, 3, now_ms);
+    if (q) {
+        const char *f[] = {q->id, q->variant, q->player, q->result};
+        for (int i = 0; i < 4; i++)
+            sqlite3_bind_text(s, 2 + i, f[i] ? f[i] : "", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(s, 6, q->offset);
+    }
     int n = 0, r;
     while (n < max && (r = sqlite3_step(s)) == SQLITE_ROW) {
         tg_game_summary *g = &out[n++];
@@ -227,6 +231,13 @@ static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, int 
         g->engine_side = sqlite3_column_int(s, 5);
         g->created_ms = sqlite3_column_int64(s, 6);
         g->updated_ms = sqlite3_column_int64(s, 7);
+        if (q) {
+            snprintf(g->white, sizeof g->white, "%s", (const char *)sqlite3_column_text(s, 8));
+            snprintf(g->black, sizeof g->black, "%s", (const char *)sqlite3_column_text(s, 9));
+            g->rated = sqlite3_column_int(s, 12);
+            tg_summary_ratings(g, sqlite3_column_double(s, 10), sqlite3_column_double(s, 13),
+                               sqlite3_column_double(s, 11), sqlite3_column_double(s, 14));
+        }
     }
     if (n < max && r != SQLITE_DONE) {
         db_fail(l, err, "list games");
@@ -237,15 +248,14 @@ static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, int 
     return n;
 }
 
-static int lite_list(tg_store *st, const char *variant, int max, tg_game_summary *out, tc_error *err)
+static int lite_archive(tg_store *st, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err)
 {
-    bool one = variant && variant[0];
-    return lite_rows(st, one ? ST_LIST_VARIANT : ST_LIST, one ? variant : NULL, 0, max, out, err);
+    return lite_rows(st, ST_ARCHIVE, NULL, 0, q, max, out, err);
 }
 
 static int lite_pending(tg_store *st, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err)
 {
-    return lite_rows(st, ST_PENDING, after, now_ms, max, out, err);
+    return lite_rows(st, ST_PENDING, after, now_ms, NULL, max, out, err);
 }
 
 static void lite_close(tg_store *st)
@@ -259,7 +269,7 @@ static void lite_close(tg_store *st)
     free(st);
 }
 
-static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_list, lite_pending, NULL};
+static const tg_store_ops lite_ops = {"sqlite", lite_close, lite_insert, lite_load, lite_save, lite_archive, lite_pending, NULL};
 
 /* Applies the migrations the file lacks, in one transaction. */
 static int migrate(lite *l, int *version, tc_error *err)

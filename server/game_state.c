@@ -70,14 +70,18 @@ json_t *srv_state_json(const tg_game *g, int64_t now)
     json_t *engine = g->engine_side < 0 ? json_null()
                                         : json_pack("{s:s,s:i}", "side", srv_side_name(g->engine_side), "level",
                                                     g->engine_level);
-    return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:I,s:I,s:I}",
+    json_t *st = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:I,s:I,s:I}",
                      "id", g->id, "variant", g->def.name, "title", g->def.title, "start_fen", g->start_fen, "fen",
                      fen, "moves", moves, "turn", srv_side_name(tg_game_turn(g)), "status",
                      active ? "active" : "ended", "result", g->result, "termination", g->termination, "clock",
                      clock_json(&g->clock), "clocks", clocks, "engine", engine, "draw_offer",
-                     srv_side_json(g->draw_offer), "takeback_offer", srv_side_json(g->takeback_offer), "running",
+                     srv_side_json(active ? g->draw_offer : -1), "takeback_offer", srv_side_json(g->takeback_offer), "running",
                      srv_side_json(srv_running_side(g)), "check", tc_in_check(g->pos) != 0, "version",
                      (json_int_t)g->version, "now_ms", (json_int_t)now, "turn_started_ms",
                      (json_int_t)g->turn_started_ms, "created_ms", (json_int_t)g->created_ms, "updated_ms",
                      (json_int_t)g->updated_ms);
+    /* after the end the offer stands for a new game */
+    if (st)
+        json_object_set_new(st, "rematch_offer", srv_side_json(active ? -1 : g->draw_offer));
+    return st;
 }

@@ -129,11 +129,11 @@ tg_code srv_gstore_insert(srv_gstore *S, const tg_game *g, tc_error *err)
     return rc;
 }
 
-int srv_gstore_list(srv_gstore *S, const char *variant, int max, tg_game_summary *out, tc_error *err)
+int srv_gstore_archive(srv_gstore *S, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err)
 {
     int slot;
     tg_store *s = get(S, &slot);
-    int n = tg_store_list(s, variant, max, out, err);
+    int n = tg_store_archive(s, q, max, out, err);
     put(S, slot);
     return n;
 }

@@ -31,7 +31,7 @@ tg_code srv_gstore_load(srv_gstore *S, const char *id, tg_game *g, tc_error *err
 /* Saves a changed game (see tg_store_save) and drops its cached copy. */
 tg_code srv_gstore_save(srv_gstore *S, const tg_game *g, int64_t expected, int stored_moves, tc_error *err);
 tg_code srv_gstore_insert(srv_gstore *S, const tg_game *g, tc_error *err);
-int srv_gstore_list(srv_gstore *S, const char *variant, int max, tg_game_summary *out, tc_error *err);
+int srv_gstore_archive(srv_gstore *S, const tg_archive_query *q, int max, tg_game_summary *out, tc_error *err);
 tg_code srv_gstore_announce(srv_gstore *S, const char *id, tc_error *err);
 int srv_gstore_pending(srv_gstore *S, const char *after, int64_t now_ms, int max, tg_game_summary *out,
                        tc_error *err);

@@ -7,7 +7,7 @@
  * engines -> streams, game_store -> game_state; respond.c sends.
  *
  * Limits: creates and rematches from one client address (rate_limit.h);
- * lists of at most LIST_MAX games. */
+ * the lists' are archive.h's. */
 #define _GNU_SOURCE /* pthread */
 #include "games_api.h"
 
@@ -19,6 +19,9 @@
 #include "games_body.h"
 #include "games_pages.h"
 #include "rate_limit.h"
+#include "archive.h"
+#include "game_chat.h"
+#include "lobby_store.h"
 #include "respond.h"
 #include "streams.h"
 #include "topochess_explain.h"
@@ -29,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LIST_MAX 200
 
 
 struct srv_games {
@@ -43,6 +45,7 @@ struct srv_games {
     tg_listener *listener;
     srv_rate *rate;
     double per_minute;
+    tp_db *db; /* the chat's rows (game_chat.h) */
 };
 
 /* A failure of the store as an answer: 503 with Retry-After while the
@@ -103,6 +106,19 @@ static void resync(srv_games *G, int back)
 
 static void rematch_id(const char *id, char *out);
 
+/* The game's chat to its watchers here. */
+static void send_chat(srv_games *G, const char *id)
+{
+    if (!srv_streams_wants(G->streams, id, INT64_MAX))
+        return;
+    json_t *chat = srv_chat_json(G->db, id);
+    char *text = chat ? json_dumps(chat, JSON_COMPACT) : NULL;
+    if (text)
+        srv_streams_event(G->streams, id, 0, "chat", text);
+    free(text);
+    json_decref(chat);
+}
+
 /* Another process made game id's rematch (version 0): its watchers here
  * are told too. */
 static void on_rematch(srv_games *G, const char *id)
@@ -128,8 +144,9 @@ static void on_change(const char *id, int64_t version, void *ctx)
         resync(G, (int)version);
         return;
     }
-    if (version == 0) {
+    if (version == 0) { /* a rematch made, or a chat line */
         on_rematch(G, id);
+        send_chat(G, id);
         return;
     }
     srv_gstore_cache_drop(G->store, id);
@@ -174,6 +191,11 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
         free(G);
         return NULL;
     }
+    G->db = tp_db_open(G->url, err);
+    if (!G->db) {
+        srv_games_stop(G);
+        return NULL;
+    }
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
     G->timer = srv_timer_start(G->store, G->streams, G->engines);
     if (!G->engines || !G->timer) {
@@ -207,6 +229,8 @@ void srv_games_stop(srv_games *G)
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
     srv_rate_free(G->rate);
+    if (G->db)
+        tp_db_close(G->db);
     free(G);
 }
 
@@ -317,12 +341,35 @@ static void rematch_id(const char *id, char *out)
     snprintf(out, TG_ID_LEN + 1, "%016llx", (unsigned long long)h);
 }
 
-static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int side, srv_response *r)
+/* A lobby game's rematch is the same players' (rated when it was), with
+ * colours swapped. */
+static void rematch_players(srv_games *G, const char *old_id, const char *new_id)
+{
+    tp_lobby_game lg;
+    tc_error err;
+    if (tp_lobby_game_get(G->db, old_id, &lg, &err) != 1)
+        return;
+    char w[sizeof lg.white];
+    memcpy(w, lg.white, sizeof w);
+    memcpy(lg.white, lg.black, sizeof w);
+    memcpy(lg.black, w, sizeof w);
+    snprintf(lg.game_id, sizeof lg.game_id, "%s", new_id);
+    if (tp_lobby_game_insert(G->db, &lg, srv_now_ms(), &err) < 0)
+        fprintf(stderr, "topochess serve: rematch players: %s\n", err.msg);
+}
+
+/* A rematch request: answers it (1) when the new game exists, is made now
+ * (the opponent's offer stands, or the opponent is the engine) or cannot
+ * be; else 0: the caller records side's offer or declines. */
+static int rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int side, const char *what,
+                   srv_response *r)
 {
     if (tg_game_active(old)) {
         srv_route_error(r, 409, 1, "the game is not over yet");
-        return;
+        return 1;
     }
+    if (what && !strcmp(what, "decline"))
+        return 0;
     char nid[TG_ID_LEN + 1];
     rematch_id(old->id, nid);
     tg_game g;
@@ -339,30 +386,38 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         json_object_set_new(o, "url", json_string(url));
         srv_api_json(r, 200, o);
         tg_game_free(&g);
-        return;
+        return 1;
+    }
+    if (old->engine_side < 0 && old->draw_offer != other) {
+        if (!what || strcmp(what, "accept"))
+            return 0; /* an offer, for the opponent to accept */
+        srv_route_error(r, 409, 1, "there is no rematch offer from the opponent to accept");
+        return 1;
     }
     if (!srv_rate_take(G->rate, c)) { /* a rematch is a game this client causes */
         rate_refused(G, r);
-        return;
+        return 1;
     }
     rc = tg_game_new(&g, &old->def, old->start_fen, &old->clock,
                      old->engine_side < 0 ? -1 : 1 - old->engine_side, old->engine_level, srv_now_ms(), &err);
     if (rc != TG_OK) {
         store_error(r, rc, 1, &err);
-        return;
+        return 1;
     }
     memcpy(g.id, nid, sizeof nid);
     memcpy(g.token[other], old->token[side], TG_TOKEN_LEN + 1);
     memcpy(g.token[side], old->token[other], TG_TOKEN_LEN + 1);
     rc = srv_gstore_insert(G->store, &g, &err);
     int made = rc == TG_OK;
+    if (made)
+        rematch_players(G, old->id, g.id);
     if (!made) { /* the opponent's request (here or on another process) made it meanwhile */
         tg_game_free(&g);
         tg_game again;
         tg_code lc = srv_gstore_load(G->store, nid, &again, &err);
         if (lc != TG_OK) {
             store_error(r, rc == TG_EUNAVAILABLE ? rc : lc, 1, &err);
-            return;
+            return 1;
         }
         g = again;
     }
@@ -388,8 +443,35 @@ static void rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int si
         srv_engines_enqueue(G->engines, g.id, client);
     }
     tg_game_free(&g);
+    return 1;
 }
 
+
+/* A chat line of side's, stored, then sent to the game's watchers: here
+ * directly when no other process can exist (SQLite), else through the
+ * store's notification (on_change, version 0), which reaches every
+ * process. */
+static void post_chat(srv_games *G, const tg_game *g, int side, const char *text, srv_response *r)
+{
+    char why[160];
+    int st = srv_chat_post(G->db, g->id, side, text, srv_now_ms(), why, sizeof why);
+    if (st) {
+        srv_route_error(r, st, 1, "%s", why);
+        if (st == 429)
+            r->retry_after = SRV_CHAT_WINDOW_MS / 1000;
+        return;
+    }
+    tc_error err;
+    if (!G->listener)
+        send_chat(G, g->id);
+    else if (srv_gstore_announce(G->store, g->id, &err) != TG_OK)
+        fprintf(stderr, "topochess serve: store: %s\n", err.msg);
+    json_t *chat = srv_chat_json(G->db, g->id);
+    if (chat)
+        srv_api_json(r, 201, chat);
+    else
+        srv_route_error(r, 503, 1, "the chat cannot be read now: try again shortly");
+}
 
 /* POST /api/games/<id>/<action>: load, apply, save (retrying on a
  * conflicting save), publish. */
@@ -401,7 +483,8 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
     if (!b)
         return;
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"),
-        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch");
+        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch"),
+        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat");
     for (int attempt = 0; attempt < 8; attempt++) {
         tg_game g;
         tc_error err;
@@ -418,8 +501,12 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             tg_game_free(&g);
             break;
         }
-        if (is_rematch) {
-            rematch(G, c, &g, side, r);
+        if (is_chat) {
+            post_chat(G, &g, side, move, r);
+            tg_game_free(&g);
+            break;
+        }
+        if (is_rematch && rematch(G, c, &g, side, what, r)) {
             tg_game_free(&g);
             break;
         }
@@ -428,7 +515,10 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         int64_t t = srv_now_ms();
         char reason[512] = "";
         int flagged = tg_game_check_flag(&g, t);
-        if (flagged) {
+        if (is_rematch) { /* after the end: no flag to find */
+            rc = what && !strcmp(what, "decline") ? tg_game_decline_rematch(&g, side, t, &err)
+                                                  : tg_game_offer_rematch(&g, side, t, &err);
+        } else if (flagged) {
             rc = TG_ECONFLICT;
             snprintf(err.msg, sizeof err.msg, "the game is over: %s", g.termination);
         } else if (is_move) {
@@ -440,6 +530,8 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             free(why);
         } else if (is_resign) {
             rc = tg_game_resign(&g, side, t, &err);
+        } else if (is_abort) {
+            rc = tg_game_abort(&g, side, t, &err);
         } else if (is_draw) {
             if (!strcmp(what, "offer") || !strcmp(what, "accept")) {
                 if (!strcmp(what, "accept") && g.draw_offer != 1 - side) {
@@ -556,61 +648,32 @@ static int read_game(srv_games *G, const char *id, tg_game *g, srv_response *r, 
 
 
 
-static void list_games(srv_games *G, const char *variant, int max, srv_response *r, int html, const srv_site *site)
-{
-    tg_game_summary *list = malloc((size_t)max * sizeof *list);
-    tc_error err;
-    int n = -1;
-    if (list)
-        n = srv_gstore_list(G->store, variant, max, list, &err);
-    else
-        snprintf(err.msg, sizeof err.msg, "out of memory");
-    if (n < 0)
-        store_error(r, n == -2 ? TG_EUNAVAILABLE : TG_EINTERNAL, !html, &err);
-    else
-        srv_pages_list(list, n, variant, r, html, site);
-    free(list);
-}
-
 static void game_page(srv_games *G, const srv_site *site, const char *id, srv_response *r)
 {
     tg_game g;
     if (read_game(G, id, &g, r, 0))
         return;
-    srv_pages_game(&g, site, r);
+    /* the players, when the game came from the lobby */
+    tg_archive_query aq = {id, NULL, NULL, NULL, 0};
+    tg_game_summary row;
+    tc_error err;
+    int n = srv_gstore_archive(G->store, &aq, 1, &row, &err);
+    srv_pages_game(&g, n == 1 ? &row : NULL, site, r);
     tg_game_free(&g);
 }
 
 /* GET /api/games/<id>/events: a stream of the game's states. */
-static enum MHD_Result open_stream(srv_games *G, struct MHD_Connection *c, const char *id)
+static enum MHD_Result open_stream(srv_games *G, struct MHD_Connection *c, const char *id, int player)
 {
     srv_response r;
     srv_api_reset(&r);
     tg_game g;
     if (read_game(G, id, &g, &r, 1))
         return srv_http_send(c, &r, G->cors);
-    enum MHD_Result ok = srv_streams_open(G->streams, c, &g);
+    enum MHD_Result ok = srv_streams_open(G->streams, c, &g, player);
     tg_game_free(&g);
     return ok;
 }
-
-/* Query value of name in q ("a=1&b=2", raw), decoded into out. */
-static int query_get(const char *q, const char *name, char *out, size_t n)
-{
-    size_t nl = strlen(name);
-    while (q && *q) {
-        size_t seg = strcspn(q, "&");
-        if (seg > nl && !strncmp(q, name, nl) && q[nl] == '=') {
-            size_t vl = seg - nl - 1;
-            if (vl >= n)
-                return -1;
-            return srv_url_decode(q + nl + 1, vl, 1, out) < 0 ? -1 : 1;
-        }
-        q += seg + (q[seg] == '&');
-    }
-    return 0;
-}
-
 
 enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *method,
                                  const char *target, const char *body, size_t len)
@@ -649,24 +712,13 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
         if (post) {
             create_game(G, site, c, body, len, &r);
         } else {
-            char variant[64] = "", lim[16] = "";
-            long max = 50;
-            if (query_get(q, "variant", variant, sizeof variant) < 0 || query_get(q, "limit", lim, sizeof lim) < 0 ||
-                (lim[0] && (strspn(lim, "0123456789") != strlen(lim) || (max = strtol(lim, NULL, 10)) < 1 ||
-                            max > LIST_MAX))) {
-                srv_route_error(&r, 400, 1, "bad query: variant=SLUG (up to 63 bytes), limit=1..%d", LIST_MAX);
-            } else {
-                list_games(G, variant, (int)max, &r, 0, site);
-            }
+            srv_archive_answer(G->store, site, q, 1, &r);
         }
     } else if (!strcmp(path, "/games")) {
-        char variant[64] = "";
         if (!get)
             r.allow = 2, srv_route_error(&r, 405, 0, "the archive only reads");
-        else if (query_get(q, "variant", variant, sizeof variant) < 0)
-            srv_route_error(&r, 400, 0, "bad query: variant=SLUG");
         else
-            list_games(G, variant, 100, &r, 1, site);
+            srv_archive_answer(G->store, site, q, 0, &r);
     } else if (!strncmp(path, "/game/", 6)) {
         if (!get)
             r.allow = 2, srv_route_error(&r, 405, 0, "the game page only reads");
@@ -709,8 +761,18 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
                 srv_pages_pgn(&g, &r);
                 tg_game_free(&g);
             }
+        } else if (n == 2 && !strcmp(action, "chat") && get) {
+            tg_game g;
+            if (!read_game(G, id, &g, &r, 1)) {
+                json_t *chat = srv_chat_json(G->db, id);
+                if (chat)
+                    srv_api_json(&r, 200, chat);
+                else
+                    srv_route_error(&r, 503, 1, "the chat cannot be read now: try again shortly");
+                tg_game_free(&g);
+            }
         } else if (n == 2 && !strcmp(action, "events") && !strcmp(method, "GET")) {
-            return open_stream(G, c, id);
+            return open_stream(G, c, id, q && strstr(q, "as=player") != NULL);
         } else if (n == 2 && post) {
             game_action(G, c, id, action, body, len, &r);
         } else {

@@ -204,20 +204,22 @@ int srv_api_create_variant(const srv_site *site, const srv_create_req *q, tc_var
 json_t *srv_api_action_body(const char *action, const char *body, size_t len, const char **move_out,
                             const char **what_out, srv_response *r)
 {
-    static const char *const fields[] = {"token", "move", "action", NULL};
+    static const char *const fields[] = {"token", "move", "action", "text", NULL};
     json_t *b = read_body(body, len, fields, r);
     if (!b)
         return NULL;
-    const char *tok = NULL, *move = NULL, *what = NULL;
+    const char *tok = NULL, *move = NULL, *what = NULL, *text = NULL;
     if (str_field(b, "token", 64, &tok, r) || str_field(b, "move", 32, &move, r) ||
-        str_field(b, "action", 16, &what, r)) {
+        str_field(b, "action", 16, &what, r) || str_field(b, "text", SRV_CHAT_MAX, &text, r)) {
         json_decref(b);
         return NULL;
     }
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"), is_tb = !strcmp(action, "takeback"),
-        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch");
-    if (!is_move && !is_draw && !is_tb && !is_resign && !is_rematch) {
-        srv_route_error(r, 404, 1, "no such action '%.32s': move, draw, takeback, resign or rematch", action);
+        is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch"),
+        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat");
+    if (!is_move && !is_draw && !is_tb && !is_resign && !is_rematch && !is_abort && !is_chat) {
+        srv_route_error(r, 404, 1, "no such action '%.32s': move, draw, takeback, resign, abort, rematch or chat",
+                        action);
         json_decref(b);
         return NULL;
     }
@@ -231,7 +233,17 @@ json_t *srv_api_action_body(const char *action, const char *body, size_t len, co
         json_decref(b);
         return NULL;
     }
-    *move_out = move;
+    if (is_chat && (!text || !text[0])) {
+        srv_route_error(r, 400, 1, "field 'text' (the chat line, 1 to %d bytes) is missing", SRV_CHAT_MAX);
+        json_decref(b);
+        return NULL;
+    }
+    if (is_rematch && what && strcmp(what, "offer") && strcmp(what, "accept") && strcmp(what, "decline")) {
+        srv_route_error(r, 400, 1, "rematch action must be offer, accept or decline");
+        json_decref(b);
+        return NULL;
+    }
+    *move_out = is_chat ? text : move;
     *what_out = what;
     return b;
 }

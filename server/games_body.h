@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #define SRV_MAX_PAGE_TEXT 16384 /* a custom page's front matter in a create request */
+#define SRV_CHAT_MAX 280 /* bytes of a chat line (game_chat.h) */
 #define SRV_TYPE_JSON "application/json; charset=utf-8"
 
 /// A create request, its fields checked (pointers into body).

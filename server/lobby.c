@@ -385,6 +385,8 @@ int srv_lobby_count_results(srv_lobby *L)
             continue;
         if (tp_lobby_game_claim(L->db, pend[i].game_id, &err) != 1)
             continue; /* another process counts it */
+        if (!strcmp(result, TG_RESULT_ABORTED))
+            continue; /* aborted: no result to count */
         double ws = !strcmp(result, "1-0") ? 1.0 : !strcmp(result, "0-1") ? 0.0 : 0.5;
         tg_rating w = tg_rating_new(), b = tg_rating_new();
         tp_rating_of(L->db, pend[i].white, pend[i].variant, &w, &err);

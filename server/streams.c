@@ -34,6 +34,7 @@ struct watcher {
     size_t off;  /* how far out has been sent */
     int suspended;
     int ending; /* the server stops: end the stream once out is sent */
+    int player; /* opened by a player's page (?as=player): not a spectator */
     group *g;
     client *cl;
     watcher *next;
@@ -47,6 +48,7 @@ struct group {
     int64_t deadline; /* when its running clock's flag falls (ms), or 0 */
     watcher *ws;
     int n;
+    int players; /* of n, the players' own streams */
     group *next;
 };
 
@@ -272,12 +274,23 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     return (ssize_t)n;
 }
 
+/* The spectators of a game here, to its watchers: {"spectators": N}. */
+static void push_spectators(srv_streams *S, const char *id, int n)
+{
+    char json[48];
+    snprintf(json, sizeof json, "{\"spectators\":%d}", n);
+    push_event(S, id, 0, "watchers", json, -1);
+}
+
 static void sse_free(void *cls)
 {
     watcher *w = cls;
     srv_streams *S = w->S;
     pthread_mutex_lock(&S->lock);
     group *g = w->g;
+    g->players -= w->player;
+    char id[TG_ID_LEN + 1];
+    memcpy(id, g->id, sizeof id);
     for (watcher **p = &g->ws; *p; p = &(*p)->next)
         if (*p == w) {
             *p = w->next;
@@ -293,17 +306,20 @@ static void sse_free(void *cls)
             }
         free(w->cl);
     }
+    int spectators = g->n - g->players;
     pthread_mutex_unlock(&S->lock);
     pthread_mutex_destroy(&w->lock);
     srv_buf_free(&w->out);
     free(w);
+    push_spectators(S, id, spectators);
 }
 
-enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g)
+enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g, int player)
 {
     watcher *w = calloc(1, sizeof *w);
     if (!w)
         return MHD_NO;
+    w->player = !!player;
     w->conn = c;
     w->S = S;
     pthread_mutex_init(&w->lock, NULL);
@@ -365,8 +381,11 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     w->next = gr->ws;
     gr->ws = w;
     gr->n++;
+    gr->players += w->player;
+    int spectators = gr->n - gr->players;
     S->total++;
     pthread_mutex_unlock(&S->lock);
+    push_spectators(S, g->id, spectators);
     struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, w, sse_free);
     if (!resp) {
         sse_free(w);

@@ -35,8 +35,11 @@ void srv_streams_free(srv_streams *S);
  * nothing more is pushed). */
 void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d);
 
-/* Opens a stream of g's states on c (its first event g's state). */
-enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g);
+/* Opens a stream of g's states on c (its first event g's state). Each
+ * opening and closing sends the game's watchers here a "watchers" event,
+ * {"spectators": N}: the streams not opened by a player's page (player 1,
+ * as the page says: a count, not a permission). */
+enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g, int player);
 /* Sends an event to every watcher of game id here. When version > 0 the
  * event is a state newer than any sent so far (older ones are dropped). */
 void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json);

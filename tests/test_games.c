@@ -128,7 +128,7 @@ static void test_clocks(void)
           (long long)tg_game_clock_left(&g, TC_BLACK, 20000));
     CHECK(tg_game_clock_left(&g, TC_WHITE, 20000) == 61000, "white's clock stands");
     CHECK(tg_game_check_flag(&g, 12000 + 61999) == 0 && tg_game_active(&g), "flag too early");
-    CHECK(tg_game_move(&g, TC_BLACK, "exc12", 12000 + 62001, &e2) == TG_ECONFLICT && strstr(e2.msg, "time forfeit"),
+    CHECK(tg_game_move(&g, TC_BLACK, "exc12", 12000 + 62001, &e2) == TG_ECONFLICT && strstr(e2.msg, "lost on time"),
           "a move after the flag fell: %s", e2.msg);
     CHECK(!strcmp(g.result, "1-0") && g.remaining_ms[1] == 0, "flag: %s", g.result);
     tg_game_free(&g);

@@ -176,16 +176,85 @@ is "PGN: TimeControl tag" "$(grep -c '^\[TimeControl "300+2"\]' <<< "$pgn")" 1
 is "PGN: moves and result" "$(grep -c '^1\. d3 e11 2\. e3 1-0' <<< "$pgn")" 1
 printf '%s\n' "$pgn" > "$tmp/g.pgn"
 "$BIN" pgn "$tmp/g.pgn" > "$tmp/pgn.out" 2>&1 || { bad "the CLI cannot read the PGN"; cat "$tmp/pgn.out"; }
-# rematch: both players ask, both land in the same new game, colours swapped
-r1=$(post "$U/api/games/$id/rematch" "{\"token\":\"$W\"}")
-r2=$(post "$U/api/games/$id/rematch" "{\"token\":\"$B\"}")
-is "rematch: created" "$(status "$r1")" 201
-is "rematch: the second request finds it" "$(status "$r2")" 200
+# rematch: an offer, then the other side accepts; both land in the same new game, colours swapped
+r=$(post "$U/api/games/$id/rematch" "{\"token\":\"$B\",\"action\":\"accept\"}")
+is "rematch: nothing to accept yet: 409" "$(status "$r")" 409
+r0=$(post "$U/api/games/$id/rematch" "{\"token\":\"$W\"}")
+is "rematch: the offer" "$(status "$r0")" 200
+is "rematch: the offer in the state" "$(body "$r0" | jq -r '.rematch_offer + " " + (.draw_offer|tostring)')" "white null"
+is "rematch: offering twice: 409" "$(status "$(post "$U/api/games/$id/rematch" "{\"token\":\"$W\"}")")" 409
+is "rematch: the offer stands in a read" "$("${C[@]}" "$U/api/games/$id" | jq -r .rematch_offer)" white
+"${C[@]}" --max-time 20 -N "$U/api/games/$id/events" > "$tmp/rematch.sse" & pids+=($!)
+until_ok 10 grep -qs '^event: state' "$tmp/rematch.sse" || bad "rematch: the stream did not start"
+r1=$(post "$U/api/games/$id/rematch" "{\"token\":\"$B\",\"action\":\"accept\"}")
+r2=$(post "$U/api/games/$id/rematch" "{\"token\":\"$W\"}")
+is "rematch: accepted, created" "$(status "$r1")" 201
+is "rematch: the offerer finds it" "$(status "$r2")" 200
 is "rematch: one new game" "$(body "$r2" | jq -r .id)" "$(body "$r1" | jq -r .id)"
-is "rematch: colours swap" "$(body "$r1" | jq -r .side)$(body "$r2" | jq -r .side)" blackwhite
+is "rematch: colours swap" "$(body "$r1" | jq -r .side)$(body "$r2" | jq -r .side)" whiteblack
+until_ok 10 grep -q '^event: rematch' "$tmp/rematch.sse" || bad "rematch: the watchers got no rematch event"
 rid=$(body "$r1" | jq -r .id)
 r=$(post "$U/api/games/$rid/move" "{\"token\":\"$B\",\"move\":\"e3\"}")
 is "rematch: the old black token now moves white" "$(status "$r")" 200
+# a declined offer: gone from the state, no game made
+r=$(post "$U/api/games" '{"variant":"torus"}'); did=$(body "$r" | jq -r .id)
+dw=$(body "$r" | jq -r .white.token); db=$(body "$r" | jq -r .black.token)
+is "rematch before the end: 409" "$(status "$(post "$U/api/games/$did/rematch" "{\"token\":\"$dw\"}")")" 409
+post "$U/api/games/$did/resign" "{\"token\":\"$dw\"}" > /dev/null
+post "$U/api/games/$did/rematch" "{\"token\":\"$dw\"}" > /dev/null
+r=$(post "$U/api/games/$did/rematch" "{\"token\":\"$db\",\"action\":\"decline\"}")
+is "rematch: declined" "$(status "$r"):$(body "$r" | jq -r .rematch_offer)" "200:null"
+is "rematch: a bad action: 400" "$(status "$(post "$U/api/games/$did/rematch" "{\"token\":\"$db\",\"action\":\"maybe\"}")")" 400
+
+# ---- abort: only in the first two plies, without a result
+r=$(post "$U/api/games" '{"variant":"torus","clock":{"kind":"fischer","initial_ms":60000,"increment_ms":0}}')
+aid=$(body "$r" | jq -r .id); aw=$(body "$r" | jq -r .white.token); ab=$(body "$r" | jq -r .black.token)
+post "$U/api/games/$aid/move" "{\"token\":\"$aw\",\"move\":\"e3\"}" > /dev/null
+is "abort: without a token: 403" "$(status "$(post "$U/api/games/$aid/abort" '{}')")" 403
+is "abort: unchanged" "$("${C[@]}" "$U/api/games/$aid" | jq -r .status)" active
+r=$(post "$U/api/games/$aid/abort" "{\"token\":\"$ab\"}")
+is "abort after one ply" "$(status "$r") $(body "$r" | jq -r '.status + " " + .result + " " + .termination')" "200 ended - Black aborted the game"
+is "abort: PGN result *" "$("${C[@]}" "$U/api/games/$aid/pgn" | grep -c '^\[Result "\*"\]')" 1
+is "archive: aborted in words" "$("${C[@]}" "$U/games?variant=torus" | grep "data-game=\"$aid\"" | grep -c '>Aborted<')" 1
+r=$(post "$U/api/games" '{"variant":"torus"}')
+aid=$(body "$r" | jq -r .id); aw=$(body "$r" | jq -r .white.token); ab=$(body "$r" | jq -r .black.token)
+post "$U/api/games/$aid/move" "{\"token\":\"$aw\",\"move\":\"e3\"}" > /dev/null
+post "$U/api/games/$aid/move" "{\"token\":\"$ab\",\"move\":\"e6\"}" > /dev/null
+r=$(post "$U/api/games/$aid/abort" "{\"token\":\"$aw\"}")
+is "abort after two plies: 409" "$(status "$r")" 409
+grep -q "resign instead" <<< "$r" || bad "abort after two plies: no reason in '$r'"
+is "abort refused: still on" "$("${C[@]}" "$U/api/games/$aid" | jq -r .status)" active
+
+# ---- spectators: each stream opened or closed counts, the players' own not
+"${C[@]}" --max-time 20 -N "$U/api/games/$aid/events?as=player" > "$tmp/player.sse" & pids+=($!)
+until_ok 10 grep -qs '^data: {"spectators":0}' "$tmp/player.sse" || bad "spectators: a player's stream counted"
+"${C[@]}" --max-time 20 -N "$U/api/games/$aid/events" > "$tmp/chat.sse" & spec=$!; pids+=($spec)
+until_ok 10 grep -qs '^event: state' "$tmp/chat.sse" || bad "chat: the stream did not start"
+until_ok 10 grep -qs '^data: {"spectators":1}' "$tmp/player.sse" || bad "spectators: a watcher not counted"
+"${C[@]}" --max-time 20 -N "$U/api/games/$aid/events" > /dev/null & spec2=$!; pids+=($spec2)
+until_ok 10 grep -qs '^data: {"spectators":2}' "$tmp/player.sse" || bad "spectators: a second watcher not counted"
+kill $spec2
+until_ok 10 bash -c "tail -n 3 '$tmp/player.sse' | grep -q '^data: {\"spectators\":1}'" || bad "spectators: a watcher who left still counted"
+# ---- chat between the players: stored, streamed, bounded
+r=$(post "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"<b>hello</b> & good luck\"}")
+is "chat: a line" "$(status "$r")" 201
+is "chat: kept as written" "$(body "$r" | jq -r '.chat[-1].side + ": " + .chat[-1].text')" "white: <b>hello</b> & good luck"
+until_ok 10 grep -q '^event: chat' "$tmp/chat.sse" || bad "chat: the watchers got no chat event"
+is "chat: read back" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
+long=$(head -c 281 /dev/zero | tr '\0' x)
+r=$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"$long\"}")
+is "chat: 281 bytes: 400" "$(status "$r")" 400
+grep -q "longer than 280 bytes" <<< "$r" || bad "chat: the over-long line's reason: $r"
+is "chat: a watcher (no token): 403" "$(status "$(post "$U/api/games/$aid/chat" '{"text":"hi"}')")" 403
+is "chat: another game's token: 403" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$dw\",\"text\":\"hi\"}")")" 403
+is "chat: a line break: 400" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"a\\nb\"}")")" 400
+is "chat: empty: 400" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"\"}")")" 400
+is "chat: nothing refused was kept" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
+codes=""
+for k in 1 2 3 4 5 6; do codes+="$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"line $k\"}")") "; done
+is "chat: 5 lines in 10 s, then 429" "$codes" "201 201 201 201 201 429 "
+is "chat: the other side may still write" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"ok\"}")")" 201
+is "chat: the lines" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 7
 
 # ---- lists and pages
 is "list: the games" "$("${C[@]}" "$U/api/games?variant=klein-bottle" | jq -r --arg id "$id" 'map(.id) | index($id) != null')" true
@@ -218,7 +287,7 @@ fid=$(body "$r" | jq -r .id); FW=$(body "$r" | jq -r .white.token); FB=$(body "$
 post "$U/api/games/$fid/move" "{\"token\":\"$FW\",\"move\":\"e3\"}" > /dev/null
 post "$U/api/games/$fid/move" "{\"token\":\"$FB\",\"move\":\"e11\"}" > /dev/null
 until_ok 20 sh -c "curl -s '$U/api/games/$fid' | jq -e '.status == \"ended\"' > /dev/null" || bad "no flag fall"
-is "flag fall: result" "$("${C[@]}" "$U/api/games/$fid" | jq -r '.result + " " + .termination')" "0-1 time forfeit"
+is "flag fall: result" "$("${C[@]}" "$U/api/games/$fid" | jq -r '.result + " " + .termination')" "0-1 White lost on time"
 
 # ---- slow clients hold connections; the server keeps serving
 slow=()
@@ -258,6 +327,11 @@ if [ $mode = postgresql ]; then
   r=$(post "$U2/api/games/$pid2/move" "{\"token\":\"$PB\",\"move\":\"e11\"}")
   is "the second process takes the next move" "$(status "$r")" 200
   is "the first process sees it" "$("${C[@]}" "$U/api/games/$pid2" | jq -c '[.moves[].san]')" '["e3","e11"]'
+  # chat across processes: written on one, heard by a watcher of the other
+  r=$(post "$U/api/games/$pid2/chat" "{\"token\":\"$PW\",\"text\":\"from process one\"}")
+  is "chat on the first process" "$(status "$r")" 201
+  until_ok 10 grep -q '^data: {"chat":.*from process one' "$tmp/watch2" || bad "a chat line did not reach a watcher of the other process"
+  is "the chat read on the second" "$("${C[@]}" "$U2/api/games/$pid2/chat" | jq -r '.chat[0].text')" "from process one"
 fi
 
 kill "$watch_pid" 2>/dev/null

@@ -169,6 +169,44 @@ has "the game is Klein-bottle chess" "$st" '"variant":"klein-bottle"'
 r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
   --data "{\"token\":\"${eve_url#*#token=}\",\"move\":\"d2d3\"}" "$U/api/games/$game/move")
 is "Eve (White: Dan asked for Black) moves first" "$(code "$r")" 200
+# the archive: players and ratings from the lobby, filters, pages, bad queries
+anon=$("${C[@]}" -X POST -H 'Content-Type: application/json' --data '{"variant":"torus"}' "$U/api/games" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
+r=$(get /dev/null "$U/games")
+is "archive: 200" "$(code "$r")" 200
+row=$(grep "data-game=\"$game\"" <<< "$r")
+has "archive: White's name and rating" "$row" 'class="tc-game-white"><a class="tc-player" href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
+has "archive: Black's name" "$row" 'href="/@/Dan">Dan</a>'
+has "archive: the variant's title, rated" "$row" 'Klein Bottle Chess <span class="tc-rated">rated</span>'
+has "archive: unfinished in words" "$row" '>Playing<'
+has "archive: an anonymous game" "$(grep "data-game=\"$anon\"" <<< "$r")" 'tc-game-white"><span class="tc-player-anon">Anonymous</span>'
+has "archive: linked from the home page" "$(get /dev/null "$U/")" 'href="/games"'
+r=$(get /dev/null "$U/games?player=EVE")
+has "archive: a player's games (any case)" "$r" "data-game=\"$game\""
+grep -q "data-game=\"$anon\"" <<< "$r" && bad "archive: the player filter kept an anonymous game"
+is "archive: a player with no games" "$(get /dev/null "$U/games?player=nobody" | grep -c 'data-game=')" 0
+has "archive: none match, in words" "$(get /dev/null "$U/games?player=nobody")" "No games match."
+is "archive: a variant filter" "$(get /dev/null "$U/games?variant=torus" | grep -c "data-game=\"$game\"")" 0
+has "archive: result filter" "$(get /dev/null "$U/games?result=*&variant=klein-bottle")" "data-game=\"$game\""
+is "archive: finished games only" "$(get /dev/null "$U/games?result=1-0" | grep -c "data-game=\"$game\"")" 0
+r=$(get /dev/null "$U/games?variant=nope")
+is "archive: an unknown variant: 404" "$(code "$r")" 404
+has "archive: an unknown variant, in words" "$r" "no variant &#39;nope&#39; on this hub\|no variant 'nope' on this hub"
+is "archive: a bad result: 400" "$(code "$(get /dev/null "$U/games?result=win")")" 400
+is "archive: page 0: 400" "$(code "$(get /dev/null "$U/games?page=0")")" 400
+is "archive: a page past the end" "$(get /dev/null "$U/games?page=2" | grep -c 'No more games.')" 1
+j=$("${C[@]}" "$U/api/games?player=dan")
+has "API list: the players" "$j" '"white":{"name":"Eve","rating":1500,"provisional":true}'
+has "API list: rated" "$j" '"rated":true'
+is "API list: a bad result: 400" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games?result=2-0")" 400
+# an aborted rated game (one ply played) counts for nobody's rating
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${dan_url#*#token=}\"}" "$U/api/games/$game/abort")
+is "Dan aborts the rated game after one ply" "$(code "$r")" 200
+has "aborted: no result" "$r" '"result":"-"'
+has "the game page names the players" "$(get /dev/null "$U/game/$game")" '"players":{"white":{"name":"Eve","rating":1500,"provisional":true},"black":{"name":"Dan"'
+sleep 1.5 # the lobby's thread looks at ended games every 0.3 s
+has "aborted: Dan still unrated" "$(get /dev/null "$U/@/Dan")" "No rated games yet"
+has "aborted: Eve still unrated" "$(get /dev/null "$U/@/Eve")" "No rated games yet"
 r=$(form "$tmp/t2.jar" "$U/lobby/seek/$sid/accept" "csrf=x")
 is "a taken seek, anonymous: 401" "$(code "$r")" 401
 form "$tmp/f.jar" "$U/signup" 'name=Fay&password=lobby+password&password2=lobby+password' > /dev/null

@@ -2,6 +2,7 @@
 // and its data from #tc-data, then builds that page in #tc-app.
 import './styles/app.css';
 import './styles/people.css';
+import './styles/game.css';
 import { pageData } from './app/dom';
 import { hubPage, type HubData } from './pages/hub';
 import { variantPage, type VariantData } from './pages/variant';

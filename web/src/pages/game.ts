@@ -7,9 +7,8 @@
 import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
 import { GameController } from '../app/game';
-import { createArena } from '../app/layout';
-import { playSound } from '../app/sound';
 import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
+import { playSound } from '../app/sound';
 import { loadRules } from '../app/rules';
 import type { VariantDetail } from '../app/types';
 
@@ -31,15 +30,29 @@ export interface GameState {
   engine: { side: Side; level: number } | null;
   draw_offer: Side | null;
   takeback_offer: Side | null;
+  rematch_offer?: Side | null;
   running: Side | null;
   version: number;
   now_ms: number;
   you?: Side;
 }
 
+export interface Player {
+  name: string;
+  rating: number;
+  provisional: boolean;
+}
+
 export interface GameData {
   variant: VariantDetail;
   game: GameState;
+  players?: { white: Player | null; black: Player | null; rated: boolean };
+}
+
+interface ChatLine {
+  side: Side;
+  text: string;
+  at_ms: number;
 }
 
 function tokenFor(id: string): string | null {
@@ -60,6 +73,14 @@ function tokenFor(id: string): string | null {
   }
 }
 
+function keepToken(id: string, token: string): void {
+  try {
+    localStorage.setItem(`tc-token-${id}`, token);
+  } catch {
+    /* storage may be off */
+  }
+}
+
 function clockText(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
@@ -68,33 +89,91 @@ function clockText(ms: number): string {
   return `${h ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
 }
 
+const Name = (s: Side) => (s === 'white' ? 'White' : 'Black');
+const other = (s: Side): Side => (s === 'white' ? 'black' : 'white');
+
+/** The time under which a clock shows its low-time warning: an eighth of
+ * the start, between 10 s and 60 s; half a day for correspondence. */
+export function lowTime(clock: GameState['clock']): number {
+  if (!clock) return 0;
+  if (clock.kind === 'correspondence') return 12 * 3600 * 1000;
+  return Math.min(60000, Math.max(10000, (clock.initial_ms ?? 0) / 8));
+}
+
+/** The result in words: "White wins (1-0)", "Draw", "Aborted". */
+export function resultWords(s: GameState): string {
+  if (s.result === '1-0') return 'White wins (1-0)';
+  if (s.result === '0-1') return 'Black wins (0-1)';
+  if (s.result === '1/2-1/2') return 'Draw (½-½)';
+  if (s.result === '-') return 'Aborted, without a result';
+  return '';
+}
+
 export async function gamePage(app: HTMLElement, data: GameData): Promise<void> {
   const rules = await loadRules(data.variant);
   let state = data.game;
   const token = tokenFor(state.id);
   let you: Side | null = null;
   const ctl = new GameController(rules, state.start_fen);
+  const players = data.players ?? { white: null, black: null, rated: false };
 
   const title = el('h1', {}, `${state.title}: game ${state.id}`);
   const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
   const result = el('p', { class: 'tc-result', 'data-result': '', hidden: '' });
   const note = el('p', { class: 'tc-game-note', 'data-note': '' });
-  const arena = createArena(app, title, status, result);
-  const side = arena.side;
+  const main = el('div', { class: 'tc-gp' });
+  const boardWrap = el('div', { class: 'tc-gp-boardcol' });
+  const boardCol = el('div', { class: 'tc-gp-board' });
+  const side = el('aside', { class: 'tc-gp-side' });
+  main.append(boardWrap, side);
+  app.replaceChildren(title, main);
 
-  const clockEl = (s: Side) => el('div', { class: 'tc-clock', 'data-clock': s });
-  const clocks = { white: clockEl('white'), black: clockEl('black') };
+  // A bar beside each side of the board: name, rating, clock.
+  const bar = (s: Side) => {
+    const p = players[s];
+    const who =
+      state.engine?.side === s
+        ? el('span', { class: 'tc-gp-name' }, `Engine (level ${state.engine.level})`)
+        : p
+          ? el('span', { class: 'tc-gp-name' }, el('a', { href: `/@/${encodeURIComponent(p.name)}` }, p.name), ' ',
+            el('span', { class: 'tc-gp-rating', 'data-rating': String(p.rating) }, `${p.rating}${p.provisional ? '?' : ''}`))
+          : el('span', { class: 'tc-gp-name tc-gp-anon' }, 'Anonymous');
+    const clock = el('div', { class: 'tc-clock', 'data-clock': s });
+    const b = el('div', { class: 'tc-gp-player', 'data-player': s },
+      el('span', { class: `tc-gp-dot tc-gp-${s}`, 'aria-hidden': 'true' }), who, clock);
+    return { b, clock };
+  };
+  const bars = { white: bar('white'), black: bar('black') };
+  const clocks = { white: bars.white.clock, black: bars.black.clock };
+  boardWrap.append(bars.black.b, boardCol, bars.white.b);
+
   const link = el('p', { class: 'tc-game-role', 'data-role': '' });
-  // both clocks with the status, on screen beside (or above) the board
-  arena.head.insertBefore(el('div', { class: 'tc-clocks' }, clocks.black, clocks.white), result);
-  side.append(link);
+  const spectators = el('span', { class: 'tc-gp-spectators', 'data-spectators': '0' });
+  const notice = el('div', { class: 'tc-gp-notice', 'data-notice': '', 'aria-live': 'polite', hidden: '' });
+  side.append(status, result, notice, link);
 
   const canMove = () => !!you && state.status === 'active' && state.turn === you && ctl.atEnd();
-  const view = createBoardView(arena.board, rules, ctl, {
+  const view = createBoardView(boardCol, rules, ctl, {
     movable: () => (canMove() ? you! : 'none'),
     extra: { orientation: 'white' },
     onUserMove: (m) => void act('move', { move: m.uci }),
   });
+
+  // The bars go right above and below the board itself (inside the board
+  // view, around its holder) when it has one, else around the whole view.
+  const holder = boardCol.querySelector('.tc-board-holder');
+  const placeBars = (top: Side) => {
+    const [a, z] = [bars[top].b, bars[other(top)].b];
+    if (holder) {
+      holder.before(a);
+      holder.after(z);
+    } else boardWrap.replaceChildren(a, boardCol, z);
+  };
+  placeBars('black');
+  // a tall board keeps both bars on the screen: its width follows the
+  // window's height by the board's shape
+  const cols = rules.topology.width, rows = rules.topology.height;
+  boardWrap.style.setProperty('--tc-gp-aspect', String((cols + 1.5) / (rows + 1.5)));
 
   const moves = el('div', { class: 'tc-movelist' });
   side.append(moves);
@@ -104,17 +183,60 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const btn = (label: string, action: string) => el('button', { type: 'button', 'data-action': action }, label);
   const buttons = {
     resign: btn('Resign', 'resign'),
+    abort: btn('Abort', 'abort'),
     offer: btn('Offer draw', 'draw-offer'),
-    accept: btn('Accept draw', 'draw-accept'),
-    decline: btn('Decline draw', 'draw-decline'),
     takeback: btn('Ask to take back', 'takeback-request'),
-    tbAccept: btn('Allow takeback', 'takeback-accept'),
-    tbDecline: btn('Refuse takeback', 'takeback-decline'),
-    rematch: btn('Rematch', 'rematch'),
+    rematch: btn('Offer a rematch', 'rematch-offer'),
   };
-  controls.append(...Object.values(buttons));
+  const confirm = el('div', { class: 'tc-gp-confirm', 'data-confirm': '', hidden: '' },
+    el('span', {}, 'Resign this game? '), btn('Yes, resign', 'resign-confirm'), btn('Cancel', 'resign-cancel'));
+  controls.append(...Object.values(buttons), confirm);
   const pgn = el('a', { href: `/api/games/${state.id}/pgn`, 'data-pgn': '', download: `${state.id}.pgn` }, 'Download PGN');
   side.append(controls, note, el('p', {}, pgn, ' · ', el('a', { href: `/games?variant=${encodeURIComponent(state.variant)}` }, 'archive')));
+
+  // The players' chat: shown to the players; a watcher turns it on.
+  const chatBox = el('section', { class: 'tc-gp-chat', 'data-chat': '' });
+  const chatList = el('ol', { class: 'tc-gp-chat-lines', 'data-chat-lines': '' });
+  const chatInput = el('input', { type: 'text', maxlength: '280', placeholder: 'Say something to your opponent', 'data-chat-input': '', 'aria-label': 'chat line' });
+  const chatForm = el('form', { class: 'tc-gp-chat-form' }, chatInput, el('button', { type: 'submit', 'data-action': 'chat-send' }, 'Send'));
+  const chatToggle = el('button', { type: 'button', 'data-action': 'chat-show' }, 'Show the players\u2019 chat');
+  let chatOn = false;
+  const drawChat = (lines: ChatLine[]) => {
+    chatList.replaceChildren(
+      ...lines.map((l) => el('li', { 'data-side': l.side }, el('b', {}, `${players[l.side]?.name ?? Name(l.side)}: `), l.text)),
+    );
+    chatList.scrollTop = chatList.scrollHeight;
+  };
+  const loadChat = async () => {
+    const r = await fetch(`/api/games/${state.id}/chat`);
+    if (r.ok) drawChat(((await r.json()) as { chat: ChatLine[] }).chat);
+  };
+  chatForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    void (async () => {
+      const r = await fetch(`/api/games/${state.id}/chat`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token, text }),
+      });
+      const j = (await r.json()) as { chat?: ChatLine[]; error?: string };
+      if (!r.ok) {
+        note.textContent = j.error ?? `error ${r.status}`;
+        return;
+      }
+      chatInput.value = '';
+      drawChat(j.chat ?? []);
+    })();
+  });
+  chatToggle.addEventListener('click', () => {
+    chatOn = true;
+    chatToggle.remove();
+    chatBox.append(chatList);
+    void loadChat();
+  });
+  side.append(chatBox);
 
   // The moves of the state into the controller: extend when the state
   // continues what is shown, else replay from the start (a takeback).
@@ -132,61 +254,122 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   };
 
   let received = performance.now();
+  const low = lowTime(state.clock);
   let lowWarned = false;
   const drawClocks = () => {
     for (const s of ['white', 'black'] as const) {
       const c = clocks[s];
       if (!state.clocks) {
-        c.textContent = `${s === 'white' ? 'White' : 'Black'}: untimed`;
+        c.textContent = 'untimed';
         continue;
       }
       let ms = state.clocks[s];
-      if (state.running === s && state.status === 'active') ms -= performance.now() - received;
-      c.textContent = `${s === 'white' ? 'White' : 'Black'} ${clockText(ms)}`;
+      const running = state.running === s && state.status === 'active';
+      if (running) ms -= performance.now() - received;
+      c.textContent = clockText(ms);
       c.setAttribute('data-ms', String(Math.max(0, Math.round(ms))));
-      c.toggleAttribute('data-running', state.running === s && state.status === 'active');
-      // your clock under ten seconds: one warning (when sounds are on)
-      if (s === you && state.running === s && state.status === 'active' && ms < 10000 && !lowWarned) {
+      c.toggleAttribute('data-running', running);
+      c.toggleAttribute('data-low', state.status === 'active' && ms < low);
+      // your own clock past the low-time mark: one sound (when sounds are on)
+      if (s === you && running && ms < low && !lowWarned) {
         lowWarned = true;
         playSound('lowtime');
       }
+      bars[s].b.toggleAttribute('data-running', running);
     }
+  };
+
+  const announce = (prev: GameState | null, s: GameState): string => {
+    const opp = you ? other(you) : null;
+    const sameMoves = !!prev && prev.moves.length === s.moves.length;
+    if (s.status === 'active') {
+      if (s.draw_offer)
+        return s.draw_offer === you ? 'You offered a draw.' : `${Name(s.draw_offer)} offers a draw.`;
+      if (s.takeback_offer)
+        return s.takeback_offer === you ? 'You asked to take back your move.' : `${Name(s.takeback_offer)} asks to take back a move.`;
+      if (prev?.draw_offer === you && you)
+        return sameMoves ? 'Your draw offer was declined.' : 'Your draw offer lapsed with the move.';
+      if (prev?.takeback_offer === you && you && sameMoves) return 'Your takeback request was declined.';
+      if (prev?.draw_offer && prev.draw_offer === opp && !sameMoves) return `${Name(opp!)}'s draw offer lapsed with the move.`;
+      return '';
+    }
+    if (s.rematch_offer)
+      return s.rematch_offer === you ? 'You offered a rematch.' : `${Name(s.rematch_offer)} offers a rematch.`;
+    if (prev?.rematch_offer === you && you && prev.status === 'ended') return 'Your rematch offer was declined.';
+    return '';
+  };
+  const answerButtons = (s: GameState): HTMLElement[] => {
+    if (!you) return [];
+    const opp = other(you);
+    if (s.status === 'active' && s.draw_offer === opp) return [btn('Accept draw', 'draw-accept'), btn('Decline', 'draw-decline')];
+    if (s.status === 'active' && s.takeback_offer === opp) return [btn('Allow', 'takeback-accept'), btn('Refuse', 'takeback-decline')];
+    if (s.status === 'ended' && s.rematch_offer === opp) return [btn('Accept rematch', 'rematch-accept'), btn('Decline', 'rematch-decline')];
+    return [];
   };
 
   const refresh = () => {
     view.sync();
     drawMoves();
     const active = state.status === 'active';
-    const turnName = state.turn === 'white' ? 'White' : 'Black';
+    const turnName = Name(state.turn);
     let line = active ? `${turnName} to move${ctl.status().check ? ', in check' : ''}` : `Game over: ${state.termination}`;
-    if (active && you) line += state.turn === you ? ' — your move' : '';
+    if (active && you) line += state.turn === you ? ' \u2014 your move' : '';
     if (!ctl.atEnd()) line += ` (showing ply ${ctl.cursor} of ${ctl.plies.length})`;
     status.textContent = line;
     result.hidden = active;
-    result.textContent = active ? '' : `Result: ${state.result}`;
+    result.textContent = active ? '' : `${resultWords(state)}`;
     app.setAttribute('data-game-status', state.status);
     app.setAttribute('data-game-version', String(state.version));
     app.setAttribute('data-you', you ?? 'watcher');
-    link.textContent = you ? `You play ${you}.` : 'You are watching this game.';
+    link.replaceChildren(you ? `You play ${you}.` : 'You are watching this game.', ' ', spectators);
     const mine = !!you && active;
-    const opp: Side | null = you ? (you === 'white' ? 'black' : 'white') : null;
-    buttons.resign.hidden = !mine;
-    buttons.offer.hidden = !mine || state.draw_offer === you || !!state.engine;
-    buttons.accept.hidden = !mine || state.draw_offer !== opp;
-    buttons.decline.hidden = !mine || state.draw_offer !== opp;
-    buttons.takeback.hidden = !mine || state.takeback_offer === you || ctl.plies.length === 0;
-    buttons.tbAccept.hidden = !mine || state.takeback_offer !== opp;
-    buttons.tbDecline.hidden = !mine || state.takeback_offer !== opp;
-    buttons.rematch.hidden = !you || active;
+    const early = state.moves.length < 2;
+    buttons.resign.hidden = !mine || early || !confirm.hidden;
+    buttons.abort.hidden = !mine || !early;
+    buttons.offer.hidden = !mine || !!state.draw_offer || !!state.engine || early;
+    buttons.takeback.hidden = !mine || !!state.takeback_offer || ctl.plies.length === 0;
+    buttons.rematch.hidden = !you || active || !!state.rematch_offer;
+    if (!mine) confirm.hidden = true;
+    chatForm.hidden = !you || !!state.engine;
+    if (!you && !chatOn && !chatToggle.isConnected) chatBox.append(chatToggle);
+    if (you && !chatList.isConnected) chatBox.prepend(chatList);
+    if (!you || state.engine) chatBox.hidden = !!state.engine;
+    if (!you && chatForm.isConnected) chatForm.remove();
+    if (you && !state.engine && !chatForm.isConnected) chatBox.append(chatForm);
     drawClocks();
   };
 
+  const showNotice = (text: string, s: GameState) => {
+    notice.hidden = !text;
+    notice.replaceChildren(text, ...answerButtons(s));
+    notice.setAttribute('data-notice', text);
+  };
+
+  // Each newer state is put into words against the one before (a declined
+  // offer keeps its words until the next change); the same state again
+  // (the answer to one's own request, then the stream) changes nothing.
   const apply = (s: GameState) => {
     if (s.version < state.version) return;
+    const text = s.version > state.version ? announce(state, s) : null;
     state = s;
     received = performance.now();
     follow(s);
+    if (text !== null) showNotice(text, s);
     refresh();
+  };
+
+  // The new game of a rematch: this side keeps its token there.
+  // (once: the answer to one's own accept and the stream's event both say it)
+  let leaving = false;
+  const goRematch = (id: string) => {
+    if (leaving) return;
+    if (token) {
+      leaving = true;
+      keepToken(id, token);
+      location.href = `/game/${id}#token=${token}`;
+    } else {
+      note.replaceChildren('Rematch: ', el('a', { href: `/game/${id}`, 'data-rematch': id }, `game ${id}`));
+    }
   };
 
   async function act(action: string, body: Record<string, string>): Promise<void> {
@@ -197,15 +380,15 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ token, ...body }),
       });
-      const j = (await r.json()) as GameState & { error?: string; url?: string };
+      const j = (await r.json()) as GameState & { error?: string; url?: string; token?: string; side?: string };
       if (!r.ok) {
         note.textContent = j.error ?? `error ${r.status}`;
         view.sync();
         return;
       }
       note.textContent = '';
-      if (action === 'rematch' && j.url) {
-        location.href = j.url;
+      if (action === 'rematch' && j.url && j.token) {
+        goRematch(j.id);
         return;
       }
       apply(j);
@@ -215,12 +398,21 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     }
   }
 
-  controls.addEventListener('click', (e) => {
+  side.addEventListener('click', (e) => {
     const a = (e.target as Element).closest('[data-action]')?.getAttribute('data-action') ?? '';
-    if (a === 'resign') void act('resign', {});
+    if (a === 'resign') {
+      confirm.hidden = false;
+      refresh();
+    } else if (a === 'resign-cancel') {
+      confirm.hidden = true;
+      refresh();
+    } else if (a === 'resign-confirm') {
+      confirm.hidden = true;
+      void act('resign', {});
+    } else if (a === 'abort') void act('abort', {});
     else if (a.startsWith('draw-')) void act('draw', { action: a.slice(5) });
     else if (a.startsWith('takeback-')) void act('takeback', { action: a.slice(9) });
-    else if (a === 'rematch') void act('rematch', {});
+    else if (a.startsWith('rematch-')) void act('rematch', { action: a.slice(8) });
   });
   ctl.onChange(refresh);
   bindArrowKeys(ctl);
@@ -237,16 +429,29 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
       note.textContent = 'The token in this link is not one of this game\'s.';
     }
   }
-  if (you === 'black') view.board.flip();
-  arena.fit();
+  if (you === 'black') {
+    view.board.flip();
+    placeBars('white');
+  }
   follow(state);
+  showNotice(announce(null, state), state);
   refresh();
+  if (you) void loadChat();
 
-  const events = new EventSource(`/api/games/${state.id}/events`);
+  // a player's page says so, for the count of spectators (not a permission)
+  const events = new EventSource(`/api/games/${state.id}/events${you ? '?as=player' : ''}`);
+  events.addEventListener('watchers', (e) => {
+    const n = (JSON.parse((e as MessageEvent<string>).data) as { spectators: number }).spectators;
+    spectators.setAttribute('data-spectators', String(n));
+    spectators.textContent = n === 1 ? '1 spectator' : `${n} spectators`;
+  });
   events.addEventListener('state', (e) => apply(JSON.parse((e as MessageEvent<string>).data) as GameState));
   events.addEventListener('rematch', (e) => {
     const { id } = JSON.parse((e as MessageEvent<string>).data) as { id: string };
-    note.replaceChildren('Rematch: ', el('a', { href: `/game/${id}`, 'data-rematch': id }, `game ${id}`));
+    goRematch(id);
+  });
+  events.addEventListener('chat', (e) => {
+    if (you || chatOn) drawChat((JSON.parse((e as MessageEvent<string>).data) as { chat: ChatLine[] }).chat);
   });
   events.addEventListener('open', () => app.setAttribute('data-live', 'true'));
   events.addEventListener('error', () => app.setAttribute('data-live', 'false'));

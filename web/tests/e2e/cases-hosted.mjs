@@ -2,6 +2,7 @@
 import {
   spawn, execFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, createServer, cpus, loadavg, tmpdir, dirname, join, resolve, fileURLToPath, gzipSync, chromium, ARGS, BIN, Check, DIST, DOCS, MEASURE, MOBIUS_CLICKS, MOBIUS_SAMPLE, ONLY, PAGES, PRESETS, SHOTS, assert, base, cli, clickCell, context, customBase, fenOf, freePort, here, nservers, open3d, openPage, playClicks, plies, scratch, someMove, startServer, test, tests, top, userData, web,
 } from './harness.mjs';
+import { peopleTest } from './people.mjs';
 
 test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, kill -9 and restart', async () => {
   const pg = process.env.TG_TEST_DB ?? '';
@@ -71,6 +72,31 @@ test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, ki
   }
 });
 
+// The issue's "done when" (people.mjs): two accounts, a rated seek, the
+// game page, ratings, rematch, archive.
+test('people: sign up, a rated seek, the game page (clocks, offers, chat, resign), ratings, rematch, archive', () =>
+  peopleTest({ startServer, clickCell, assert, Check, chromium, ARGS, SHOTS, PAGES, DOCS, top }));
+
+test('hosted: a low clock turns red, and a flag fall says who lost on time', async () => {
+  const r = await fetch(`${base}/api/games`, {
+    method: 'POST',
+    body: JSON.stringify({ variant: 'torus', clock: { kind: 'fischer', initial_ms: 11000, increment_ms: 0 } }),
+  });
+  const g = await r.json();
+  const post = (side, move) =>
+    fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: g[side].token, move }) });
+  assert((await post('white', 'e3')).status === 200 && (await post('black', 'e6')).status === 200, 'the first moves');
+  const { page, errors } = await openPage(`${base}${g.black.url}`);
+  // White's clock runs from 11 s; under 10 s it is marked low
+  await page.waitForSelector('[data-clock="white"][data-running][data-low]', { timeout: 10000 });
+  assert(await page.locator('[data-clock="black"][data-low]').count() === 0, 'the waiting clock is marked low');
+  await page.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 20000 });
+  assert((await page.locator('[data-status]').textContent()).includes('White lost on time'), 'the flag fall is not in words');
+  assert((await page.locator('[data-result]').textContent()).includes('Black wins'), 'the result is not in words');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('hosted: the play page creates an online game; its links play and watch', async () => {
   const { page, errors } = await openPage(`${base}/play?variant=torus`);
   await page.fill('[data-online-minutes]', '0');
@@ -78,6 +104,7 @@ test('hosted: the play page creates an online game; its links play and watch', a
   await page.waitForSelector('[data-online-links] a[data-link="black"]', { timeout: 10000 });
   const white = await page.getAttribute('[data-link="white"]', 'href');
   const watchUrl = await page.getAttribute('[data-link="watch"]', 'href');
+  const blackTok = (await page.getAttribute('[data-link="black"]', 'href')).split('#token=')[1];
   assert(/^\/game\/[0-9a-f]{16}#token=[0-9a-f]{32}$/.test(white ?? ''), `white link ${white}`);
   await page.goto(`${base}${white}`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
@@ -91,12 +118,27 @@ test('hosted: the play page creates an online game; its links play and watch', a
   await clickCell(page, 'e2');
   await clickCell(page, 'e3');
   await w.page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 1, null, { timeout: 20000 });
+  // black answers through the API; before it, the first two plies offer abort, not resign
+  assert(await page.locator('[data-action="abort"]:not([hidden])').count() === 1, 'no abort in the first plies');
+  assert(await page.locator('[data-action="resign"]:not([hidden])').count() === 0, 'resign in the first plies');
+  const bid = watchUrl.split('/').pop();
+  const bm = await fetch(`${base}/api/games/${bid}/move`, { method: 'POST', body: JSON.stringify({ token: blackTok, move: 'e6' }) });
+  assert(bm.status === 200, `black's move: ${bm.status}`);
+  await w.page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 2, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app [data-ply]').length === 2, null, { timeout: 20000 });
+  // resign asks first; cancel keeps the game on
   await page.click('[data-action="resign"]');
+  await page.waitForSelector('[data-confirm]:not([hidden])');
+  await page.click('[data-action="resign-cancel"]');
+  assert((await (await fetch(`${base}/api/games/${bid}`)).json()).status === 'active', 'cancel resigned');
+  await page.click('[data-action="resign"]');
+  await page.click('[data-action="resign-confirm"]');
   await w.page.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 20000 });
   assert((await w.page.locator('[data-result]').textContent())?.includes('0-1'), 'the watcher does not see the result');
+  assert((await w.page.locator('[data-status]').textContent())?.includes('White resigned'), 'the termination is not in words');
   const id = watchUrl.split('/').pop();
   const archive = await openPage(`${base}/games?variant=torus`);
-  assert(await archive.page.locator(`li[data-game="${id}"]`).count() === 1, 'the game is not in the archive');
+  assert(await archive.page.locator(`[data-game="${id}"]`).count() === 1, 'the game is not in the archive');
   assert(archive.errors.length === 0, archive.errors.join('; '));
   await archive.page.close();
   assert(errors.length === 0 && w.errors.length === 0, [...errors, ...w.errors].join('; '));
