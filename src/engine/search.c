@@ -4,7 +4,6 @@
  * ordering and the PV. The statistics move ordering learns are in
  * history.c, exchange evaluation in see.c, limited strength in level.c; the
  * engine object and the driver that runs the threads in engine.c. */
-#include "history.h"
 #include "search.h"
 #include "see.h"
 #include "egtb_probe.h"
@@ -72,9 +71,7 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
     const tc_position *p = t->pos;
     tc_move *mv = t->moves[ply];
     int *sc = t->scores[ply];
-    tc_move counter = 0;
-    if (t->h && ply > 0 && t->stack_piece[ply])
-        counter = t->h->counter[t->stack_piece[ply]][t->stack_to[ply]];
+    tc_move counter = counter_move(&t->mh, ply);
     for (int i = 0; i < n; i++) {
         tc_move m = mv[i];
         int promo = TC_MOVE_PROMO(m);
@@ -85,21 +82,21 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
         else if (is_capture(p, m) || promo == TC_QUEEN) {
             int victim = is_capture(p, m) ? victim_type(p, m) : 0;
             int s = eval_piece_value[victim] * 16 + (promo == TC_QUEEN ? 8000 : 0);
-            if (t->h)
-                s += t->h->capture[piece][to][victim];
+            if (t->mh.h)
+                s += t->mh.h->capture[piece][to][victim];
             sc[i] = SC_GOOD + s; /* SEE when picked (pick_checked) */
         } else if (promo)
             sc[i] = SC_UNDER + promo;
         else if (captures_only)
             sc[i] = SC_UNDER - 1;
-        else if (m == t->killers[ply][0])
+        else if (m == t->mh.killers[ply][0])
             sc[i] = SC_KILLER1;
-        else if (m == t->killers[ply][1])
+        else if (m == t->mh.killers[ply][1])
             sc[i] = SC_KILLER2;
         else if (m == counter)
             sc[i] = SC_COUNTER;
         else
-            sc[i] = quiet_history(t, ply, piece, to);
+            sc[i] = quiet_history(&t->mh, ply, piece, to);
     }
 }
 
@@ -178,7 +175,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     if (in_check)
         best = -MATE + ply;
     else {
-        stand = corrected(t, evaluate(t));
+        stand = corrected(&t->mh, p, evaluate(t));
         if (stand >= beta) {
             if (!tt_move)
                 tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);
@@ -211,8 +208,8 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             if (stand + gain + 200 < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
                 continue;
         }
-        t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
-        t->stack_to[ply + 1] = TC_MOVE_TO(m);
+        t->mh.stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+        t->mh.stack_to[ply + 1] = TC_MOVE_TO(m);
         tc_make_move(p, m);
         tt_prefetch(&t->e->tt, p->key);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
@@ -296,7 +293,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     if (root && tt_move && !root_allowed(t, tt_move))
         tt_move = 0;
 
-    int static_eval = in_check ? -INF : corrected(t, evaluate(t));
+    int static_eval = in_check ? -INF : corrected(&t->mh, p, evaluate(t));
     /* a hash bound tighter than the static value is a better guess */
     int eval = static_eval;
     if (tt_hit && !in_check && abs(tt_score) < MATE_BOUND &&
@@ -307,7 +304,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     bool improving = !in_check && ply >= 2 && static_eval > t->static_eval[ply - 2];
     if (!in_check && ply >= 2 && t->static_eval[ply - 2] == -INF && ply >= 4)
         improving = static_eval > t->static_eval[ply - 4];
-    t->killers[ply + 1][0] = t->killers[ply + 1][1] = 0;
+    t->mh.killers[ply + 1][0] = t->mh.killers[ply + 1][1] = 0;
     t->excluded[ply + 1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
@@ -329,7 +326,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             tc_make_null(p);
             t->null_at[ply + 1] = true;
-            t->stack_piece[ply + 1] = 0;
+            t->mh.stack_piece[ply + 1] = 0;
             int s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
             t->null_at[ply + 1] = false;
             tc_unmake_null(p);
@@ -350,8 +347,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     break;
                 if (!see_ge(p, m, pc_beta - static_eval))
                     continue;
-                t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
-                t->stack_to[ply + 1] = TC_MOVE_TO(m);
+                t->mh.stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+                t->mh.stack_to[ply + 1] = TC_MOVE_TO(m);
                 tc_make_move(p, m);
                 t->null_at[ply + 1] = false;
                 int s = -qsearch(t, -pc_beta, -pc_beta + 1, ply + 1);
@@ -385,7 +382,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             continue;
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
         int piece = p->board[TC_MOVE_FROM(m)], to = TC_MOVE_TO(m);
-        int hist = quiet ? quiet_history(t, ply, piece, to) : 0;
+        int hist = quiet ? quiet_history(&t->mh, ply, piece, to) : 0;
         int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
         if (lmr_depth < 0)
             lmr_depth = 0;
@@ -437,8 +434,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 }
             i = 0;
         }
-        t->stack_piece[ply + 1] = piece;
-        t->stack_to[ply + 1] = to;
+        t->mh.stack_piece[ply + 1] = piece;
+        t->mh.stack_to[ply + 1] = to;
         tc_make_move(p, m);
         bool gives_check = tc_in_check(p);
         if (futile && !gives_check) {
@@ -462,7 +459,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     r++;
                 if (in_check || gives_check)
                     r--;
-                if (m == t->killers[ply][0] || m == t->killers[ply][1] || t->scores[ply][i] == SC_COUNTER)
+                if (m == t->mh.killers[ply][0] || m == t->mh.killers[ply][1] || t->scores[ply][i] == SC_COUNTER)
                     r--;
                 if (tt_move && !quiet_move(p, tt_move))
                     r++;
@@ -495,8 +492,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 update_pv(t, ply, m);
                 if (s >= beta) {
                     if (quiet)
-                        history_update_quiets(t, ply, depth, m, quiets, nquiets);
-                    history_update_captures(t, depth, quiet ? 0 : m, caps, ncaps);
+                        history_update_quiets(&t->mh, p, ply, depth, m, quiets, nquiets);
+                    history_update_captures(&t->mh, p, depth, quiet ? 0 : m, caps, ncaps);
                     break;
                 }
             }
@@ -515,7 +512,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
          * static value on the side they were searched */
         if (!in_check && (!best_move || quiet_move(p, best_move)) && abs(best) < MATE_BOUND &&
             !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
-            corr_update(t, depth, best, static_eval);
+            corr_update(&t->mh, p, depth, best, static_eval);
     }
     return best;
 }
@@ -619,7 +616,7 @@ static int search_line(search_thread *t, int depth, int prev, int line)
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
-    search_hist_ready(t);
+    history_ready(&t->mh, e->v->ncells);
     int nbase = root_list(t);
     if (nbase > 0)
         t->best = t->root_base[0]; /* what a stop before any iteration plays */
