@@ -308,12 +308,18 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     t->excluded[ply + 1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
+    /* a decided position (about a queen ahead or behind): all that is left
+     * to find is a mate, and no margin of the evaluation bounds what a
+     * quiet move toward it is worth, so the margins (reverse futility,
+     * razoring) and the reductions stay off; such nodes are rare while a
+     * game is still open */
+    bool decided = !in_check && abs(static_eval) >= DECIDED;
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
-        if (depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
+        if (!decided && depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
             return eval;
         /* razoring: far below alpha, ask quiescence whether anything helps */
-        if (depth <= 3 && eval + 200 + 150 * depth <= alpha) {
+        if (!decided && depth <= 3 && eval + 200 + 150 * depth <= alpha) {
             int q = qsearch(t, alpha, alpha + 1, ply);
             if (aborting(t))
                 return 0;
@@ -386,9 +392,9 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
         if (lmr_depth < 0)
             lmr_depth = 0;
-        /* pruning near the leaves: late, badly scored or losing moves are
-         * dropped unmade (checks included); futility waits for the move to
-         * be made, so as to spare checks */
+        /* pruning near the leaves: late, badly scored or losing moves and
+         * futile quiet moves; quiet ones wait for the move to be made, so as
+         * to spare checks (a mating check is often a late quiet move) */
         bool futile = false;
         if (pruning && !root && best > -MATE_BOUND) {
             bool drop = false;
@@ -401,14 +407,15 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
                 drop = !see_ge(p, m, -90 * depth);
             }
-            if (drop)
+            if (drop && !quiet)
                 continue;
+            futile |= drop;
         }
         /* singular extension: the hash move alone holds the score, so it
          * is searched one ply deeper */
         int ext = 0;
-        if (!root && m == tt_move && depth >= 7 && !excluded && te.depth >= depth - 3 && te.bound != TT_UPPER &&
-            abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
+        if (!root && m == tt_move && !futile && depth >= 7 && !excluded && te.depth >= depth - 3 &&
+            te.bound != TT_UPPER && abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
             int sbeta = tt_score - 2 * depth;
             t->excluded[ply] = m;
             int s = negamax(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
@@ -449,7 +456,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             s = -negamax(t, -beta, -alpha, nd, ply + 1, false);
         } else {
             int r = 0;
-            if (pruning && depth >= 3 && searched >= (pv ? 2 : 1) && (quiet || t->scores[ply][i] < SC_GOOD / 2)) {
+            if (pruning && !decided && depth >= 3 && searched >= (pv ? 2 : 1) &&
+                (quiet || t->scores[ply][i] < SC_GOOD / 2)) {
                 r = e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 if (pv)
                     r--;

@@ -20,6 +20,7 @@
 #define INF 32767
 #define MATE TC_SCORE_MATE
 #define MATE_BOUND TC_SCORE_MATE_BOUND
+#define DECIDED 1000 /* a static value this far from 0 decides the game but for the mate */
 #define POLL_MASK 1023
 #define EVAL_CACHE 65536 /* entries per thread, a power of two */
 
