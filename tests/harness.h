@@ -63,6 +63,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(endgame)       \
     X(games)         \
     X(search)         \
+    X(mates)          \
     X(server)         \
     X(protocol)      \
     X(ponder)        \
