@@ -308,12 +308,13 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     t->excluded[ply + 1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
-    /* a decided position (about a queen ahead or behind): all that is left
-     * to find is a mate, and no margin of the evaluation bounds what a
-     * quiet move toward it is worth, so the margins (reverse futility,
-     * razoring) and the reductions stay off; such nodes are rare while a
-     * game is still open */
-    bool decided = !in_check && abs(static_eval) >= DECIDED;
+    /* a decided node (the static value, or the whole window, about a queen
+     * or more from 0): all that is left to find is a mate, and no margin of
+     * the evaluation bounds what a quiet move toward it is worth, nor does
+     * a shallow search after a null move see a quiet mating threat; so
+     * reverse futility, razoring, the null move and the reductions stay
+     * off. Such nodes are rare while a game is still open. */
+    bool decided = !in_check && (abs(static_eval) >= DECIDED || alpha >= DECIDED || beta <= -DECIDED);
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
         if (!decided && depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
@@ -327,8 +328,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 return q;
         }
         /* null move: not with only king and pawns (zugzwang), not twice */
-        if (depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 && !t->null_at[ply] &&
-            has_pieces(p, p->side)) {
+        if (!decided && depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 &&
+            !t->null_at[ply] && has_pieces(p, p->side)) {
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             tc_make_null(p);
             t->null_at[ply + 1] = true;
