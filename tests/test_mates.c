@@ -73,7 +73,8 @@ static void solver_agrees(const char *who, const ms_result *r, const mate_line *
           m->line, m->variant, who, r->n, got, m->n, m->moves);
 }
 
-static void check_position(tc_engine **engine, const tc_variant **engine_v, const mate_line *m, int *found)
+static void check_position(tc_engine **engine, const tc_variant **engine_v, const mate_line *m, int *found,
+                           int *unsolved)
 {
     tc_variant *v = th_variant_cached(m->variant);
     if (!v)
@@ -81,9 +82,13 @@ static void check_position(tc_engine **engine, const tc_variant **engine_v, cons
     tc_position *p = th_at_fen(v, m->fen);
     if (!p)
         return;
+    /* under the sanitizers the largest solves are left out (counted) */
     ms_result r;
-    ms_solve_lib(p, m->n, 0, &r);
-    solver_agrees("library", &r, m);
+    ms_solve_lib(p, m->n, th_sanitize() ? 200000 : 0, &r);
+    if (r.n < 0)
+        (*unsolved)++;
+    else
+        solver_agrees("library", &r, m);
     if (getenv("TC_MATES_REF")) {
         ms_solve_ref(p, m->n, 0, &r);
         solver_agrees("refgen", &r, m);
@@ -122,7 +127,7 @@ void suite_mates(void)
     if (!f)
         return;
     char buf[2048];
-    int line = 0, total = 0, found = 0, variants = 0;
+    int line = 0, total = 0, found = 0, unsolved = 0, variants = 0;
     char seen[16][64];
     tc_engine *engine = NULL;
     const tc_variant *engine_v = NULL;
@@ -143,7 +148,7 @@ void suite_mates(void)
         if (!known && variants < 16)
             strcpy(seen[variants++], m.variant);
         total++;
-        check_position(&engine, &engine_v, &m, &found);
+        check_position(&engine, &engine_v, &m, &found, &unsolved);
     }
     fclose(f);
     tc_engine_free(engine);
@@ -155,5 +160,6 @@ void suite_mates(void)
         CHECK(known, "%s has no position of %s", MATES_FILE, tc_preset(i)->name);
     }
     CHECK(total >= 50, "%s holds %d positions", MATES_FILE, total);
-    printf("  mates: %d of %d found at depth 2N+2\n", found, total);
+    printf("  mates: %d of %d found at depth 2N+2; %d re-solved exactly (%d left to the full run)\n", found, total,
+           total - unsolved, unsolved);
 }

@@ -12,7 +12,8 @@
  * same size has no mate that fast, or not by the same moves).
  *
  * usage: build/mategen OUT [SEED [PRESET...]]   (make mates-data: every
- * preset, a quarter of an hour on a loaded 2-core machine) */
+ * preset, well over a quarter of an hour on a loaded 2-core machine);
+ * MATEGEN_PARTS=endgames or =games runs one source only. */
 #include "matesolve.h"
 #include "topochess.h"
 #include "topochess_endgame.h"
@@ -276,10 +277,12 @@ int main(int argc, char **argv)
         if (!v)
             continue;
         static const char *endings[] = {"KQKR", "KRKN", "KBNK", "KBBK"};
-        for (int k = 0; k < 4; k++)
+        const char *parts = getenv("MATEGEN_PARTS"); /* "endgames", "games" or unset: both */
+        for (int k = 0; k < 4 && (!parts || !strcmp(parts, "endgames")); k++)
             from_endgame(&g, endings[k], 1);
         static const int want[4] = {0, 2, 4, 4};
-        from_games(&g, 60, want);
+        if (!parts || !strcmp(parts, "games"))
+            from_games(&g, 60, want);
         int kept = 0;
         for (int n = 1; n <= MS_MAX_MATE; n++)
             kept += g.kept[n][0] + g.kept[n][1];
