@@ -64,6 +64,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(dead)          \
     X(games)         \
     X(search)         \
+    X(mates)          \
     X(server)         \
     X(protocol)      \
     X(ponder)        \

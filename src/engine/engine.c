@@ -20,7 +20,7 @@ static void thread_free(search_thread *t)
 {
     if (!t)
         return;
-    search_hist_free(t);
+    history_free(&t->mh);
     nnue_state_free(t->nn);
     tc_position_free(t->pos);
     free(t->moves);
@@ -137,11 +137,8 @@ int tc_engine_set_position(tc_engine *e, const tc_position *p)
 void tc_engine_new_game(tc_engine *e)
 {
     tt_clear(&e->tt);
-    for (int i = 0; i < e->nthreads; i++) {
-        memset(e->threads[i]->history, 0, sizeof e->threads[i]->history);
-        memset(e->threads[i]->killers, 0, sizeof e->threads[i]->killers);
-        search_hist_clear(e->threads[i]);
-    }
+    for (int i = 0; i < e->nthreads; i++)
+        history_clear(&e->threads[i]->mh);
 }
 
 int tc_engine_set_hash(tc_engine *e, size_t mb)
@@ -478,11 +475,8 @@ tc_search_result tc_engine_search(tc_engine *e, const tc_limits *limits, tc_info
             t->best = rootmoves[0];
             t->best_score = 0;
             t->root_pv_len = 0;
-            memset(t->killers, 0, sizeof t->killers);
+            history_age(&t->mh);
             memset(t->null_at, 0, sizeof t->null_at);
-            for (int a = 0; a < 16; a++)
-                for (int c = 0; c < TC_MAX_CELLS; c++)
-                    t->history[a][c] /= 2;
         }
         if (!e->threads[0]->pos) {
             res.best = rootmoves[0];

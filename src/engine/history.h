@@ -1,26 +1,67 @@
-/* Move-ordering statistics of one search thread: butterfly, capture and
- * continuation histories and counter moves (the tables are described in
- * search.h), their updates after a cutoff, and the lookups move ordering
- * and pruning make on every node. */
+/* Move-ordering statistics of one search thread: killers, butterfly,
+ * capture and continuation histories, counter moves and the correction
+ * history; their updates after a cutoff, and the lookups move ordering and
+ * pruning make on every node. The search (search.c) calls into this
+ * module, never the other way: it knows positions and moves, not threads. */
 #ifndef TC_HISTORY_H
 #define TC_HISTORY_H
 
-#include "search.h"
+#include "movekind.h"
+#include "topochess_engine.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #define HIST_MAX 16384
+#define CORR_SIZE 16384 /* correction entries per side, a power of two */
+#define CORR_GRAIN 256  /* a correction entry counts 1/256 centipawns */
+#define CORR_LIMIT (CORR_GRAIN * 64)
 
-/* Makes the tables on a thread's first search (and for a new variant
- * size); false if memory runs out, and the search then orders without them. */
-bool search_hist_ready(search_thread *t);
-/* After a quiet move m caused a cutoff at `depth`: killers, counter move,
- * butterfly and continuation histories up for m, down for the quiets tried
- * before it. */
-void history_update_quiets(search_thread *t, int ply, int depth, tc_move m, const tc_move *quiets, int nquiets);
+/// The tables sized by the variant (heap, made on a thread's first search):
+/// the correction history (what searches found beyond the static
+/// evaluation, by pawn structure, added to later static evaluations of that
+/// structure); capture history by moving piece, target and victim type;
+/// the counter move to the previous move; continuation histories one and
+/// two plies back, indexed by (piece type, cell) of that earlier move and
+/// of this one (the colours follow from the distance). n is the cell count.
+typedef struct hist_tables {
+    int n;
+    int32_t corr[2][CORR_SIZE]; /* by side to move and pawn structure */
+    int16_t capture[16][TC_MAX_CELLS][8];
+    tc_move counter[16][TC_MAX_CELLS];
+    int16_t *cont[2]; /* [(8 * n) * (8 * n)] each */
+} hist_tables;
+
+/// Everything one thread learns about moves: killers per ply, butterfly
+/// history, the piece and target of the move that left each ply (for the
+/// continuation histories and counter moves; index ply + 1, piece 0 for a
+/// null move) and the variant-sized tables (NULL until made, or when memory
+/// ran out: ordering then does without them).
+typedef struct move_history {
+    tc_move killers[TC_ENGINE_MAX_PLY + 1][2];
+    int16_t butterfly[16][TC_MAX_CELLS];
+    int stack_piece[TC_ENGINE_MAX_PLY + 2];
+    int stack_to[TC_ENGINE_MAX_PLY + 2];
+    hist_tables *h;
+} move_history;
+
+/* Makes the tables for a variant of `ncells` cells (again for a new size);
+ * false if memory runs out. */
+bool history_ready(move_history *mh, int ncells);
+void history_free(move_history *mh);
+/* Forgets everything (a new game). */
+void history_clear(move_history *mh);
+/* Before a search: killers forgotten, the butterfly history halved. */
+void history_age(move_history *mh);
+/* After a quiet move m caused a cutoff at `depth` in position p: killers,
+ * counter move, butterfly and continuation histories up for m, down for the
+ * quiets tried before it. */
+void history_update_quiets(move_history *mh, const tc_position *p, int ply, int depth, tc_move m,
+                           const tc_move *quiets, int nquiets);
 /* After a cutoff: capture history up for `best` (0: a quiet move) and down
  * for the captures tried before it. */
-void history_update_captures(search_thread *t, int depth, tc_move best, const tc_move *caps, int ncaps);
+void history_update_captures(move_history *mh, const tc_position *p, int depth, tc_move best, const tc_move *caps,
+                             int ncaps);
 
 static inline void history_update(int16_t *h, int bonus)
 {
@@ -30,33 +71,36 @@ static inline void history_update(int16_t *h, int bonus)
 
 /* The continuation-history row of the move `back` plies before ply (1 or
  * 2), or NULL (a null move, or before the root). */
-static inline int16_t *cont_row(const search_thread *t, int ply, int back)
+static inline int16_t *cont_row(const move_history *mh, int ply, int back)
 {
     int i = ply + 1 - back;
-    if (!t->h || i < 1 || !t->stack_piece[i])
+    if (!mh->h || i < 1 || !mh->stack_piece[i])
         return NULL;
-    size_t n = (size_t)t->h->n;
-    return t->h->cont[back - 1] + ((size_t)TC_TYPE(t->stack_piece[i]) * n + (size_t)t->stack_to[i]) * 8 * n;
+    size_t n = (size_t)mh->h->n;
+    return mh->h->cont[back - 1] + ((size_t)TC_TYPE(mh->stack_piece[i]) * n + (size_t)mh->stack_to[i]) * 8 * n;
 }
 
-static inline int cont_index(const search_thread *t, int piece, int to)
-{
-    return TC_TYPE(piece) * t->h->n + to;
-}
+static inline int cont_index(const move_history *mh, int piece, int to) { return TC_TYPE(piece) * mh->h->n + to; }
 
 /* Quiet-move history: butterfly plus both continuations. */
-static inline int quiet_history(const search_thread *t, int ply, int piece, int to)
+static inline int quiet_history(const move_history *mh, int ply, int piece, int to)
 {
-    int s = t->history[piece][to];
-    if (t->h) {
-        const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
-        int k = cont_index(t, piece, to);
+    int s = mh->butterfly[piece][to];
+    if (mh->h) {
+        const int16_t *c1 = cont_row(mh, ply, 1), *c2 = cont_row(mh, ply, 2);
+        int k = cont_index(mh, piece, to);
         if (c1)
             s += c1[k];
         if (c2)
             s += c2[k];
     }
     return s;
+}
+
+/* The counter move to the move that left ply, or 0. */
+static inline tc_move counter_move(const move_history *mh, int ply)
+{
+    return mh->h && ply > 0 && mh->stack_piece[ply] ? mh->h->counter[mh->stack_piece[ply]][mh->stack_to[ply]] : 0;
 }
 
 /* A hash of both sides' pawn cells, for the correction history. */
@@ -71,24 +115,24 @@ static inline uint64_t pawn_hash(const tc_position *p)
     return h ^ (h >> 29);
 }
 
-static inline int32_t *corr_slot(const search_thread *t)
+static inline int32_t *corr_slot(const move_history *mh, const tc_position *p)
 {
-    return t->h ? &t->h->corr[t->pos->side][pawn_hash(t->pos) & (CORR_SIZE - 1)] : NULL;
+    return mh->h ? &mh->h->corr[p->side][pawn_hash(p) & (CORR_SIZE - 1)] : NULL;
 }
 
 /* The static evaluation with the correction history's adjustment. */
-static inline int corrected(const search_thread *t, int raw)
+static inline int corrected(const move_history *mh, const tc_position *p, int raw)
 {
-    const int32_t *c = corr_slot(t);
+    const int32_t *c = corr_slot(mh, p);
     int v = raw + (c ? *c / CORR_GRAIN : 0);
     return v > 20000 ? 20000 : v < -20000 ? -20000 : v;
 }
 
 /* After a search of depth `depth` found `best` where the static value was
  * `static_eval`: moves the entry toward the difference. */
-static inline void corr_update(search_thread *t, int depth, int best, int static_eval)
+static inline void corr_update(move_history *mh, const tc_position *p, int depth, int best, int static_eval)
 {
-    int32_t *c = corr_slot(t);
+    int32_t *c = corr_slot(mh, p);
     if (!c)
         return;
     int w = depth + 1 < 16 ? depth + 1 : 16;

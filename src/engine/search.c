@@ -4,7 +4,6 @@
  * ordering and the PV. The statistics move ordering learns are in
  * history.c, exchange evaluation in see.c, limited strength in level.c; the
  * engine object and the driver that runs the threads in engine.c. */
-#include "history.h"
 #include "search.h"
 #include "see.h"
 #include "egtb_probe.h"
@@ -71,9 +70,7 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
     const tc_position *p = t->pos;
     tc_move *mv = t->moves[ply];
     int *sc = t->scores[ply];
-    tc_move counter = 0;
-    if (t->h && ply > 0 && t->stack_piece[ply])
-        counter = t->h->counter[t->stack_piece[ply]][t->stack_to[ply]];
+    tc_move counter = counter_move(&t->mh, ply);
     for (int i = 0; i < n; i++) {
         tc_move m = mv[i];
         int promo = TC_MOVE_PROMO(m);
@@ -84,21 +81,21 @@ static void score_moves(search_thread *t, int ply, int n, tc_move tt_move, bool 
         else if (is_capture(p, m) || promo == TC_QUEEN) {
             int victim = is_capture(p, m) ? victim_type(p, m) : 0;
             int s = eval_piece_value[victim] * 16 + (promo == TC_QUEEN ? 8000 : 0);
-            if (t->h)
-                s += t->h->capture[piece][to][victim];
+            if (t->mh.h)
+                s += t->mh.h->capture[piece][to][victim];
             sc[i] = SC_GOOD + s; /* SEE when picked (pick_checked) */
         } else if (promo)
             sc[i] = SC_UNDER + promo;
         else if (captures_only)
             sc[i] = SC_UNDER - 1;
-        else if (m == t->killers[ply][0])
+        else if (m == t->mh.killers[ply][0])
             sc[i] = SC_KILLER1;
-        else if (m == t->killers[ply][1])
+        else if (m == t->mh.killers[ply][1])
             sc[i] = SC_KILLER2;
         else if (m == counter)
             sc[i] = SC_COUNTER;
         else
-            sc[i] = quiet_history(t, ply, piece, to);
+            sc[i] = quiet_history(&t->mh, ply, piece, to);
     }
 }
 
@@ -177,7 +174,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     if (in_check)
         best = -MATE + ply;
     else {
-        stand = corrected(t, evaluate(t));
+        stand = corrected(&t->mh, p, evaluate(t));
         if (stand >= beta) {
             if (!tt_move)
                 tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);
@@ -210,8 +207,8 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             if (stand + gain + 200 < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
                 continue;
         }
-        t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
-        t->stack_to[ply + 1] = TC_MOVE_TO(m);
+        t->mh.stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+        t->mh.stack_to[ply + 1] = TC_MOVE_TO(m);
         search_make(t, m);
         tt_prefetch(&t->e->tt, p->key);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
@@ -295,7 +292,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     if (root && tt_move && !root_allowed(t, tt_move))
         tt_move = 0;
 
-    int static_eval = in_check ? -INF : corrected(t, evaluate(t));
+    int static_eval = in_check ? -INF : corrected(&t->mh, p, evaluate(t));
     /* a hash bound tighter than the static value is a better guess */
     int eval = static_eval;
     if (tt_hit && !in_check && abs(tt_score) < MATE_BOUND &&
@@ -306,16 +303,23 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     bool improving = !in_check && ply >= 2 && static_eval > t->static_eval[ply - 2];
     if (!in_check && ply >= 2 && t->static_eval[ply - 2] == -INF && ply >= 4)
         improving = static_eval > t->static_eval[ply - 4];
-    t->killers[ply + 1][0] = t->killers[ply + 1][1] = 0;
+    t->mh.killers[ply + 1][0] = t->mh.killers[ply + 1][1] = 0;
     t->excluded[ply + 1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
+    /* a decided node (the static value, or the whole window, about a queen
+     * or more from 0): all that is left to find is a mate, and no margin of
+     * the evaluation bounds what a quiet move toward it is worth, nor does
+     * a shallow search after a null move see a quiet mating threat; so
+     * reverse futility, razoring, the null move and the reductions stay
+     * off. Such nodes are rare while a game is still open. */
+    bool decided = !in_check && (abs(static_eval) >= DECIDED || alpha >= DECIDED || beta <= -DECIDED);
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
-        if (depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
+        if (!decided && depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
             return eval;
         /* razoring: far below alpha, ask quiescence whether anything helps */
-        if (depth <= 3 && eval + 200 + 150 * depth <= alpha) {
+        if (!decided && depth <= 3 && eval + 200 + 150 * depth <= alpha) {
             int q = qsearch(t, alpha, alpha + 1, ply);
             if (aborting(t))
                 return 0;
@@ -323,12 +327,12 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 return q;
         }
         /* null move: not with only king and pawns (zugzwang), not twice */
-        if (depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 && !t->null_at[ply] &&
-            has_pieces(p, p->side)) {
+        if (!decided && depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 &&
+            !t->null_at[ply] && has_pieces(p, p->side)) {
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             tc_make_null(p);
             t->null_at[ply + 1] = true;
-            t->stack_piece[ply + 1] = 0;
+            t->mh.stack_piece[ply + 1] = 0;
             int s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
             t->null_at[ply + 1] = false;
             tc_unmake_null(p);
@@ -349,8 +353,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     break;
                 if (!see_ge(p, m, pc_beta - static_eval))
                     continue;
-                t->stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
-                t->stack_to[ply + 1] = TC_MOVE_TO(m);
+                t->mh.stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
+                t->mh.stack_to[ply + 1] = TC_MOVE_TO(m);
                 search_make(t, m);
                 t->null_at[ply + 1] = false;
                 int s = -qsearch(t, -pc_beta, -pc_beta + 1, ply + 1);
@@ -384,13 +388,13 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             continue;
         bool quiet = !is_capture(p, m) && !TC_MOVE_PROMO(m);
         int piece = p->board[TC_MOVE_FROM(m)], to = TC_MOVE_TO(m);
-        int hist = quiet ? quiet_history(t, ply, piece, to) : 0;
+        int hist = quiet ? quiet_history(&t->mh, ply, piece, to) : 0;
         int lmr_depth = depth - 1 - e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
         if (lmr_depth < 0)
             lmr_depth = 0;
-        /* pruning near the leaves: late, badly scored or losing moves are
-         * dropped unmade (checks included); futility waits for the move to
-         * be made, so as to spare checks */
+        /* pruning near the leaves: late, badly scored or losing moves and
+         * futile quiet moves; quiet ones wait for the move to be made, so as
+         * to spare checks (a mating check is often a late quiet move) */
         bool futile = false;
         if (pruning && !root && best > -MATE_BOUND) {
             bool drop = false;
@@ -403,14 +407,15 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
                 drop = !see_ge(p, m, -90 * depth);
             }
-            if (drop)
+            if (drop && !quiet)
                 continue;
+            futile |= drop;
         }
         /* singular extension: the hash move alone holds the score, so it
          * is searched one ply deeper */
         int ext = 0;
-        if (!root && m == tt_move && depth >= 7 && !excluded && te.depth >= depth - 3 && te.bound != TT_UPPER &&
-            abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
+        if (!root && m == tt_move && !futile && depth >= 7 && !excluded && te.depth >= depth - 3 &&
+            te.bound != TT_UPPER && abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
             int sbeta = tt_score - 2 * depth;
             t->excluded[ply] = m;
             int s = negamax(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
@@ -436,8 +441,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 }
             i = 0;
         }
-        t->stack_piece[ply + 1] = piece;
-        t->stack_to[ply + 1] = to;
+        t->mh.stack_piece[ply + 1] = piece;
+        t->mh.stack_to[ply + 1] = to;
         search_make(t, m);
         bool gives_check = tc_in_check(p);
         if (futile && !gives_check) {
@@ -451,7 +456,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
             s = -negamax(t, -beta, -alpha, nd, ply + 1, false);
         } else {
             int r = 0;
-            if (pruning && depth >= 3 && searched >= (pv ? 2 : 1) && (quiet || t->scores[ply][i] < SC_GOOD / 2)) {
+            if (pruning && !decided && depth >= 3 && searched >= (pv ? 2 : 1) &&
+                (quiet || t->scores[ply][i] < SC_GOOD / 2)) {
                 r = e->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 if (pv)
                     r--;
@@ -461,7 +467,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     r++;
                 if (in_check || gives_check)
                     r--;
-                if (m == t->killers[ply][0] || m == t->killers[ply][1] || t->scores[ply][i] == SC_COUNTER)
+                if (m == t->mh.killers[ply][0] || m == t->mh.killers[ply][1] || t->scores[ply][i] == SC_COUNTER)
                     r--;
                 if (tt_move && !quiet_move(p, tt_move))
                     r++;
@@ -494,8 +500,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 update_pv(t, ply, m);
                 if (s >= beta) {
                     if (quiet)
-                        history_update_quiets(t, ply, depth, m, quiets, nquiets);
-                    history_update_captures(t, depth, quiet ? 0 : m, caps, ncaps);
+                        history_update_quiets(&t->mh, p, ply, depth, m, quiets, nquiets);
+                    history_update_captures(&t->mh, p, depth, quiet ? 0 : m, caps, ncaps);
                     break;
                 }
             }
@@ -514,7 +520,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
          * static value on the side they were searched */
         if (!in_check && (!best_move || quiet_move(p, best_move)) && abs(best) < MATE_BOUND &&
             !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
-            corr_update(t, depth, best, static_eval);
+            corr_update(&t->mh, p, depth, best, static_eval);
     }
     return best;
 }
@@ -618,7 +624,7 @@ static int search_line(search_thread *t, int depth, int prev, int line)
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
-    search_hist_ready(t);
+    history_ready(&t->mh, e->v->ncells);
     int nbase = root_list(t);
     if (nbase > 0)
         t->best = t->root_base[0]; /* what a stop before any iteration plays */

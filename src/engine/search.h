@@ -7,6 +7,7 @@
 #include "topochess_engine.h"
 
 #include "eval.h"
+#include "history.h"
 #include "nnue.h"
 #include "tt.h"
 
@@ -20,6 +21,7 @@
 #define INF 32767
 #define MATE TC_SCORE_MATE
 #define MATE_BOUND TC_SCORE_MATE_BOUND
+#define DECIDED 1000 /* a static value this far from 0 decides the game but for the mate */
 #define POLL_MASK 1023
 #define EVAL_CACHE 65536 /* entries per thread, a power of two */
 
@@ -28,26 +30,6 @@ typedef struct {
     uint64_t key;
     int score;
 } eval_slot;
-
-/// Move-ordering statistics beyond the killers and the butterfly history
-/// (heap, made on a thread's first search): the correction history (what
-/// searches found beyond the static evaluation, by pawn structure, added to
-/// later static evaluations of that structure); capture history by moving
-/// piece, target and victim type; the counter move to the previous move;
-/// continuation histories one and two plies back, indexed by (piece type,
-/// cell) of that earlier move and of this one (the colours follow from the
-/// distance). n is the variant's cell count.
-#define CORR_SIZE 16384 /* correction entries per side, a power of two */
-#define CORR_GRAIN 256  /* a correction entry counts 1/256 centipawns */
-#define CORR_LIMIT (CORR_GRAIN * 64)
-
-typedef struct search_hist {
-    int n;
-    int32_t corr[2][CORR_SIZE]; /* by side to move and pawn structure */
-    int16_t capture[16][TC_MAX_CELLS][8];
-    tc_move counter[16][TC_MAX_CELLS];
-    int16_t *cont[2]; /* [(8 * n) * (8 * n)] each */
-} search_hist;
 
 /// Everything one search thread owns: its position, per-ply move buffers
 /// (heap: TC_MAX_MOVES per ply), move-ordering tables and its result.
@@ -58,16 +40,12 @@ typedef struct search_thread {
     tc_move (*moves)[TC_MAX_MOVES];
     int (*scores)[TC_MAX_MOVES];
     eval_slot *eval_cache;
-    tc_move killers[MAX_PLY + 1][2];
-    int16_t history[16][TC_MAX_CELLS];
+    move_history mh; /* killers, histories, the moves that led here */
     tc_move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     int static_eval[MAX_PLY + 1];
     bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
-    search_hist *h;
     nnue_state *nn; /* the net's accumulators when a net evaluates, else NULL */
-    int stack_piece[MAX_PLY + 2]; /* piece and target of the move that left */
-    int stack_to[MAX_PLY + 2];    /* ply i (index i + 1); piece 0: null move */
     tc_move excluded[MAX_PLY + 1]; /* singular search: the move left out */
     tc_move root_moves[TC_MAX_MOVES]; /* searchmoves / MultiPV: roots allowed */
     int nroot_moves;                  /* 0: every legal move */
@@ -153,28 +131,12 @@ static inline void search_unmake(search_thread *t)
         tc_unmake_move(t->pos);
 }
 
-/* engine.c: the static evaluation the search uses (material, net or
+/* evaluate.c: the static evaluation the search uses (material, net or
  * hand-written, as the engine is set), centipawns for the side to move. */
 int engine_static_eval(search_thread *t);
 
-/* history.c: frees a thread's move-ordering statistics; clears them. */
-void search_hist_free(search_thread *t);
-void search_hist_clear(search_thread *t);
 /* search.c: iterative deepening for one thread (the main thread or a helper). */
 void search_iterate(search_thread *t);
-static inline bool is_capture(const tc_position *p, tc_move m)
-{
-    int k = TC_MOVE_KIND(m);
-    return (p->board[TC_MOVE_TO(m)] && k != TC_MOVE_CASTLE_K && k != TC_MOVE_CASTLE_Q) || k == TC_MOVE_EP;
-}
-
-static inline bool quiet_move(const tc_position *p, tc_move m) { return !is_capture(p, m) && !TC_MOVE_PROMO(m); }
-
-static inline int victim_type(const tc_position *p, tc_move m)
-{
-    return TC_MOVE_KIND(m) == TC_MOVE_EP ? TC_PAWN : TC_TYPE(p->board[TC_MOVE_TO(m)]);
-}
-
 /* level.c: with limits.elo set, the move a player of that strength picks
  * among the main thread's lines (else its best move). */
 tc_move search_level_choice(const tc_engine *e, int *score);
