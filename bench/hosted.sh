@@ -108,22 +108,29 @@ python3 - "$port" "$id" "$W" "$spid" "$WATCHERS" <<'PY'
 import asyncio, json, sys, time, urllib.request
 port, gid, tok, pid = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 N = int(sys.argv[5])
-async def watch(ready, got):
-    r, w = await asyncio.open_connection("127.0.0.1", port)
+# The server allows 32 live streams an address: the watchers come from
+# 127.0.0.1, 127.0.0.2, ... (32 each), as that many people would.
+async def watch(i, ready, got):
+    k = i // 32
+    r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.{k // 250}.{1 + k % 250}", 0))
     w.write(f"GET /api/games/{gid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     await w.drain()
     buf = b""
-    while b"id: 1\n" not in buf:
-        buf += await r.read(65536)
-    ready.append(1)
-    while b"id: 2\n" not in buf:
-        buf += await r.read(65536)
-    got.append(time.monotonic())
+    for want in (b"id: 1\n", b"id: 2\n"):
+        while want not in buf:
+            chunk = await r.read(65536)
+            if not chunk:
+                raise RuntimeError(f"watcher {i}: the stream ended: {buf[:300]!r}")
+            buf += chunk
+        (ready if want == b"id: 1\n" else got).append(time.monotonic())
     return w
 async def main():
     ready, got = [], []
-    tasks = [asyncio.create_task(watch(ready, got)) for _ in range(N)]
+    tasks = [asyncio.create_task(watch(i, ready, got)) for i in range(N)]
     while len(ready) < N:
+        for t in tasks:
+            if t.done() and t.exception():
+                raise t.exception()
         await asyncio.sleep(0.01)
     rss = open(f"/proc/{pid}/status").read().split("VmRSS:")[1].split()[0]
     print(f"  server with {N} streams open: {int(rss)//1024} MB resident")
@@ -133,6 +140,9 @@ async def main():
     await asyncio.to_thread(lambda: urllib.request.urlopen(req).read())
     t1 = time.monotonic()
     while len(got) < N:
+        for t in tasks:
+            if t.done() and t.exception():
+                raise t.exception()
         await asyncio.sleep(0.001)
     print(f"  move acknowledged in {1000*(t1-t0):.1f} ms; reached all {N} watchers in {1000*(max(got)-t0):.1f} ms (median {1000*(sorted(got)[N//2]-t0):.1f} ms)")
     for t in tasks:
