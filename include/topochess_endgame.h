@@ -83,6 +83,11 @@ typedef struct tc_egtb_stats {
 
 void tc_egtb_stats_get(const tc_egtb *t, tc_egtb_stats *s);
 
+/* The position's material as an ending name ("KQKR", White's pieces
+ * first, not normalised) into name (16 bytes at least): 1 when the
+ * position is pawnless with at most TC_EGTB_MAX_PIECES pieces. */
+int tc_egtb_material_of(const tc_position *p, char *name);
+
 /* Writes the set to DIR/<board>-<ENDING>.egtb (see tc_egtb_file_name) and
  * loads one back; loading checks that the file was made for this board. */
 int tc_egtb_save(const tc_egtb *t, const char *dir, tc_error *err);

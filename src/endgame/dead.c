@@ -255,31 +255,10 @@ int tc_dead_material(tc_dead_table *d, const char *material, tc_error *err)
     return decide(d, i);
 }
 
-/* The position's material as "KQKR" (White first), if pawnless and of at
- * most 4 pieces. */
-static bool material_of(const tc_position *p, char *name)
-{
-    tc_bits all = p->occ[0];
-    bits_or(&all, &p->occ[1]);
-    if (bits_count(&all) > TC_EGTB_MAX_PIECES || bits_any(&p->pieces[TC_PIECE(0, TC_PAWN)]) ||
-        bits_any(&p->pieces[TC_PIECE(1, TC_PAWN)]))
-        return false;
-    static const int types[] = {TC_QUEEN, TC_ROOK, TC_BISHOP, TC_KNIGHT};
-    int n = 0;
-    for (int col = 0; col < 2; col++) {
-        name[n++] = 'K';
-        for (int i = 0; i < 4; i++)
-            for (int k = bits_count(&p->pieces[TC_PIECE(col, types[i])]); k > 0; k--)
-                name[n++] = letters[i];
-    }
-    name[n] = '\0';
-    return true;
-}
-
 static int position_index(const tc_dead_table *d, const tc_position *p)
 {
     char name[16], norm[8];
-    if (p->v != d->v || !material_of(p, name) || tc_egtb_normalise(name, norm, NULL))
+    if (p->v != d->v || !tc_egtb_material_of(p, name) || tc_egtb_normalise(name, norm, NULL))
         return -1;
     return find(d, norm);
 }

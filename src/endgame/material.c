@@ -178,3 +178,23 @@ eg_table *eg_set_add(tc_egtb *set, const char *name, tc_error *err)
     return t;
 }
 
+
+int tc_egtb_material_of(const tc_position *p, char *name)
+{
+    tc_bits all = p->occ[0];
+    bits_or(&all, &p->occ[1]);
+    if (bits_count(&all) > TC_EGTB_MAX_PIECES || bits_any(&p->pieces[TC_PIECE(0, TC_PAWN)]) ||
+        bits_any(&p->pieces[TC_PIECE(1, TC_PAWN)]))
+        return 0;
+    static const char letters[] = "QRBN";
+    static const int types[] = {TC_QUEEN, TC_ROOK, TC_BISHOP, TC_KNIGHT};
+    int n = 0;
+    for (int col = 0; col < 2; col++) {
+        name[n++] = 'K';
+        for (int i = 0; i < 4; i++)
+            for (int k = bits_count(&p->pieces[TC_PIECE(col, types[i])]); k > 0; k--)
+                name[n++] = letters[i];
+    }
+    name[n] = '\0';
+    return 1;
+}

@@ -49,27 +49,6 @@ void egtb_cache_set_path(egtb_cache *c, const char *dir)
     c->nmissing = 0; /* files may be there now */
 }
 
-/* Pawnless with at most 4 pieces: the material as "KQKR" (White first). */
-static bool material_name(const tc_position *p, char *name)
-{
-    tc_bits all = p->occ[0];
-    bits_or(&all, &p->occ[1]);
-    if (bits_count(&all) > TC_EGTB_MAX_PIECES || bits_any(&p->pieces[TC_PIECE(0, TC_PAWN)]) ||
-        bits_any(&p->pieces[TC_PIECE(1, TC_PAWN)]))
-        return false;
-    static const char letters[] = "QRBN";
-    static const int types[] = {TC_QUEEN, TC_ROOK, TC_BISHOP, TC_KNIGHT};
-    int n = 0;
-    for (int col = 0; col < 2; col++) {
-        name[n++] = 'K';
-        for (int i = 0; i < 4; i++)
-            for (int k = bits_count(&p->pieces[TC_PIECE(col, types[i])]); k > 0; k--)
-                name[n++] = letters[i];
-    }
-    name[n] = '\0';
-    return true;
-}
-
 static const tc_egtb *find(const egtb_cache *c, const tc_position *p)
 {
     for (int i = 0; i < c->nsets; i++)
@@ -124,7 +103,7 @@ void egtb_prepare(egtb_cache *c, const tc_position *root)
     /* the materials captures reach from the root, decided once per board:
      * the search then only reads them */
     tc_dead_table_prepare(c->dead, root);
-    if (!material_name(root, name) || find(c, root))
+    if (!tc_egtb_material_of(root, name) || find(c, root))
         return;
     int pieces = (int)strlen(name);
     ready(c, name, pieces);

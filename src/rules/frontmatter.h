@@ -12,6 +12,11 @@ typedef struct {
     bool failed;
 } fm_buf;
 
+/* Appends n bytes (or a C string) to the buffer, kept NUL-terminated; on
+ * running out of memory it sets failed and appends nothing more. */
+void fm_buf_put(fm_buf *b, const char *s, size_t n);
+void fm_buf_str(fm_buf *b, const char *s);
+
 /* The keys of engine.topology; fm_fields.topo is indexed like them. */
 extern const char *const fm_topology_keys[];
 

@@ -16,7 +16,7 @@
 
 /* ---------------------------------------------------------------- buffer */
 
-static void buf_put(fm_buf *b, const char *s, size_t n)
+void fm_buf_put(fm_buf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
@@ -37,7 +37,7 @@ static void buf_put(fm_buf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-static void buf_str(fm_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+void fm_buf_str(fm_buf *b, const char *s) { fm_buf_put(b, s, strlen(s)); }
 
 /* ---------------------------------------------------------------- one-line pages */
 
@@ -187,17 +187,17 @@ static void put_value(fm_buf *b, const char *v, size_t n)
     if (v[0] == '"' || v[0] == '\'' || v[0] == '[' || v[0] == '{')
         quote = false;
     if (quote)
-        buf_put(b, "\"", 1);
+        fm_buf_put(b, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         char ch = v[i];
         if (ch == '\r' || ch == '\n' || ch == '\t')
             ch = ' ';
         if (quote && (ch == '"' || ch == '\\'))
-            buf_put(b, "\\", 1);
-        buf_put(b, &ch, 1);
+            fm_buf_put(b, "\\", 1);
+        fm_buf_put(b, &ch, 1);
     }
     if (quote)
-        buf_put(b, "\"", 1);
+        fm_buf_put(b, "\"", 1);
 }
 
 /* Rebuilds an indented YAML text from front matter that lost its line
@@ -235,17 +235,17 @@ int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, 
                 d = depth - 1;
             depth = d + 1;
             for (int k = 0; k < d; k++)
-                buf_str(out, "  ");
-            buf_put(out, key, klen);
-            buf_put(out, ":", 1);
+                fm_buf_str(out, "  ");
+            fm_buf_put(out, key, klen);
+            fm_buf_put(out, ":", 1);
             int opens = schema_opens(stack[d], key, klen);
             if (!have_value && opens >= 0 && depth < NSCHEMA)
                 stack[depth++] = opens;
             if (have_value) {
-                buf_put(out, " ", 1);
+                fm_buf_put(out, " ", 1);
                 put_value(out, s + vs, ve - vs);
             }
-            buf_put(out, "\n", 1);
+            fm_buf_put(out, "\n", 1);
         }
         if (t == TK_END) {
             if (end)
@@ -261,6 +261,6 @@ int fm_rebuild_one_line(const char *s, size_t n, bool need_marker, fm_buf *out, 
         return -1;
     }
     if (!out->p)
-        buf_str(out, "");
+        fm_buf_str(out, "");
     return 0;
 }

@@ -24,33 +24,12 @@
 
 /* ---------------------------------------------------------------- buffer */
 
-static void put(fm_buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->failed = true;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
 
-static void put_str(fm_buf *b, const char *s) { put(b, s, strlen(s)); }
 
 static void put_spaces(fm_buf *b, int n)
 {
     for (int i = 0; i < n; i++)
-        put(b, " ", 1);
+        fm_buf_put(b, " ", 1);
 }
 
 static bool at_line_start(const fm_buf *b) { return b->len == 0 || b->p[b->len - 1] == '\n'; }
@@ -61,9 +40,9 @@ static void end_block(fm_buf *b)
     if (b->len == 0)
         return;
     if (b->p[b->len - 1] != '\n')
-        put(b, "\n", 1);
+        fm_buf_put(b, "\n", 1);
     if (b->len < 2 || b->p[b->len - 2] != '\n')
-        put(b, "\n", 1);
+        fm_buf_put(b, "\n", 1);
 }
 
 /* ---------------------------------------------------------------- words */
@@ -266,8 +245,8 @@ static void put_words(fm_buf *b, const word *w, int first, int count)
 {
     for (int i = 0; i < count; i++) {
         if (i)
-            put(b, " ", 1);
-        put(b, w[first + i].s, w[first + i].n);
+            fm_buf_put(b, " ", 1);
+        fm_buf_put(b, w[first + i].s, w[first + i].n);
     }
 }
 
@@ -282,7 +261,7 @@ static void put_rank_row(fm_buf *b, const word *w, const dline *l)
     }
     char label[8];
     snprintf(label, sizeof label, "%2d|", l->rank);
-    put_str(b, label);
+    fm_buf_str(b, label);
     const char *s = strchr(raw.p, '|') + 1, *last = strrchr(raw.p, '|');
     while (s <= last) { /* s is just after a '|' */
         const char *e = strchr(s, '|'), *a = s, *z = e;
@@ -290,21 +269,21 @@ static void put_rank_row(fm_buf *b, const word *w, const dline *l)
             a++;
         while (z > a && z[-1] == ' ')
             z--;
-        put(b, " ", 1);
+        fm_buf_put(b, " ", 1);
         if (z > a)
-            put(b, a, (size_t)(z - a));
+            fm_buf_put(b, a, (size_t)(z - a));
         else
-            put(b, " ", 1);
-        put(b, " |", 2);
+            fm_buf_put(b, " ", 1);
+        fm_buf_put(b, " |", 2);
         s = e + 1;
     }
     while (*s == ' ')
         s++;
     if (*s) {
-        put(b, " ", 1);
-        put_str(b, s);
+        fm_buf_put(b, " ", 1);
+        fm_buf_str(b, s);
     }
-    put(b, "\n", 1);
+    fm_buf_put(b, "\n", 1);
     free(raw.p);
 }
 
@@ -348,12 +327,12 @@ static void put_diagram(fm_buf *b, const word *w, int k)
         if (l->kind == LN_RANK) {
             put_rank_row(b, w, l);
         } else if (l->kind == LN_FILES) {
-            put_str(b, "   ");
+            fm_buf_str(b, "   ");
             for (int f = 0; f < l->count; f++) {
-                put_str(b, f ? "   " : " ");
-                put(b, w[l->first + f].s, 1);
+                fm_buf_str(b, f ? "   " : " ");
+                fm_buf_put(b, w[l->first + f].s, 1);
             }
-            put(b, "\n", 1);
+            fm_buf_put(b, "\n", 1);
         } else {
             size_t n = 0;
             for (int j = 0; j < l->count; j++)
@@ -361,9 +340,9 @@ static void put_diagram(fm_buf *b, const word *w, int k)
             if (l->count == 1 && w[l->first].s[0] != '=' && (int)n < row_width)
                 put_spaces(b, (row_width - (int)n) / 2); /* "Black", "White" */
             else if (w[l->first].s[0] == '=' || w[l->first].s[0] == '+')
-                put_str(b, "  ");
+                fm_buf_str(b, "  ");
             put_words(b, w, l->first, l->count);
-            put(b, "\n", 1);
+            fm_buf_put(b, "\n", 1);
         }
     }
     free(lines);
@@ -404,10 +383,10 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
             bool bounded = i + 1 + m < k && m < MAX_HEADING_WORDS;
             int h = heading_words(w + i + 1, m, bounded, ns);
             end_block(b);
-            put(b, w[i].s, w[i].n);
-            put(b, " ", 1);
+            fm_buf_put(b, w[i].s, w[i].n);
+            fm_buf_put(b, " ", 1);
             put_words(b, w, i + 1, h);
-            put(b, "\n\n", 2);
+            fm_buf_put(b, "\n\n", 2);
             list = 0;
             i += 1 + h;
             continue;
@@ -418,11 +397,11 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
                 j++;
             if (j < k) {
                 end_block(b);
-                put(b, w[i].s, w[i].n);
-                put(b, "\n", 1);
+                fm_buf_put(b, w[i].s, w[i].n);
+                fm_buf_put(b, "\n", 1);
                 put_diagram(b, w + i + 1, j - i - 1);
-                put(b, w[j].s, w[j].n);
-                put(b, "\n\n", 2);
+                fm_buf_put(b, w[j].s, w[j].n);
+                fm_buf_put(b, "\n\n", 2);
                 list = 0;
                 i = j + 1;
                 continue;
@@ -432,8 +411,8 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
             if (list != 1)
                 end_block(b);
             else if (!at_line_start(b))
-                put(b, "\n", 1);
-            put(b, "- ", 2);
+                fm_buf_put(b, "\n", 1);
+            fm_buf_put(b, "- ", 2);
             list = 1;
             i++;
             continue;
@@ -443,10 +422,10 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
                 end_block(b);
                 next_num = 1;
             } else if (!at_line_start(b)) {
-                put(b, "\n", 1);
+                fm_buf_put(b, "\n", 1);
             }
-            put(b, w[i].s, w[i].n);
-            put(b, " ", 1);
+            fm_buf_put(b, w[i].s, w[i].n);
+            fm_buf_put(b, " ", 1);
             list = 2;
             next_num++;
             i++;
@@ -462,12 +441,12 @@ static void reflow_body(const char *s, size_t n, name_set *ns, fm_buf *b)
             list = 0;
         }
         if (!at_line_start(b) && b->p[b->len - 1] != ' ')
-            put(b, " ", 1);
-        put(b, w[i].s, w[i].n);
+            fm_buf_put(b, " ", 1);
+        fm_buf_put(b, w[i].s, w[i].n);
         i++;
     }
     if (!at_line_start(b))
-        put(b, "\n", 1);
+        fm_buf_put(b, "\n", 1);
     free(w);
 }
 
@@ -532,7 +511,7 @@ static void fence_plain_diagram(const char *s, size_t n, fm_buf *b)
     }
     start[k] = n + 1;
     if (fenced || first == (size_t)-1) {
-        put(b, s, n);
+        fm_buf_put(b, s, n);
         free(start);
         return;
     }
@@ -542,13 +521,13 @@ static void fence_plain_diagram(const char *s, size_t n, fm_buf *b)
     while (to + 1 < k && !blank_line(s + start[to + 1], start[to + 2] - start[to + 1] - 1))
         to++;
     size_t a = start[from], z = start[to + 1] > n ? n : start[to + 1];
-    put(b, s, a);
-    put_str(b, "```\n");
-    put(b, s + a, z - a);
+    fm_buf_put(b, s, a);
+    fm_buf_str(b, "```\n");
+    fm_buf_put(b, s + a, z - a);
     if (!at_line_start(b))
-        put(b, "\n", 1);
-    put_str(b, "```\n");
-    put(b, s + z, n - z);
+        fm_buf_put(b, "\n", 1);
+    fm_buf_str(b, "```\n");
+    fm_buf_put(b, s + z, n - z);
     free(start);
 }
 
@@ -645,27 +624,27 @@ char *tc_page_reflow(const char *text, size_t len, size_t *out_len, tc_error *er
             free(yaml.p);
             return NULL;
         }
-        put_str(&b, "---\n");
-        put(&b, yaml.p ? yaml.p : "", yaml.len);
-        put_str(&b, "---\n");
+        fm_buf_str(&b, "---\n");
+        fm_buf_put(&b, yaml.p ? yaml.p : "", yaml.len);
+        fm_buf_str(&b, "---\n");
         free(yaml.p);
         body = at + end;
         if (!b.failed && tc_frontmatter_parse(b.p, b.len, &def, &ignored) == 0 && def.title[0])
             add_name_text(&names, title_words, 8, def.title);
     } else {
-        put(&b, text, body);
+        fm_buf_put(&b, text, body);
         if (body && tc_frontmatter_parse(text, body, &def, &ignored) == 0 && def.title[0])
             add_name_text(&names, title_words, 8, def.title);
     }
     if (body_flat(text + body, len - body)) {
         if (body)
-            put(&b, "\n", 1);
+            fm_buf_put(&b, "\n", 1);
         reflow_body(text + body, len - body, &names, &b);
     } else {
         fence_plain_diagram(text + body, len - body, &b);
     }
     if (!b.p)
-        put(&b, "", 0);
+        fm_buf_put(&b, "", 0);
     if (b.failed) {
         free(b.p);
         tc_set_error(err, "out of memory");
