@@ -108,6 +108,7 @@ int cmd_xboard(cli_ctx *c);
 int cmd_match(cli_ctx *c);
 /* serve.c: the web hub (server/). */
 int cmd_serve(cli_ctx *c);
+int cmd_admin(cli_ctx *c);
 
 /* Draws the board with its joins; `white_bottom` chooses the orientation,
  * `unicode` allows box-drawing characters and piece glyphs. */

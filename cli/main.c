@@ -162,6 +162,7 @@ static const cli_command commands[] = {
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
+    {"admin", cmd_admin, 0, OPT_OWN, 0, -1, "", "admin editor NAME [--revoke] [--db FILE|postgresql://...]"},
     {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
