@@ -388,6 +388,8 @@ static char *read_small(const char *path, size_t *len)
     return buf;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
 int srv_pf_seed(tp_db *d, const char *dir, int64_t now_ms, tc_error *err)
 {
     int have = tp_pages_count(d, err);
@@ -396,29 +398,44 @@ int srv_pf_seed(tp_db *d, const char *dir, int64_t now_ms, tc_error *err)
     DIR *dp = opendir(dir);
     if (!dp)
         return 0; /* no folder: nothing to seed */
-    int stored = 0, rc = 0;
+    enum { MAX_SEED = 512 };
+    char *names[MAX_SEED];
+    int n = 0;
     struct dirent *e;
-    while (rc == 0 && (e = readdir(dp)) != NULL) {
+    while (n < MAX_SEED && (e = readdir(dp)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (e->d_name[0] == '.' || l < 4 || strcmp(e->d_name + l - 3, ".md"))
-            continue;
-        char path[4096 + 256];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len = 0;
-        char *text = read_small(path, &len);
-        tc_variant_def def;
-        tc_error why;
-        char msg[300];
-        if (text && strlen(text) == len && !tc_frontmatter_parse(text, len, &def, &why) &&
-            !srv_pf_check(text, len, def.name, msg, sizeof msg)) {
-            int c = tp_page_create(d, def.name, "", "", text, TP_PAGE_PUBLISHED, now_ms, err);
-            if (c == 0)
-                stored++;
-            else if (c != TP_EUNIQUE) /* two files of one name: the first stays */
-                rc = -1;
-        }
-        free(text);
+        if (e->d_name[0] != '.' && l > 3 && !strcmp(e->d_name + l - 3, ".md") && (names[n] = strdup(e->d_name)))
+            n++;
     }
     closedir(dp);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    /* as the folder's site settles two pages of one slug: the page named
+     * <slug>.md first, then the others by name; the first keeps the slug */
+    int stored = 0, rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (int i = 0; i < n && rc == 0; i++) {
+            char path[4096 + 256];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            size_t len = 0;
+            char *text = read_small(path, &len);
+            tc_variant_def def;
+            tc_error why;
+            char msg[300], own[80];
+            if (text && strlen(text) == len && !tc_frontmatter_parse(text, len, &def, &why) &&
+                !srv_pf_check(text, len, def.name, msg, sizeof msg)) {
+                snprintf(own, sizeof own, "%s.md", def.name);
+                if ((pass == 0) == !strcmp(own, names[i])) {
+                    int c = tp_page_create(d, def.name, "", "", text, TP_PAGE_PUBLISHED, now_ms, err);
+                    if (c == 0)
+                        stored++;
+                    else if (c != TP_EUNIQUE)
+                        rc = -1;
+                }
+            }
+            free(text);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
     return rc ? -1 : stored;
 }

@@ -45,6 +45,7 @@ typedef struct srv_people_request {
     const char *addr; /* the peer's address as text */
     const char *body;
     size_t len;
+    const char *csrf_header; /* X-CSRF-Token, or NULL (the pages' API) */
 } srv_people_request;
 
 typedef struct srv_people_response {
