@@ -6,3 +6,12 @@
 pages-pg-test: $(B)/run_tests
 	tools/with-postgres ./$(B)/run_tests pages
 CHECKS += pages-pg-test
+
+# The workflow over HTTP: two real `topochess serve` processes on one
+# database (SQLite, then PostgreSQL), driven with curl (tests/server/pages.sh).
+.PHONY: pages-http-test pages-http-pg-test
+pages-http-test: $(BIN)
+	bash tests/server/pages.sh ./$(BIN)
+pages-http-pg-test: $(BIN)
+	tools/with-postgres bash tests/server/pages.sh ./$(BIN)
+CHECKS += pages-http-test pages-http-pg-test
