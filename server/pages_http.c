@@ -3,13 +3,38 @@
 
 #include "pages_flow.h"
 #include "session.h"
+#include "buf.h"
+#include "render.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int srv_pages_owns(const char *target) { return !strncmp(target, "/api/pages/", 11); }
+static int edit_path(const char *path, char slug[TP_SLUG_MAX + 1])
+{
+    if (!strcmp(path, "/new")) {
+        slug[0] = '\0';
+        return 1;
+    }
+    if (strncmp(path, "/v/", 3))
+        return 0;
+    size_t n = strcspn(path + 3, "/");
+    if (n == 0 || n > TP_SLUG_MAX || strcmp(path + 3 + n, "/edit"))
+        return 0;
+    snprintf(slug, TP_SLUG_MAX + 1, "%.*s", (int)n, path + 3);
+    return 1;
+}
+
+int srv_pages_owns(const char *target)
+{
+    char path[128], slug[TP_SLUG_MAX + 1];
+    size_t n = strcspn(target, "?");
+    if (n >= sizeof path)
+        return !strncmp(target, "/api/pages/", 11);
+    snprintf(path, sizeof path, "%.*s", (int)n, target);
+    return !strncmp(target, "/api/pages/", 11) || edit_path(path, slug);
+}
 
 static int query_int(const char *q, const char *name)
 {
@@ -68,8 +93,92 @@ static void get_page(tp_db *d, const char *slug, srv_response *out)
     tp_revision_free(&head);
 }
 
+/* The editor's document: /new, or /v/SLUG/edit with the newest revision
+ * (authors and editors only); the page itself is built by the script
+ * (web/src/pages/editor.ts) from the data. */
+static void editor_page(tp_db *d, const tp_session *s, const char *slug, srv_response *out)
+{
+    tc_error err;
+    int editor = s ? tp_is_editor(d, s->user_id, &err) : 0;
+    if (editor < 0) {
+        srv_route_error(out, 500, 0, "database: %s", err.msg);
+        return;
+    }
+    json_t *data = json_pack("{s:s, s:s?, s:s?, s:b}", "mode", slug[0] ? "edit" : "new", "user", s ? s->name : NULL,
+                             "csrf", s ? s->csrf : NULL, "editor", editor);
+    tp_page p;
+    int status = s ? 200 : 401;
+    const char *why = s ? NULL : "Log in to write a variant page.";
+    if (slug[0] && s) {
+        int found = tp_page_get(d, slug, &p, &err);
+        tp_revision head;
+        if (found < 0) {
+            json_decref(data);
+            srv_route_error(out, 500, 0, "database: %s", err.msg);
+            return;
+        }
+        if (!found) {
+            status = 404;
+            why = "There is no page of that name to edit.";
+        } else if (!editor && strcmp(p.author_id, s->user_id)) {
+            status = 403;
+            why = "Only the page's author and the editors may edit it.";
+        } else if (tp_revision_get(d, slug, 0, &head, &err) > 0) {
+            json_object_set_new(data, "slug", json_string(p.slug));
+            json_object_set_new(data, "rev", json_integer(p.head_rev));
+            json_object_set_new(data, "state", json_string(tp_page_state_name(p.state)));
+            json_object_set_new(data, "published_rev", json_integer(p.published_rev));
+            json_t *t = json_string(head.text);
+            json_object_set_new(data, "text", t ? t : json_string(""));
+            tp_revision_free(&head);
+        }
+    }
+    if (why)
+        json_object_set_new(data, "refused", json_string(why));
+    size_t n = 0;
+    char *js = srv_json_text(data, &n);
+    srv_buf main = {0};
+    srv_buf_str(&main, "<h1>");
+    srv_buf_str(&main, slug[0] ? "Edit a variant page" : "Write a variant page");
+    srv_buf_str(&main, "</h1><div id=\"tc-app\" class=\"tc-editor-app\">");
+    if (why) {
+        srv_buf_str(&main, "<p class=\"tc-error\">");
+        srv_buf_html(&main, why);
+        srv_buf_str(&main, s ? "</p>" : " <a href=\"/login\">Log in</a> or <a href=\"/signup\">sign up</a>.</p>");
+    } else {
+        srv_buf_str(&main, "<p>The editor needs JavaScript.</p>");
+    }
+    srv_buf_str(&main, "</div>");
+    char *main_html = srv_buf_take(&main, NULL);
+    srv_doc doc = {"editor", slug[0] ? "topochess: edit a variant page" : "topochess: new variant page", main_html, js,
+                   NULL};
+    char *html = js && main_html ? srv_render_document(&doc, &n) : NULL;
+    free(js);
+    free(main_html);
+    if (!html) {
+        srv_route_error(out, 500, 0, "out of memory");
+        return;
+    }
+    out->status = status;
+    out->type = "text/html; charset=utf-8";
+    out->page = 1;
+    out->owned = html;
+    out->body = html;
+    out->len = n;
+}
+
 void srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out)
 {
+    char eslug[TP_SLUG_MAX + 1];
+    if (edit_path(c->path, eslug)) {
+        if (strcmp(c->method, "GET") && strcmp(c->method, "HEAD")) {
+            out->allow = 1;
+            srv_route_error(out, 405, 0, "%s only reads (GET, HEAD): the editor saves through /api/pages", c->path);
+            return;
+        }
+        editor_page(d, s, eslug, out);
+        return;
+    }
     char slug[TP_SLUG_MAX + 1], action[16] = "";
     const char *rest = c->path + 11;
     size_t sl = strcspn(rest, "/");
