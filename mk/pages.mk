@@ -15,3 +15,10 @@ pages-http-test: $(BIN)
 pages-http-pg-test: $(BIN)
 	tools/with-postgres bash tests/server/pages.sh ./$(BIN)
 CHECKS += pages-http-test pages-http-pg-test
+
+# The editor in Debian's Chromium: an account writes a 6x10 Moebius strip
+# at /new, an editor publishes it, /play loads it (web/tests/e2e/editor.mjs).
+.PHONY: editor-e2e-test
+editor-e2e-test: $(BIN) web
+	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants node tests/e2e/editor.mjs
+CHECKS += editor-e2e-test

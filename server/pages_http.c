@@ -167,24 +167,24 @@ static void editor_page(tp_db *d, const tp_session *s, const char *slug, srv_res
     out->len = n;
 }
 
-void srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out)
+int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out)
 {
     char eslug[TP_SLUG_MAX + 1];
     if (edit_path(c->path, eslug)) {
         if (strcmp(c->method, "GET") && strcmp(c->method, "HEAD")) {
             out->allow = 1;
             srv_route_error(out, 405, 0, "%s only reads (GET, HEAD): the editor saves through /api/pages", c->path);
-            return;
+            return 0;
         }
         editor_page(d, s, eslug, out);
-        return;
+        return 0;
     }
     char slug[TP_SLUG_MAX + 1], action[16] = "";
     const char *rest = c->path + 11;
     size_t sl = strcspn(rest, "/");
     if (sl == 0 || sl > TP_SLUG_MAX) {
         srv_route_error(out, 404, 1, "no such page: %.80s", c->path);
-        return;
+        return 0;
     }
     snprintf(slug, sizeof slug, "%.*s", (int)sl, rest);
     if (rest[sl] == '/')
@@ -193,44 +193,44 @@ void srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int6
     srv_pf_result r;
     if (get && !action[0]) {
         get_page(d, slug, out);
-        return;
+        return 0;
     }
     if (get && !strcmp(action, "diff")) {
         srv_pf_diff(d, slug, query_int(c->query, "a"), query_int(c->query, "b"), &r);
         send_result(out, &r);
-        return;
+        return 0;
     }
     if (!post || (action[0] && strcmp(action, "submit") && strcmp(action, "publish") && strcmp(action, "unpublish"))) {
         out->allow = 2;
         srv_route_error(out, post ? 404 : 405, 1, "no %s for %.80s", c->method, c->path);
-        return;
+        return 0;
     }
     char msg[256];
     if (srv_same_origin(c->origin, c->host, c->fetch_site, msg, sizeof msg)) {
         srv_route_error(out, 403, 1, "%s", msg);
-        return;
+        return 0;
     }
     if (!s) {
         srv_route_error(out, 401, 1, "sign in to change pages");
-        return;
+        return 0;
     }
     if (!srv_csrf_ok(s, c->csrf)) {
         srv_route_error(out, 403, 1, "%s", c->csrf ? "the X-CSRF-Token does not match your session: reload the page"
                                                    : "the request has no X-CSRF-Token header");
-        return;
+        return 0;
     }
     tc_error err;
     int editor = tp_is_editor(d, s->user_id, &err);
     if (editor < 0) {
         srv_route_error(out, 500, 1, "database: %s", err.msg);
-        return;
+        return 0;
     }
     srv_pf_user u = {s->user_id, s->name, editor};
     if (!action[0]) {
         char *text = malloc(c->len + 1);
         if (!text) {
             srv_route_error(out, 500, 1, "out of memory");
-            return;
+            return 0;
         }
         memcpy(text, c->body ? c->body : "", c->len);
         text[c->len] = '\0';
@@ -243,5 +243,7 @@ void srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int6
     } else {
         srv_pf_unpublish(d, &u, slug, now_ms, &r);
     }
+    int changed = r.status == 200 && (!strcmp(action, "publish") || !strcmp(action, "unpublish"));
     send_result(out, &r);
+    return changed;
 }

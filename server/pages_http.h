@@ -23,7 +23,8 @@ typedef struct srv_pages_call {
 
 /* True for the paths this API answers. */
 int srv_pages_owns(const char *target);
-/* Answers one call; s is the caller's session or NULL. */
-void srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out);
+/* Answers one call; s is the caller's session or NULL. Returns 1 when the
+ * published set changed (a publish or unpublish done), else 0. */
+int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out);
 
 #endif

@@ -25,7 +25,15 @@ struct srv_people {
     srv_lobby *lobby;
     int secure;
     char proxy[64];
+    void (*on_pages)(void *ctx);
+    void *on_pages_ctx;
 };
+
+void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx)
+{
+    P->on_pages = fn;
+    P->on_pages_ctx = ctx;
+}
 
 static const char *const TYPE_HTML = "text/html; charset=utf-8";
 static const char *const TYPE_JSON = "application/json; charset=utf-8";
@@ -558,7 +566,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         const char *q = strchr(t, '?');
         srv_pages_call pc = {rq->method, path, q ? q + 1 : NULL, rq->csrf_header, rq->origin, rq->host,
                              rq->fetch_site, rq->body, rq->len};
-        srv_pages_http(P->db, s, &pc, now, &out->r);
+        if (srv_pages_http(P->db, s, &pc, now, &out->r) && P->on_pages)
+            P->on_pages(P->on_pages_ctx);
         return;
     }
     int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;

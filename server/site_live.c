@@ -213,6 +213,8 @@ const srv_site *srv_live_site(srv_live *L, int64_t now_ms)
     return atomic_load(&L->site);
 }
 
+void srv_live_touch(void *L) { atomic_store(&((srv_live *)L)->checked_ms, 0); }
+
 int srv_live_reload(srv_live *L, tc_error *err)
 {
     pthread_mutex_lock(&L->rebuild);

@@ -30,6 +30,9 @@ srv_live *srv_live_start(const char *db, const char *pages_dir, const char *stat
 void srv_live_stop(srv_live *L);
 /* The current site (rebuilt first when the database's version moved). */
 const srv_site *srv_live_site(srv_live *L, int64_t now_ms);
+/* The next srv_live_site reads the version whatever the time (this
+ * process just published; takes a srv_live as void *). */
+void srv_live_touch(void *L);
 /* Rebuilds now whatever the version (SIGHUP). 0, or -1 with err. */
 int srv_live_reload(srv_live *L, tc_error *err);
 
