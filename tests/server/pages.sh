@@ -147,6 +147,21 @@ r=$(get /dev/null "$W/")
 has "on the home page" "$r" "data-slug=\"$slug\""
 is "/play?variant=" "$(code "$(get /dev/null "$W/play?variant=$slug")")" 200
 has "/api/variants" "$(get /dev/null "$W/api/variants")" "\"$slug\""
+# a hosted game against the engine on the new variant, made on the other process
+r=$("${C[@]}" -w '\n%{http_code}' -X POST "$W/api/games" -d "{\"variant\":\"$slug\",\"engine\":\"black\",\"level\":1}")
+is "a hosted game on it" "$(code "$r")" 201
+has "the hosted game's variant" "$r" "\"variant\":\"$slug\""
+gid=$(head -n 1 <<< "$r" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
+wt=$(head -n 1 <<< "$r" | sed -n 's/.*"white":{"token":"\([0-9a-f]*\)".*/\1/p')
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H "Authorization: Bearer $wt" "$W/api/games/$gid/move" -d '{"move":"c2c3"}')
+is "a move in it" "$(code "$r")" 200
+got=0
+for _ in $(seq 1 100); do
+  got=$("${C[@]}" "$W/api/games/$gid" | grep -o '"san":"[^"]*"' | wc -l)
+  [ "$got" -ge 2 ] && break
+  sleep 0.1
+done
+is "the engine answered on it" "$got" 2
 r=$(get /dev/null "$U/api/pages/$slug/diff?a=1&b=2")
 is "diff 1 to 2" "$(code "$r")" 200
 has "diff: the changed seam" "$r" 'seam: 9'
