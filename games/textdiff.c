@@ -90,12 +90,12 @@ int tg_diff_compute(const char *a, size_t alen, const char *b, size_t blen, tg_d
             if (i < m && j < k && same(A[head + i], B[head + j])) {
                 rc = push(out, &cap, ' ', head + i + 1, head + j + 1, A[head + i]);
                 i++, j++;
-            } else if (j < k && (i == m || L(i, j + 1) >= L(i + 1, j))) {
-                rc = push(out, &cap, '+', 0, head + j + 1, B[head + j]);
-                j++;
-            } else {
+            } else if (i < m && (j == k || L(i + 1, j) >= L(i, j + 1))) { /* removals before additions */
                 rc = push(out, &cap, '-', head + i + 1, 0, A[head + i]);
                 i++;
+            } else {
+                rc = push(out, &cap, '+', 0, head + j + 1, B[head + j]);
+                j++;
             }
             if (rc)
                 goto fail;

@@ -195,6 +195,24 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         get_page(d, slug, out);
         return 0;
     }
+    if (get && !strcmp(action, "revisions")) {
+        tc_error err;
+        enum { MAX_LIST = 200 };
+        tp_revision *list = malloc(MAX_LIST * sizeof *list);
+        int n = list ? tp_revisions_list(d, slug, list, MAX_LIST, &err) : -1;
+        if (n < 0) {
+            free(list);
+            srv_route_error(out, 500, 1, "database: %s", list ? err.msg : "out of memory");
+            return 0;
+        }
+        json_t *a = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "rev", list[i].rev, "author", list[i].author_name,
+                                               "at_ms", (json_int_t)list[i].at_ms));
+        free(list);
+        send_json(out, 200, json_pack("{s:s, s:o}", "slug", slug, "revisions", a));
+        return 0;
+    }
     if (get && !strcmp(action, "diff")) {
         srv_pf_diff(d, slug, query_int(c->query, "a"), query_int(c->query, "b"), &r);
         send_result(out, &r);

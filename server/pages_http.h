@@ -1,6 +1,7 @@
 /* The variant pages' JSON API (docs/variant-pages.md), answered for
  * people.c, which owns the database and the session:
  *   GET  /api/pages/SLUG                  the newest revision, its state and text
+ *   GET  /api/pages/SLUG/revisions        the revisions, newest first (at most 200)
  *   GET  /api/pages/SLUG/diff?a=N&b=M     the diff from revision N to M (0: newest), as HTML
  *   POST /api/pages/SLUG?base=N           save the body (the page's text) from revision N (0: a new page)
  *   POST /api/pages/SLUG/submit|publish|unpublish

@@ -67,6 +67,8 @@ static void test_diff_random(void)
         CHECK(!strcmp(back, ta), "round %d: old text not rebuilt", round);
         rebuild(&d, '+', back, sizeof back);
         CHECK(!strcmp(back, tb), "round %d: new text not rebuilt", round);
+        for (int i = 1; i < d.n; i++)
+            CHECK(!(d.lines[i - 1].op == '+' && d.lines[i].op == '-'), "round %d: an addition before a removal", round);
         int kept = d.n - d.added - d.removed;
         CHECK(kept == lcs_len(A, na, Bv, nb), "round %d: %d kept, LCS %d", round, kept, lcs_len(A, na, Bv, nb));
         tg_diff_free(&d);

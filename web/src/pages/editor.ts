@@ -144,16 +144,56 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   }
   const state = el('p', { class: 'tc-ed-state', 'data-state': '' });
 
+  // ---- revisions and the diff between any two
+  const fromRev = el('select', { 'data-diff-from': '', 'aria-label': 'from revision' });
+  const toRev = el('select', { 'data-diff-to': '', 'aria-label': 'to revision' });
+  const diffBtn = el('button', { type: 'button', 'data-action': 'diff' }, 'Show the diff');
+  const diffOut = el('div', { class: 'tc-ed-diff', 'data-diff-view': '' });
+  const history = el('details', { class: 'tc-ed-history', 'data-history': '' }, el('summary', {}, 'Revisions'),
+    el('div', { class: 'tc-controls' }, 'from ', fromRev, ' to ', toRev, diffBtn), diffOut);
+
   const left = el('div', { class: 'tc-ed-left' }, importBox, form,
-    el('h2', {}, 'Front matter'), raw, el('h2', {}, 'Page text (Markdown)'), body, buttons, state, msg);
+    el('h2', {}, 'Front matter'), raw, el('h2', {}, 'Page text (Markdown)'), body, buttons, state, msg, history);
   app.replaceChildren(el('div', { class: 'tc-ed' }, left, preview));
 
   let rev = data.rev ?? 0;
+  let savedText: string | null = null; // the text of revision rev, as loaded or saved
   let board: Board | null = null;
   const fields: Record<string, HTMLInputElement | HTMLSelectElement> = { title, slug, description, files, ranks, fileRule, rankRule, seam, setup };
 
+  const loadRevisions = async () => {
+    const s = data.slug;
+    if (!s) return;
+    const res = await fetch(`/api/pages/${encodeURIComponent(s)}/revisions`, { credentials: 'same-origin' });
+    if (!res.ok) return;
+    const j = (await res.json()) as { revisions: { rev: number; author: string; at_ms: number }[] };
+    const opts = (sel: HTMLSelectElement, pick: number) => {
+      sel.replaceChildren(...j.revisions.map((r) => {
+        const when = new Date(r.at_ms).toISOString().slice(0, 16).replace('T', ' ');
+        const o = el('option', { value: String(r.rev) }, `${r.rev}: ${r.author || 'the site'}, ${when}`);
+        o.selected = r.rev === pick;
+        return o;
+      }));
+    };
+    const newest = j.revisions[0]?.rev ?? 0;
+    opts(fromRev, Math.max(1, newest - 1));
+    opts(toRev, newest);
+    history.setAttribute('data-count', String(j.revisions.length));
+  };
+  diffBtn.addEventListener('click', () => {
+    void (async () => {
+      const res = await fetch(`/api/pages/${encodeURIComponent(data.slug ?? '')}/diff?a=${fromRev.value}&b=${toRev.value}`, { credentials: 'same-origin' });
+      const j = (await res.json()) as { message?: string; error?: string; diff?: string };
+      if (j.diff) diffOut.innerHTML = j.diff; // escaped by the server (games/textdiff.c)
+      else diffOut.replaceChildren(el('p', { class: 'tc-error' }, j.message ?? j.error ?? `HTTP ${res.status}`));
+      diffOut.setAttribute('data-shown', `${fromRev.value}-${toRev.value}`);
+    })();
+  });
+
   const showState = () => {
-    state.textContent = rev ? `Revision ${rev}${data.state ? `, ${data.state}` : ''}${data.published_rev ? ` (revision ${data.published_rev} is published)` : ''}` : 'Not saved yet.';
+    state.textContent = rev
+      ? `Newest revision ${rev} (${data.state ?? 'draft'}); ${data.published_rev ? `revision ${data.published_rev} is on the site` : 'not on the site'}.`
+      : 'Not saved yet.';
   };
   const fillForm = (d: VariantDef) => {
     title.value = d.title;
@@ -287,18 +327,22 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       say('slug: give the page a slug first', false);
       return false;
     }
-    const r = await call(`/api/pages/${encodeURIComponent(s)}?base=${rev}`, pageText());
+    const text = pageText();
+    if (rev > 0 && text === savedText) return true; // nothing changed: no new revision
+    const r = await call(`/api/pages/${encodeURIComponent(s)}?base=${rev}`, text);
     if (r.status !== 200) {
       say(r.message, false, r.diff);
       return false;
     }
     rev = r.rev ?? rev;
+    savedText = text;
     data.mode = 'edit';
     data.slug = s;
-    data.state = 'draft';
+    if (!data.editor || !data.state) data.state = 'draft'; // an editor's revision keeps the page's state
     showState();
     say(r.message, true);
-    history.replaceState(null, '', `/v/${encodeURIComponent(s)}/edit`);
+    window.history.replaceState(null, '', `/v/${encodeURIComponent(s)}/edit`);
+    void loadRevisions();
     return true;
   };
   const step = async (what: 'submit' | 'publish') => {
@@ -326,7 +370,10 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   submitBtn.addEventListener('click', busy(() => step('submit')));
   publishBtn?.addEventListener('click', busy(() => step('publish')));
 
-  if (data.text) load(data.text);
+  if (data.text) {
+    load(data.text);
+    savedText = pageText();
+  }
   else {
     fillForm(STARTER);
     raw.value = frontMatterOf(STARTER);
@@ -335,4 +382,5 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   }
   if (data.mode === 'edit') slug.readOnly = true;
   showState();
+  void loadRevisions();
 }

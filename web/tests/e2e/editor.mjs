@@ -130,6 +130,23 @@ try {
   await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('publish:'));
   check((await e.getAttribute('#tc-app', 'data-last')) === 'publish:200', `published: ${await e.textContent('[data-msg]')}`);
 
+  const revsBefore = Number(await e.getAttribute('[data-history]', 'data-count'));
+  check(revsBefore === 1, `publishing an unchanged page adds no revision (${revsBefore})`);
+  // a second revision, and the diff between the two
+  await e.fill('[data-field="title"]', 'Six by Ten Moebius Strip');
+  await e.click('[data-action="save"]');
+  await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('save:'));
+  check((await e.getAttribute('#tc-app', 'data-last')) === 'save:200', `second revision saved: ${await e.textContent('[data-msg]')}`);
+  await e.waitForFunction(() => document.querySelector('[data-history]')?.getAttribute('data-count') === '2');
+  await e.click('[data-history] summary');
+  await e.click('[data-action="diff"]');
+  await e.waitForSelector('[data-diff-view][data-shown="1-2"] pre.diff');
+  const added = await e.locator('[data-diff-view] .add').allTextContents();
+  const removed = await e.locator('[data-diff-view] .del').allTextContents();
+  check(added.some((t) => t.includes('title: "Six by Ten Moebius Strip"')), `the diff adds the new title: ${added}`);
+  check(removed.some((t) => t.includes('title: "Six by Ten Strip"')), `the diff removes the old title: ${removed}`);
+  await e.screenshot({ path: join(SHOTS, 'editor-diff.png'), fullPage: true });
+
   await e.goto(`${base}/`);
   check((await e.locator(`[data-slug="${slug}"]`).count()) >= 1, 'on the home page');
   await e.goto(`${base}/play?variant=${slug}`);
