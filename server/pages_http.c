@@ -36,12 +36,17 @@ int srv_pages_owns(const char *target)
     return !strncmp(target, "/api/pages/", 11) || edit_path(path, slug);
 }
 
+/* A query's whole number from 0 to 1000000 (absent: 0), or -1 when it is
+ * something else. */
 static int query_int(const char *q, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = q; p && *p;) {
-        if (!strncmp(p, name, n) && p[n] == '=')
-            return atoi(p + n + 1);
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            char *end;
+            long v = strtol(p + n + 1, &end, 10);
+            return end == p + n + 1 || (*end && *end != '&') || v < 0 || v > 1000000 ? -1 : (int)v;
+        }
         p = strchr(p, '&');
         p = p ? p + 1 : NULL;
     }
@@ -214,7 +219,12 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         return 0;
     }
     if (get && !strcmp(action, "diff")) {
-        srv_pf_diff(d, slug, query_int(c->query, "a"), query_int(c->query, "b"), &r);
+        int a = query_int(c->query, "a"), b = query_int(c->query, "b");
+        if (a < 0 || b < 0) {
+            srv_route_error(out, 400, 1, "a and b: revision numbers (0: the newest)");
+            return 0;
+        }
+        srv_pf_diff(d, slug, a, b, &r);
         send_result(out, &r);
         return 0;
     }
@@ -244,6 +254,11 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         return 0;
     }
     srv_pf_user u = {s->user_id, s->name, editor};
+    int base = query_int(c->query, "base");
+    if (!action[0] && (base < 0 || !c->query || !strstr(c->query, "base="))) {
+        srv_route_error(out, 400, 1, "base: say which revision the text was made from (?base=N; 0 for a new page)");
+        return 0;
+    }
     if (!action[0]) {
         char *text = malloc(c->len + 1);
         if (!text) {
@@ -252,7 +267,7 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         }
         memcpy(text, c->body ? c->body : "", c->len);
         text[c->len] = '\0';
-        srv_pf_save(d, &u, slug, query_int(c->query, "base"), text, c->len, now_ms, &r);
+        srv_pf_save(d, &u, slug, base, text, c->len, now_ms, &r);
         free(text);
     } else if (!strcmp(action, "submit")) {
         srv_pf_submit(d, &u, slug, now_ms, &r);

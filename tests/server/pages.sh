@@ -101,6 +101,11 @@ is "reserved slug (an alias): 400" "$(code "$r")" 400
 has "reserved: message" "$r" "reserved"
 r=$(send "$ANN" "/api/pages/new?base=0" "$tmp/good.md")
 is "reserved slug new: 400" "$(code "$r")" 400
+r=$(send "$ANN" "/api/pages/$slug" "$tmp/good.md")
+is "no base: 400" "$(code "$r")" 400
+has "no base: message" "$r" "base"
+r=$(send "$ANN" "/api/pages/$slug?base=x" "$tmp/good.md")
+is "a base that is no number: 400" "$(code "$r")" 400
 head -c 70000 /dev/zero | tr '\0' x > "$tmp/big.md"
 r=$(send "$ANN" "/api/pages/$slug?base=0" "$tmp/big.md")
 is "too big: 413" "$(code "$r")" 413
