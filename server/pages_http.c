@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void send_json(srv_response *out, int status, json_t *v);
+
 static int edit_path(const char *path, char slug[TP_SLUG_MAX + 1])
 {
     if (!strcmp(path, "/new")) {
@@ -33,7 +35,37 @@ int srv_pages_owns(const char *target)
     if (n >= sizeof path)
         return !strncmp(target, "/api/pages/", 11);
     snprintf(path, sizeof path, "%.*s", (int)n, target);
-    return !strncmp(target, "/api/pages/", 11) || edit_path(path, slug);
+    return !strncmp(target, "/api/pages/", 11) || !strcmp(path, "/api/pages") || edit_path(path, slug);
+}
+
+/* GET /api/pages: the caller's own pages, and for an editor the pages
+ * waiting for review (at most 100 each). */
+static void list_pages(tp_db *d, const tp_session *s, srv_response *out)
+{
+    if (!s) {
+        srv_route_error(out, 401, 1, "sign in to see your pages");
+        return;
+    }
+    tc_error err;
+    enum { MAX_LIST = 100 };
+    tp_page *rows = malloc(MAX_LIST * sizeof *rows);
+    int editor = rows ? tp_is_editor(d, s->user_id, &err) : -1;
+    int mine = editor < 0 ? -1 : tp_pages_list(d, 0, s->user_id, rows, MAX_LIST, &err);
+    json_t *a = json_array(), *b = json_array();
+    for (int i = 0; i < mine; i++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i}", "slug", rows[i].slug, "state",
+                                           tp_page_state_name(rows[i].state), "rev", rows[i].head_rev,
+                                           "published_rev", rows[i].published_rev));
+    int review = mine < 0 || !editor ? 0 : tp_pages_list(d, TP_PAGE_REVIEW, NULL, rows, MAX_LIST, &err);
+    for (int i = 0; i < review; i++)
+        json_array_append_new(b, json_pack("{s:s, s:i}", "slug", rows[i].slug, "rev", rows[i].head_rev));
+    free(rows);
+    if (mine < 0 || review < 0) {
+        json_decref(a), json_decref(b);
+        srv_route_error(out, 500, 1, "database: %s", rows ? err.msg : "out of memory");
+        return;
+    }
+    send_json(out, 200, json_pack("{s:o, s:o, s:b}", "mine", a, "review", b, "editor", editor));
 }
 
 /* A query's whole number from 0 to 1000000 (absent: 0), or -1 when it is
@@ -175,6 +207,15 @@ static void editor_page(tp_db *d, const tp_session *s, const char *slug, srv_res
 int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64_t now_ms, srv_response *out)
 {
     char eslug[TP_SLUG_MAX + 1];
+    if (!strcmp(c->path, "/api/pages")) {
+        if (strcmp(c->method, "GET") && strcmp(c->method, "HEAD")) {
+            out->allow = 1;
+            srv_route_error(out, 405, 1, "/api/pages only reads (GET, HEAD)");
+        } else {
+            list_pages(d, s, out);
+        }
+        return 0;
+    }
     if (edit_path(c->path, eslug)) {
         if (strcmp(c->method, "GET") && strcmp(c->method, "HEAD")) {
             out->allow = 1;

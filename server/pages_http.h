@@ -1,5 +1,6 @@
 /* The variant pages' JSON API (docs/variant-pages.md), answered for
  * people.c, which owns the database and the session:
+ *   GET  /api/pages                       the caller's pages; for an editor, those in review
  *   GET  /api/pages/SLUG                  the newest revision, its state and text
  *   GET  /api/pages/SLUG/revisions        the revisions, newest first (at most 200)
  *   GET  /api/pages/SLUG/diff?a=N&b=M     the diff from revision N to M (0: newest), as HTML

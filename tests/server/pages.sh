@@ -134,6 +134,13 @@ is "the author publishes: 403" "$(code "$r")" 403
 r=$(act "$ANN" "/api/pages/$slug/submit")
 is "submitted" "$(code "$r")" 200
 is "not published yet (other process)" "$(code "$(get /dev/null "$W/v/$slug")")" 404
+r=$(get "$ED" "$U/api/pages")
+has "the editor's review list" "$r" "\"review\":[{\"slug\":\"$slug\""
+r=$(get "$BOB" "$U/api/pages")
+has "no review list for others" "$r" '"review":[]'
+r=$(get "$ANN" "$U/api/pages")
+has "the author's own pages" "$r" "\"mine\":[{\"slug\":\"$slug\",\"state\":\"in review\""
+is "the list needs a session" "$(code "$(get /dev/null "$U/api/pages")")" 401
 r=$(act "$ED" "/api/pages/$slug/publish")
 is "published" "$(code "$r")" 200
 

@@ -154,7 +154,24 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
 
   const left = el('div', { class: 'tc-ed-left' }, importBox, form,
     el('h2', {}, 'Front matter'), raw, el('h2', {}, 'Page text (Markdown)'), body, buttons, state, msg, history);
-  app.replaceChildren(el('div', { class: 'tc-ed' }, left, preview));
+  const lists = el('div', { class: 'tc-ed-lists', 'data-lists': '' });
+  app.replaceChildren(lists, el('div', { class: 'tc-ed' }, left, preview));
+  void (async () => {
+    const res = await fetch('/api/pages', { credentials: 'same-origin' });
+    if (!res.ok) return;
+    const j = (await res.json()) as { mine: { slug: string; state: string; rev: number }[]; review: { slug: string; rev: number }[]; editor: boolean };
+    const link = (slug: string, text: string) => el('a', { href: `/v/${encodeURIComponent(slug)}/edit` }, text);
+    if (j.editor) {
+      const ul = el('ul', { 'data-review': '' });
+      for (const p of j.review) ul.append(el('li', {}, link(p.slug, p.slug), ` (revision ${p.rev})`));
+      lists.append(el('details', { open: '' }, el('summary', {}, `Waiting for review (${j.review.length})`), j.review.length ? ul : el('p', {}, 'Nothing waits.')));
+    }
+    if (j.mine.length) {
+      const ul = el('ul', { 'data-mine': '' });
+      for (const p of j.mine) ul.append(el('li', {}, link(p.slug, p.slug), ` (${p.state}, revision ${p.rev})`));
+      lists.append(el('details', {}, el('summary', {}, `Your pages (${j.mine.length})`), ul));
+    }
+  })();
 
   let rev = data.rev ?? 0;
   let savedText: string | null = null; // the text of revision rev, as loaded or saved

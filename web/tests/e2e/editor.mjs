@@ -123,7 +123,10 @@ try {
   const ed = await signUp('eda');
   execFileSync(BIN, ['admin', 'editor', 'eda', '--db', DB]);
   const e = ed.page;
-  await e.goto(`${base}/v/${slug}/edit`);
+  // the editor finds the submitted page in the review list of /new
+  await e.goto(`${base}/new`);
+  await e.waitForSelector(`[data-review] a[href="/v/${slug}/edit"]`);
+  await Promise.all([e.waitForNavigation(), e.click(`[data-review] a[href="/v/${slug}/edit"]`)]);
   await e.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell="f10"]');
   check((await e.inputValue('[data-field="seam"]')) === '9', 'the editor sees the submitted page');
   await e.click('[data-action="publish"]');
