@@ -161,7 +161,11 @@ try {
   console.log(`FAIL: ${err instanceof Error ? err.message : err}`);
 } finally {
   await browser.close();
-  proc.kill();
+  if (proc.exitCode === null) {
+    const gone = new Promise((r) => proc.once('exit', r));
+    proc.kill();
+    await gone; // a sanitizer's report comes at exit
+  }
   if (stderr.match(/Sanitizer|runtime error/)) {
     failed++;
     console.log(`FAIL: server: ${stderr}`);
