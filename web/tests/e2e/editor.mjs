@@ -79,6 +79,15 @@ async function signUp(name) {
 try {
   const ann = await signUp('ann');
   const p = ann.page;
+  // import: a whole page pasted fills the form, the text and the preview
+  await p.goto(`${base}/new`);
+  await p.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell]');
+  await p.click('.tc-ed-import summary');
+  await p.fill('[data-paste]', `---\ntitle: "Pasted"\nslug: pasted-one\nengine:\n  topology:\n    type: grid\n    rows: 10\n    cols: 6\n    wrap: mobius\n    seam: 9\n  setup: "${SETUP}"\n---\n\n## Pasted\n\nBody text.\n`);
+  await p.click('[data-action="import-paste"]');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x10');
+  check((await p.inputValue('[data-field="slug"]')) === 'pasted-one' && (await p.inputValue('[data-field="seam"]')) === '9', 'the pasted page fills the form');
+  check((await p.inputValue('[data-body]')).startsWith('## Pasted'), 'the pasted body is the Markdown body');
   await p.goto(`${base}/new`);
   await p.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell]');
   check((await p.locator('[data-preview-board] [data-cell]').count()) === 64, 'the starter board is 8x8');
