@@ -119,6 +119,8 @@ int cmd_datagen(cli_ctx *c);
 int cmd_serve(cli_ctx *c);
 /* page_cmd.c: page reflow FILE, page guess FILE */
 int cmd_page(cli_ctx *c);
+/* admin.c: admin editor NAME [--revoke] */
+int cmd_admin(cli_ctx *c);
 
 /* Draws the board with its joins; `white_bottom` chooses the orientation,
  * `unicode` allows box-drawing characters and piece glyphs. */

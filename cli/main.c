@@ -169,6 +169,7 @@ static const cli_command commands[] = {
     {"dead", cmd_dead, 0, VARIANT_OPTS, 0, 0, "", "dead [--variant NAME | --variant-file PAGE]"},
     {"datagen", cmd_datagen, 0, OPT_OWN, 0, -1, "", "datagen --out FILE [--variant NAME] [--nodes N] [--threads N] ..."},
     {"page", cmd_page, 0, 0, 2, 2, "ACTION and FILE", "page reflow|guess FILE"},
+    {"admin", cmd_admin, 0, OPT_OWN, 0, -1, "", "admin editor NAME [--revoke] [--db FILE|postgresql://...]"},
     {"serve", cmd_serve, 0, OPT_OWN, 0, -1, "", "serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -69,5 +69,20 @@ const tg_migration tg_migrations[] = {
     {5, "CREATE TABLE game_chat ("
         " game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
         " side INTEGER NOT NULL, text TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (game_id, seq));"},
+    /* variant pages written in the browser (page_store.h) */
+    {6, "CREATE TABLE pages ("
+        " slug_key TEXT PRIMARY KEY, slug TEXT NOT NULL, author_id TEXT NOT NULL,"
+        " state INTEGER NOT NULL, head_rev INTEGER NOT NULL, published_rev INTEGER NOT NULL,"
+        " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
+        "CREATE INDEX pages_by_state ON pages (state, updated_ms);"
+        "CREATE TABLE page_revisions ("
+        " slug_key TEXT NOT NULL REFERENCES pages(slug_key) ON DELETE CASCADE, rev INTEGER NOT NULL,"
+        " author_id TEXT NOT NULL, author_name TEXT NOT NULL, at_ms BIGINT NOT NULL, body TEXT NOT NULL,"
+        " PRIMARY KEY (slug_key, rev));"
+        "CREATE INDEX page_revisions_by_author ON page_revisions (author_id, at_ms);"
+        "CREATE TABLE editors ("
+        " user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, granted_ms BIGINT NOT NULL);"
+        "CREATE TABLE pages_version (id INTEGER PRIMARY KEY, version BIGINT NOT NULL);"
+        "INSERT INTO pages_version (id, version) VALUES (1, 0);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

@@ -4,3 +4,28 @@
 pages-test: $(BIN)
 	bash tests/server/pages.sh ./$(BIN)
 CHECKS += pages-test
+
+# Variant pages written in the browser (games/page_store.c, textdiff.c;
+# server/pages_flow.c, admin.c; docs/variant-pages.md): make test runs the
+# pages suite on SQLite; pages-pg-test runs it again on a throwaway
+# PostgreSQL cluster.
+.PHONY: pages-pg-test
+pages-pg-test: $(B)/run_tests
+	tools/with-postgres ./$(B)/run_tests pages
+CHECKS += pages-pg-test
+
+# The workflow over HTTP: two real `topochess serve` processes on one
+# database (SQLite, then PostgreSQL), driven with curl (tests/server/pages_flow.sh).
+.PHONY: pages-http-test pages-http-pg-test
+pages-http-test: $(BIN)
+	bash tests/server/pages_flow.sh ./$(BIN)
+pages-http-pg-test: $(BIN)
+	tools/with-postgres bash tests/server/pages_flow.sh ./$(BIN)
+CHECKS += pages-http-test pages-http-pg-test
+
+# The editor in Debian's Chromium: an account writes a 6x10 Moebius strip
+# at /new, an editor publishes it, /play loads it (web/tests/e2e/editor.mjs).
+.PHONY: editor-e2e-test
+editor-e2e-test: $(BIN) web
+	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants node tests/e2e/editor.mjs
+CHECKS += editor-e2e-test

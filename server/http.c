@@ -12,6 +12,7 @@
 #include "deadlines.h"
 #include "games_api.h"
 #include "people.h"
+#include "site_live.h"
 #include "respond.h"
 #include "route.h"
 #include "site.h"
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SRV_CONN_MEMORY (32 * 1024) /* request line + headers, per connection */
@@ -47,7 +49,21 @@ typedef struct {
     srv_games *games;   /* hosted games, or NULL */
     srv_people *people; /* accounts (with the games), or NULL */
     const char *cors;
+    srv_live *live;     /* the site from the database's pages (with the games), or NULL */
 } srv_ctx;
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The site a request sees: with a database, as it stands there now. */
+static const srv_site *current_site(const srv_ctx *ctx)
+{
+    return ctx->live ? srv_live_site(ctx->live, wall_ms()) : atomic_load(&ctx->site);
+}
 
 /* The request target exactly as sent (MHD's URI log callback runs before
  * any decoding); the router decodes it itself. */
@@ -135,14 +151,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     } else if (ctx->games && srv_games_owns(q->target)) {
         if (ctx->log)
             fprintf(stderr, "%s %.200s\n", method, rq.target);
-        return srv_games_answer(ctx->games, atomic_load(&ctx->site), c, method, q->target, q->data ? q->data : "",
+        return srv_games_answer(ctx->games, current_site(ctx), c, method, q->target, q->data ? q->data : "",
                                 q->data ? q->body : 0);
     } else if (ctx->people && srv_people_owns(q->target)) {
         if (ctx->log)
             fprintf(stderr, "%s %.200s\n", method, rq.target);
-        return srv_people_answer(ctx->people, atomic_load(&ctx->site), c, method, q->target, q->data, q->data ? q->body : 0);
+        return srv_people_answer(ctx->people, current_site(ctx), c, method, q->target, q->data, q->data ? q->body : 0);
     } else {
-        srv_route(atomic_load(&ctx->site), &rq, &r);
+        srv_route(current_site(ctx), &rq, &r);
     }
     if (ctx->log)
         fprintf(stderr, "%s %.200s %d\n", method, rq.target, r.status);
@@ -256,11 +272,25 @@ int srv_serve(const srv_options *o)
             return 1;
         }
     }
-    srv_ctx ctx = {site, o->log, 0, games, people, o->cors};
+    srv_live *live = NULL;
+    if (people) {
+        live = srv_live_start(o->db && o->db[0] ? o->db : "topochess.db", pages, statics, &err);
+        if (!live) {
+            fprintf(stderr, "topochess serve: the pages in --db: %s\n", err.msg);
+            srv_people_stop(people);
+            srv_games_stop(games);
+            srv_site_free(site);
+            return 1;
+        }
+    }
+    if (live)
+        srv_people_on_pages(people, srv_live_touch, live);
+    srv_ctx ctx = {site, o->log, 0, games, people, o->cors, live};
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
                                             o->body_timeout > 0 ? o->body_timeout : 30, timeout);
     if (!dl) {
         fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
+        srv_live_stop(live);
         srv_people_stop(people);
         srv_games_stop(games);
         srv_site_free(site);
@@ -283,6 +313,7 @@ int srv_serve(const srv_options *o)
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",
                 errno ? strerror(errno) : "");
         srv_deadlines_stop(dl);
+        srv_live_stop(live);
         srv_people_stop(people);
         srv_games_stop(games);
         srv_site_free(site);
@@ -293,7 +324,7 @@ int srv_serve(const srv_options *o)
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
     printf("topochess serve: http://%s%s%s:%d/ (%d variant pages from %s%s%s)\n", ipv6 ? "[" : "", host,
-           ipv6 ? "]" : "", port, site->nvariants, pages, site->static_dir[0] ? ", static files from " : "",
+           ipv6 ? "]" : "", port, current_site(&ctx)->nvariants, pages, site->static_dir[0] ? ", static files from " : "",
            site->static_dir[0] ? statics : "");
     fflush(stdout);
     /* SIGHUP reads the pages again. A response being sent may still point
@@ -305,6 +336,16 @@ int srv_serve(const srv_options *o)
         int sig = 0;
         if (sigwait(&stop, &sig) || sig != SIGHUP)
             break;
+        if (live) {
+            if (srv_live_reload(live, &err))
+                fprintf(stderr, "topochess serve: reload: %s\n", err.msg);
+            else {
+                report_pages(current_site(&ctx));
+                fprintf(stderr, "topochess serve: reloaded %d variant pages from %s and the database\n",
+                        current_site(&ctx)->nvariants, pages);
+            }
+            continue;
+        }
         srv_site *next = srv_site_load(pages, statics, &err);
         srv_site **grown = next ? realloc(old, (size_t)(nold + 1) * sizeof *old) : NULL;
         if (!grown) {
@@ -332,6 +373,7 @@ int srv_serve(const srv_options *o)
     srv_deadlines_stop(dl);
     srv_people_stop(people);
     srv_games_stop(games);
+    srv_live_stop(live);
     for (int i = 0; i < nold; i++)
         srv_site_free(old[i]);
     free(old);

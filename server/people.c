@@ -3,6 +3,7 @@
  * here, whole; forms work without JavaScript. */
 #define _DEFAULT_SOURCE /* strcasecmp */
 #include "people.h"
+#include "pages_http.h"
 
 #include "accounts.h"
 #include "buf.h"
@@ -24,7 +25,15 @@ struct srv_people {
     srv_lobby *lobby;
     int secure;
     char proxy[64];
+    void (*on_pages)(void *ctx);
+    void *on_pages_ctx;
 };
+
+void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx)
+{
+    P->on_pages = fn;
+    P->on_pages_ctx = ctx;
+}
 
 static const char *const TYPE_HTML = "text/html; charset=utf-8";
 static const char *const TYPE_JSON = "application/json; charset=utf-8";
@@ -81,7 +90,7 @@ int srv_people_owns(const char *target)
     return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
            path_is(target, "/account") || path_is(target, "/account/logout-all") || !strncmp(target, "/@/", 3) ||
            path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
-           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events");
+           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target);
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
@@ -553,6 +562,14 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     if (has)
         s = &sess;
     int stale = !has && sid[0]; /* a cookie that names no live session */
+    if (srv_pages_owns(path)) {
+        const char *q = strchr(t, '?');
+        srv_pages_call pc = {rq->method, path, q ? q + 1 : NULL, rq->csrf_header, rq->origin, rq->host,
+                             rq->fetch_site, rq->body, rq->len};
+        if (srv_pages_http(P->db, s, &pc, now, &out->r) && P->on_pages)
+            P->on_pages(P->on_pages_ctx);
+        return;
+    }
     int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;
 
     if (!strcmp(path, "/lobby") || !strcmp(path, "/api/lobby")) {

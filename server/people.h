@@ -45,6 +45,7 @@ typedef struct srv_people_request {
     const char *addr; /* the peer's address as text */
     const char *body;
     size_t len;
+    const char *csrf_header; /* X-CSRF-Token, or NULL (the pages' API) */
 } srv_people_request;
 
 typedef struct srv_people_response {
@@ -59,6 +60,11 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
  * belongs to (1 with user_id, else 0), for the lobby's stream. */
 struct srv_lobby *srv_people_lobby(srv_people *P);
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
+
+/* Called (from a request's thread) after a page was published or
+ * unpublished through this process, so that its site is rebuilt before
+ * the next request rather than at the next version check. */
+void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx);
 
 /* Ends the lobby's streams: before MHD_stop_daemon (lobby.h). */
 void srv_people_close_streams(srv_people *P);

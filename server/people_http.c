@@ -40,7 +40,8 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
                              header(c, MHD_HTTP_HEADER_CONTENT_TYPE),
                              ip,
                              body,
-                             len};
+                             len,
+                             header(c, "X-CSRF-Token")};
     if (!strcmp(method, "GET") && (!strcmp(target, "/api/lobby/events") || !strncmp(target, "/api/lobby/events?", 18))) {
         char user_id[TP_ID_LEN + 1];
         srv_people_user_of(P, rq.cookie, user_id);

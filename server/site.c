@@ -456,52 +456,14 @@ static int build_site_texts(srv_site *s)
     return set_text(&s->hub_html, doc, n);
 }
 
-srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error *err)
+/* Sorts the loaded pages, settles duplicate slugs and renders the lists;
+ * frees s and says so in err when memory runs out. */
+static srv_site *finish(srv_site *s, int failed, tc_error *err)
 {
-    srv_site *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-        return NULL;
-    }
-    snprintf(s->pages_dir, sizeof s->pages_dir, "%s", pages_dir);
-    if (!static_dir || !realpath(static_dir, s->static_dir))
-        s->static_dir[0] = '\0';
-    int n = 0, too_many = 0;
-    char **names = list_pages(pages_dir, &n, &too_many, err);
-    if (!names) {
-        free(s);
-        return NULL;
-    }
-    s->pages = calloc((size_t)n + 1, sizeof *s->pages);
-    int failed = !s->pages;
-    for (int i = 0; i < n && !failed; i++) {
-        srv_page *p = &s->pages[s->npages++];
-        snprintf(p->file, sizeof p->file, "%s", names[i]);
-        char path[PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", pages_dir, names[i]);
-        struct stat st;
-        size_t len = 0;
-        char *text = NULL;
-        if (stat(path, &st) || !S_ISREG(st.st_mode))
-            snprintf(p->error, sizeof p->error, "not a regular file");
-        else
-            text = read_file(path, &len, p->error, sizeof p->error);
-        if (text && load_page(p, text, len))
-            failed = 1;
-        free(text);
-    }
     for (int i = 0; i < s->npages && !failed; i++)
         for (int j = 0; j < i && s->pages[i].ok; j++)
             if (s->pages[j].ok && !strcmp(s->pages[j].slug, s->pages[i].slug))
                 drop_duplicate(&s->pages[j], &s->pages[i]);
-    if (too_many && !failed) {
-        srv_page *p = &s->pages[s->npages++];
-        snprintf(p->file, sizeof p->file, "%s", pages_dir);
-        snprintf(p->error, sizeof p->error, "more than %d pages: the rest are not shown", SRV_MAX_PAGES);
-    }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
     if (!failed) {
         qsort(s->pages, (size_t)s->npages, sizeof *s->pages, hub_order);
         for (int i = 0; i < s->npages; i++) {
@@ -519,6 +481,78 @@ srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error 
         return NULL;
     }
     return s;
+}
+
+static srv_site *new_site(const char *label, const char *static_dir, int n, tc_error *err)
+{
+    srv_site *s = calloc(1, sizeof *s);
+    if (s)
+        s->pages = calloc((size_t)n + 1, sizeof *s->pages);
+    if (!s || !s->pages) {
+        free(s);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    snprintf(s->pages_dir, sizeof s->pages_dir, "%s", label);
+    if (!static_dir || !realpath(static_dir, s->static_dir))
+        s->static_dir[0] = '\0';
+    return s;
+}
+
+srv_site *srv_site_from_texts(const char *label, const char *static_dir, int n, const char *const *names,
+                              const char *const *texts, tc_error *err)
+{
+    if (n > SRV_MAX_PAGES)
+        n = SRV_MAX_PAGES;
+    srv_site *s = new_site(label, static_dir, n, err);
+    if (!s)
+        return NULL;
+    int failed = 0;
+    for (int i = 0; i < n && !failed; i++) {
+        srv_page *p = &s->pages[s->npages++];
+        snprintf(p->file, sizeof p->file, "%s", names[i]);
+        size_t len = strlen(texts[i]);
+        if (len > (size_t)SRV_MAX_PAGE_BYTES)
+            snprintf(p->error, sizeof p->error, "larger than 1 MB");
+        else if (load_page(p, texts[i], len))
+            failed = 1;
+    }
+    return finish(s, failed, err);
+}
+
+srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error *err)
+{
+    int n = 0, too_many = 0;
+    char **names = list_pages(pages_dir, &n, &too_many, err);
+    if (!names)
+        return NULL;
+    srv_site *s = new_site(pages_dir, static_dir, n, err);
+    int failed = 0;
+    for (int i = 0; s && i < n && !failed; i++) {
+        srv_page *p = &s->pages[s->npages++];
+        snprintf(p->file, sizeof p->file, "%s", names[i]);
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", pages_dir, names[i]);
+        struct stat st;
+        size_t len = 0;
+        char *text = NULL;
+        if (stat(path, &st) || !S_ISREG(st.st_mode))
+            snprintf(p->error, sizeof p->error, "not a regular file");
+        else
+            text = read_file(path, &len, p->error, sizeof p->error);
+        if (text && load_page(p, text, len))
+            failed = 1;
+        free(text);
+    }
+    if (s && too_many && !failed) {
+        srv_page *p = &s->pages[s->npages++];
+        snprintf(p->file, sizeof p->file, "%s", pages_dir);
+        snprintf(p->error, sizeof p->error, "more than %d pages: the rest are not shown", SRV_MAX_PAGES);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return s ? finish(s, failed, err) : NULL;
 }
 
 void srv_site_free(srv_site *s)

@@ -3,6 +3,7 @@
 import './styles/app.css';
 import './styles/people.css';
 import './styles/game.css';
+import './styles/editor.css';
 import { pageData } from './app/dom';
 import { hubPage, type HubData } from './pages/hub';
 import { variantPage, type VariantData } from './pages/variant';
@@ -10,6 +11,7 @@ import { playPage, type PlayData } from './pages/play';
 import { analysisPage, type AnalysisData } from './pages/analysis';
 import { gamePage, type GameData } from './pages/game';
 import { lobbyPage, type LobbyData } from './pages/lobby';
+import { editorPage, type EditorData } from './pages/editor';
 
 function fail(app: HTMLElement | null, e: unknown): void {
   const msg = e instanceof Error ? e.message : String(e);
@@ -43,6 +45,9 @@ async function start(): Promise<void> {
         break;
       case 'lobby':
         lobbyPage(pageData<LobbyData>());
+        break;
+      case 'editor':
+        if (app) await editorPage(app, pageData<EditorData>());
         break;
       case 'game':
         if (app) await gamePage(app, pageData<GameData>());

@@ -1,0 +1,14 @@
+/* Server commands that act on the database directly, for whoever runs
+ * the server (`topochess admin ...`, docs/variant-pages.md): no HTTP, no
+ * session; access to the database is the authority. */
+#ifndef SRV_ADMIN_H
+#define SRV_ADMIN_H
+
+#include <stddef.h>
+
+/* Grants (grant = 1) or revokes (0) the editor role of the user NAME in
+ * the database db (a file or postgresql:// URL; the schema is brought up
+ * to date first). 0 with what was done in msg, else 1 with the reason. */
+int srv_admin_editor(const char *db, const char *name, int grant, char *msg, size_t n);
+
+#endif

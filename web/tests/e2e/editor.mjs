@@ -1,0 +1,186 @@
+// The variant page editor end to end, in Debian's Chromium against a real
+// `topochess serve` on a fresh database: an account writes a 6x10 Moebius
+// strip (seam 9) at /new and sees the preview board follow the typing, then
+// submits; `topochess admin editor` makes a second account an editor, who
+// publishes it from /v/SLUG/edit; the page is then on the home page and
+// /play?variant=SLUG loads it. Screenshots of the editor at 1366x768 and
+// 390x844 go to TC_E2E_SHOTS (default a scratch dir). Run from web/ after
+// `make topochess web`:  node tests/e2e/editor.mjs   ("N passed, N failed")
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const web = resolve(here, '../..');
+const BIN = resolve(web, process.env.TC_BIN ?? '../topochess');
+const PAGES = resolve(web, process.env.TC_PAGES ?? '../variants');
+const DIST = resolve(web, 'dist');
+const scratch = mkdtempSync(join(tmpdir(), 'tc-e2e-editor-'));
+const SHOTS = process.env.TC_E2E_SHOTS ? resolve(process.env.TC_E2E_SHOTS) : join(scratch, 'shots');
+mkdirSync(SHOTS, { recursive: true });
+const DB = join(scratch, 'pages.db');
+const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let passed = 0;
+let failed = 0;
+function check(cond, what) {
+  if (cond) passed++;
+  else {
+    failed++;
+    console.log(`FAIL: ${what}`);
+  }
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+    s.on('error', rej);
+  });
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const proc = spawn(BIN, ['serve', '--port', String(port), '--pages', PAGES, '--static', DIST, '--db', DB], { stdio: ['ignore', 'ignore', 'pipe'] });
+let stderr = '';
+proc.stderr.on('data', (d) => (stderr += d));
+for (let i = 0; i < 200; i++) {
+  try {
+    if ((await fetch(`${base}/`)).ok) break;
+  } catch {
+    /* not up yet */
+  }
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+const slug = `strip-${process.pid}`;
+const SETUP = 'PPPPPP/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR';
+
+async function signUp(name) {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${base}/signup`);
+  await page.fill('input[name="name"]', name);
+  await page.fill('input[name="password"]', 'klein bottle');
+  await page.fill('input[name="password2"]', 'klein bottle');
+  await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"], form input[type="submit"]')]);
+  return { ctx, page };
+}
+
+try {
+  const ann = await signUp('ann');
+  const p = ann.page;
+  // import: a whole page pasted fills the form, the text and the preview
+  await p.goto(`${base}/new`);
+  await p.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell]');
+  await p.click('.tc-ed-import summary');
+  await p.fill('[data-paste]', `---\ntitle: "Pasted"\nslug: pasted-one\nengine:\n  topology:\n    type: grid\n    rows: 10\n    cols: 6\n    wrap: mobius\n    seam: 9\n  setup: "${SETUP}"\n---\n\n## Pasted\n\nBody text.\n`);
+  await p.click('[data-action="import-paste"]');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x10');
+  check((await p.inputValue('[data-field="slug"]')) === 'pasted-one' && (await p.inputValue('[data-field="seam"]')) === '9', 'the pasted page fills the form');
+  check((await p.inputValue('[data-body]')).startsWith('## Pasted'), 'the pasted body is the Markdown body');
+  await p.goto(`${base}/new`);
+  await p.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell]');
+  check((await p.locator('[data-preview-board] [data-cell]').count()) === 64, 'the starter board is 8x8');
+  await p.fill('[data-field="title"]', 'Six by Ten Strip');
+  await p.fill('[data-field="slug"]', slug);
+  await p.fill('[data-field="description"]', 'A 6x10 Moebius strip: ranks 9 and 10 joined with a half-twist');
+  // typing the width first: the 8-wide setup no longer fits, and the preview says so
+  await p.fill('[data-field="files"]', '6');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === 'error');
+  const problem = await p.textContent('[data-problems]');
+  check(/setup/i.test(problem ?? ''), `the preview names the setup: ${problem}`);
+  await p.fill('[data-field="setup"]', SETUP);
+  await p.fill('[data-field="ranks"]', '10');
+  await p.selectOption('[data-field="rank-rule"]', 'twist');
+  await p.selectOption('[data-field="file-rule"]', 'open');
+  await p.fill('[data-field="seam"]', '9');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x10');
+  check((await p.locator('[data-preview-board] [data-cell]').count()) === 60, 'the preview board is 6x10');
+  check((await p.locator('[data-preview-board] [data-cell="f10"]').count()) === 1, 'the preview has f10');
+  const raw = await p.inputValue('[data-raw]');
+  check(raw.includes('seam: 9') && raw.includes('ranks: twist') && raw.includes('cols: 6'), `the raw front matter follows the form: ${raw}`);
+  const report = await p.textContent('[data-report]');
+  check(/Orientable\s*no/.test(report ?? ''), `the report: a Moebius strip is not orientable: ${report}`);
+  // the raw text drives the form too
+  await p.fill('[data-raw]', raw.replace('seam: 9', 'seam: 8'));
+  await p.waitForFunction(() => (document.querySelector('[data-field="seam"]'))?.value === '8');
+  await p.fill('[data-raw]', raw);
+  await p.waitForFunction(() => (document.querySelector('[data-field="seam"]'))?.value === '9');
+  await p.fill('[data-body]', '## Six by Ten Strip\n\nThe Moebius strip on a small board.\n');
+  await p.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await p.screenshot({ path: join(SHOTS, 'editor-1366x768.png') });
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({ path: join(SHOTS, 'editor-390x844.png'), fullPage: false });
+  await p.setViewportSize({ width: 1366, height: 768 });
+  await p.click('[data-action="submit"]');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('submit:'));
+  check((await p.getAttribute('#tc-app', 'data-last')) === 'submit:200', `submitted: ${await p.textContent('[data-msg]')}`);
+  check((await p.locator('[data-action="publish"]').count()) === 0, 'an author has no publish button');
+  check((await fetch(`${base}/v/${slug}`)).status === 404, 'not published before an editor acts');
+
+  const ed = await signUp('eda');
+  execFileSync(BIN, ['admin', 'editor', 'eda', '--db', DB]);
+  const e = ed.page;
+  // the editor finds the submitted page in the review list of /new
+  await e.goto(`${base}/new`);
+  await e.waitForSelector(`[data-review] a[href="/v/${slug}/edit"]`);
+  await Promise.all([e.waitForNavigation(), e.click(`[data-review] a[href="/v/${slug}/edit"]`)]);
+  await e.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell="f10"]');
+  check((await e.inputValue('[data-field="seam"]')) === '9', 'the editor sees the submitted page');
+  await e.click('[data-action="publish"]');
+  await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('publish:'));
+  check((await e.getAttribute('#tc-app', 'data-last')) === 'publish:200', `published: ${await e.textContent('[data-msg]')}`);
+
+  const revsBefore = Number(await e.getAttribute('[data-history]', 'data-count'));
+  check(revsBefore === 1, `publishing an unchanged page adds no revision (${revsBefore})`);
+  // a second revision, and the diff between the two
+  await e.fill('[data-field="title"]', 'Six by Ten Moebius Strip');
+  await e.click('[data-action="save"]');
+  await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('save:'));
+  check((await e.getAttribute('#tc-app', 'data-last')) === 'save:200', `second revision saved: ${await e.textContent('[data-msg]')}`);
+  await e.waitForFunction(() => document.querySelector('[data-history]')?.getAttribute('data-count') === '2');
+  await e.click('[data-history] summary');
+  await e.click('[data-action="diff"]');
+  await e.waitForSelector('[data-diff-view][data-shown="1-2"] pre.diff');
+  const added = await e.locator('[data-diff-view] .add').allTextContents();
+  const removed = await e.locator('[data-diff-view] .del').allTextContents();
+  check(added.some((t) => t.includes('title: "Six by Ten Moebius Strip"')), `the diff adds the new title: ${added}`);
+  check(removed.some((t) => t.includes('title: "Six by Ten Strip"')), `the diff removes the old title: ${removed}`);
+  await e.screenshot({ path: join(SHOTS, 'editor-diff.png'), fullPage: true });
+
+  await e.goto(`${base}/`);
+  check((await e.locator(`[data-slug="${slug}"]`).count()) >= 1, 'on the home page');
+  await e.goto(`${base}/play?variant=${slug}`);
+  await e.waitForSelector('body[data-ready="true"] #tc-app [data-cell="f10"]');
+  check((await e.locator('#tc-app [data-cell]').first().isVisible()), '/play?variant= loads it');
+  await e.screenshot({ path: join(SHOTS, 'editor-published-play.png') });
+} catch (err) {
+  failed++;
+  console.log(`FAIL: ${err instanceof Error ? err.message : err}`);
+} finally {
+  await browser.close();
+  if (proc.exitCode === null) {
+    const gone = new Promise((r) => proc.once('exit', r));
+    proc.kill();
+    await gone; // a sanitizer's report comes at exit
+  }
+  if (stderr.match(/Sanitizer|runtime error/)) {
+    failed++;
+    console.log(`FAIL: server: ${stderr}`);
+  }
+  console.log(`editor-e2e: screenshots in ${SHOTS}`);
+  console.log(`editor-e2e: ${passed} passed, ${failed} failed`);
+  if (!process.env.TC_E2E_SHOTS) rmSync(join(scratch, 'pages.db'), { force: true });
+  process.exitCode = failed ? 1 : 0;
+}
