@@ -135,7 +135,7 @@ static inline int fz_run(const uint8_t *data, size_t size, const char *prefix, f
         FILE *in = fmemopen(b.s, b.len, "r");
         if (!in)
             abort();
-        proto_opts opts = {FZ_HASH_MB, cache, 1};
+        proto_opts opts = {FZ_HASH_MB, cache, 1, NULL};
         loop(in, sink, def, &opts);
         fclose(in);
     }

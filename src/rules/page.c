@@ -639,7 +639,16 @@ char *tc_page_reflow(const char *text, size_t len, size_t *out_len, tc_error *er
     if (body_flat(text + body, len - body)) {
         if (body)
             fm_buf_put(&b, "\n", 1);
-        reflow_body(text + body, len - body, &names, &b);
+        /* the re-flowed body then goes through the step a body with lines
+         * gets, so that re-flowing the result changes nothing (a diagram
+         * left inside a paragraph is fenced now, not on the next pass) */
+        fm_buf flowed = {0};
+        reflow_body(text + body, len - body, &names, &flowed);
+        if (flowed.failed)
+            b.failed = true;
+        else if (flowed.p)
+            fence_plain_diagram(flowed.p, flowed.len, &b);
+        free(flowed.p);
     } else {
         fence_plain_diagram(text + body, len - body, &b);
     }
