@@ -29,3 +29,13 @@ CHECKS += pages-http-test pages-http-pg-test
 editor-e2e-test: $(BIN) web
 	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants node tests/e2e/editor.mjs
 CHECKS += editor-e2e-test
+
+# Published means playable at once (issue 19), in Debian's Chromium against
+# two `topochess serve` processes on one database: a page written at /new,
+# published by an editor, then played against the browser's engine, the
+# server's engine and through a lobby seek; its archive; unpublishing
+# (web/tests/e2e/publish-play.mjs).
+.PHONY: publish-play-e2e-test
+publish-play-e2e-test: $(BIN) web
+	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants node tests/e2e/publish-play.mjs
+CHECKS += publish-play-e2e-test

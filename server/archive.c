@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* unknown: a variant slug that the site no longer serves (an unpublished
+ * page): its games are listed still, and only a slug without games is
+ * answered 404. */
 static void list_games(srv_gstore *S, const tg_archive_query *aq, int max, srv_response *r, int html,
-                       const srv_site *site)
+                       const srv_site *site, int unknown)
 {
     tg_game_summary *list = malloc((size_t)(max + 1) * sizeof *list);
     tc_error err;
@@ -27,6 +30,9 @@ static void list_games(srv_gstore *S, const tg_archive_query *aq, int max, srv_r
         } else {
             srv_route_error(r, 500, !html, "internal error in the game store (logged on the server)");
         }
+    } else if (unknown && n == 0) {
+        srv_route_error(r, 404, 0, "no variant '%s' on this hub: the archive lists the games of the hub's "
+                                   "variants (see /variants)", aq->variant);
     } else {
         srv_archive_view v = {aq, max, n > max};
         srv_pages_list(list, n > max ? max : n, &v, r, html, site);
@@ -88,11 +94,9 @@ void srv_archive_answer(srv_gstore *S, const srv_site *site, const char *q, int 
                     max > LIST_MAX))) {
         srv_route_error(r, 400, api, api ? "bad query: variant=SLUG (up to 63 bytes), limit=1..%d"
                                          : "bad query: variant=SLUG (up to 63 bytes)", LIST_MAX);
-    } else if (!api && variant[0] && !srv_site_find(site, variant) && strncmp(variant, "custom:", 7)) {
-        srv_route_error(r, 404, 0, "no variant '%s' on this hub: the archive lists the games of the hub's "
-                                   "variants (see /variants)", variant);
     } else if (archive_filters(q, player, result, page, &pg, r, api)) {
         tg_archive_query aq = {NULL, variant, player, result, (int)((pg - 1) * max)};
-        list_games(S, &aq, (int)max, r, !api, site);
+        int unknown = !api && variant[0] && !srv_site_find(site, variant) && strncmp(variant, "custom:", 7);
+        list_games(S, &aq, (int)max, r, !api, site, unknown);
     }
 }
