@@ -59,8 +59,9 @@ int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, cha
 /* The open seeks as JSON (heap text; NULL on a database fault). */
 char *srv_lobby_json(srv_lobby *L, size_t *len);
 /* The lobby page's main part (heap): the form (for a signed-in user,
- * with its CSRF token), the list. */
-char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf);
+ * with its CSRF token, its variant `pick` when that is a page's slug:
+ * /lobby?variant=SLUG, linked from the page), the list. */
+char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf, const char *pick);
 
 /* The player page's list of a user's games from the lobby (heap HTML;
  * NULL on a fault): at most SRV_PLAYER_GAMES, newest first, with the

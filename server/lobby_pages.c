@@ -81,7 +81,7 @@ char *srv_lobby_json(srv_lobby *L, size_t *len)
     return srv_json_text(json_pack("{s:o}", "seeks", a), len);
 }
 
-char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf)
+char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf, const char *pick)
 {
     tc_error err;
     srv_buf b = {0};
@@ -94,7 +94,7 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
         for (int i = 0; i < site->nvariants; i++) {
             srv_buf_str(&b, "<option value=\"");
             srv_buf_html(&b, site->pages[i].slug);
-            srv_buf_str(&b, "\">");
+            srv_buf_str(&b, pick && !strcmp(pick, site->pages[i].slug) ? "\" selected>" : "\">");
             srv_buf_html(&b, site->pages[i].title);
             srv_buf_str(&b, "</option>");
         }

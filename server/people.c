@@ -438,9 +438,26 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
     page(out, 200, "player", title, &b);
 }
 
-static void lobby_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s)
+/* query's variant=SLUG (slugs need no decoding; anything else picks
+ * nothing, as srv_lobby_main only compares it with the pages' slugs). */
+static void lobby_pick(const char *query, char *out, size_t n)
 {
-    char *main_html = srv_lobby_main(P->lobby, site, s ? s->user_id : NULL, s ? s->csrf : NULL);
+    out[0] = '\0';
+    for (const char *q = query; q && *q; q += strcspn(q, "&"), q += *q == '&') {
+        size_t seg = strcspn(q, "&");
+        if (seg > 8 && !strncmp(q, "variant=", 8) && seg - 8 < n) {
+            memcpy(out, q + 8, seg - 8);
+            out[seg - 8] = '\0';
+        }
+    }
+}
+
+static void lobby_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
+                       const char *query)
+{
+    char pick[80];
+    lobby_pick(query, pick, sizeof pick);
+    char *main_html = srv_lobby_main(P->lobby, site, s ? s->user_id : NULL, s ? s->csrf : NULL, pick);
     char *mine = s ? srv_lobby_my_games(P->lobby, site, s->user_id, s->name) : NULL;
     srv_buf b = {0};
     /* the player's own games go first, inside the lobby's section */
@@ -588,7 +605,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             out->r.body = list;
             out->r.len = len;
         } else {
-            lobby_page(P, site, out, s);
+            const char *q = strchr(t, '?');
+            lobby_page(P, site, out, s, q ? q + 1 : NULL);
         }
         return;
     }

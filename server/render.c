@@ -396,6 +396,20 @@ char *srv_render_variant_main(const srv_page *p, const char *extra_html)
     srv_buf_str(&b, "<article class=\"tc-page\">\n");
     srv_buf_str(&b, p->body_html.p ? p->body_html.p : "");
     srv_buf_str(&b, "</article>\n");
+    /* published means playable: every way to play it, near the top */
+    static const char *const ways[][2] = {
+        {"/play?engine=black&amp;level=5&amp;variant=", "against the engine"},
+        {"/play?variant=", "online, with a friend or the server's engine"},
+        {"/lobby?variant=", "a seek in the lobby"},
+        {"/games?variant=", "its games"},
+    };
+    srv_buf_str(&b, "<p class=\"tc-variant-ways\" data-play-links>Play it: ");
+    for (int i = 0; i < 4; i++) {
+        srv_buf_printf(&b, "%s<a href=\"%s", i ? " · " : "", ways[i][0]);
+        srv_buf_html(&b, p->slug);
+        srv_buf_printf(&b, "\">%s</a>", ways[i][1]);
+    }
+    srv_buf_str(&b, "</p>\n");
     srv_buf_str(&b, extra_html ? extra_html : "");
     srv_buf_str(&b, "<div id=\"tc-app\"></div>");
     return srv_buf_take(&b, NULL);

@@ -174,6 +174,10 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 is "the engine answered on it" "$got" 2
+# the lobby on the other process offers it, picked by the page's link
+has "the page links the lobby" "$(get /dev/null "$W/v/$slug")" "href=\"/lobby?variant=$slug\""
+has "in the lobby, picked" "$(get "$ANN" "$W/lobby?variant=$slug")" "<option value=\"$slug\" selected>"
+has "its archive" "$(get /dev/null "$W/games?variant=$slug")" "data-game=\"$gid\""
 r=$(get /dev/null "$U/api/pages/$slug/diff?a=1&b=2")
 is "diff 1 to 2" "$(code "$r")" 200
 has "diff: the changed seam" "$r" 'seam: 9'
@@ -187,6 +191,12 @@ for _ in $(seq 1 40); do
   sleep 0.05
 done
 is "gone from the other process" "$got" 404
+# unpublished: out of the home page and the lobby; its games stay readable
+lacks "off the home page" "$(get /dev/null "$W/")" "data-slug=\"$slug\""
+lacks "off the lobby" "$(get "$ANN" "$W/lobby")" "<option value=\"$slug\""
+is "its game still opens" "$(code "$(get /dev/null "$W/game/$gid")")" 200
+has "its archive still lists it" "$(get /dev/null "$W/games?variant=$slug")" "data-game=\"$gid\""
+is "an archive of a slug without games: 404" "$(code "$(get /dev/null "$W/games?variant=no-such-page")")" 404
 
 for i in 0 1; do
   kill "${pids[$i]}" 2>/dev/null; wait "${pids[$i]}" 2>/dev/null

@@ -217,10 +217,15 @@ try {
   await e.goto(`${A.base}/`);
   await Promise.all([e.waitForURL(`**/v/${SLUG}`), e.locator(`a[href="/v/${SLUG}"]`).first().click()]);
   await shots(e, `${A.base}/v/${SLUG}`, 'published-page', 'body[data-ready="true"] [data-cell="f10"]');
+  await e.screenshot({ path: join(SHOTS, 'published-page-full.png'), fullPage: true });
 
   // ---- against the engine in the browser
   step = 'browser engine game';
-  await e.goto(`${A.base}/play?variant=${SLUG}&engine=black&level=1`);
+  // the page names every way to play it, near its top
+  const ways = await e.locator('[data-play-links] a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  check(['/play?engine=black&level=5&variant=', '/play?variant=', '/lobby?variant=', '/games?variant='].every((w) => ways.includes(w + SLUG)), `the page's ways to play: ${ways}`);
+  await e.goto(`${A.base}/v/${SLUG}`);
+  await Promise.all([e.waitForURL(/\/play\?engine=black/), e.click('[data-play-links] a >> nth=0')]);
   await e.waitForSelector('body[data-ready="true"] #tc-app [data-cell="f10"]');
   for (let i = 0; i < 2; i++) {
     const n = await plies(e);
@@ -253,9 +258,11 @@ try {
 
   // ---- between two accounts through a lobby seek: posted on A, accepted on B
   step = 'lobby game';
-  await p.goto(`${A.base}/lobby`);
+  // from the page's "a seek in the lobby": the lobby's form has it picked
+  await p.goto(`${A.base}/v/${SLUG}`);
+  await Promise.all([p.waitForURL(/\/lobby\?variant=/), p.click('[data-play-links] a[href^="/lobby"]')]);
   await p.waitForSelector('body[data-ready="true"]');
-  await p.selectOption('.tc-seek-form [name="variant"]', SLUG);
+  check((await p.inputValue('.tc-seek-form [name="variant"]')) === SLUG, 'the lobby link picks the page in the seek form');
   await p.selectOption('.tc-seek-form [name="clock"]', '10+5');
   await p.selectOption('.tc-seek-form [name="color"]', 'white');
   await p.click('.tc-seek-form button[type="submit"]');
