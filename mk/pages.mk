@@ -39,3 +39,7 @@ CHECKS += editor-e2e-test
 publish-play-e2e-test: $(BIN) web
 	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants node tests/e2e/publish-play.mjs
 CHECKS += publish-play-e2e-test
+.PHONY: publish-play-pg-e2e-test
+publish-play-pg-e2e-test: $(BIN) web
+	cd web && TC_BIN=../$(BIN) TC_PAGES=../variants ../tools/with-postgres node tests/e2e/publish-play.mjs
+CHECKS += publish-play-pg-e2e-test

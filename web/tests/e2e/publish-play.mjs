@@ -331,6 +331,8 @@ try {
       const pgn = await text(`${srv.base}/api/games/${id}/pgn`);
       check(/\[Result "[01]-[01]"\]/.test(pgn) && /\[FEN "/.test(pgn), `server ${name}: the finished game's PGN: ${pgn.slice(0, 200)}`);
     }
+    const made = await fetch(`${srv.base}/api/games`, { method: 'POST', body: JSON.stringify({ variant: SLUG, engine: 'black', level: 1 }) });
+    check(made.status === 404 && (await made.text()).includes(`no variant '${SLUG}'`), `server ${name}: no new hosted game on the unpublished page (${made.status})`);
     const arch = await fetch(`${srv.base}/games?variant=${SLUG}`);
     check(arch.status === 200 && (await arch.text()).includes(`data-game="${lobbyGame}"`), `server ${name}: the archive still lists its games`);
   }
