@@ -215,6 +215,8 @@ try {
     check((await q.locator(`.tc-seek-form [name="variant"] option[value="${SLUG}"]`).count()) === 1, `server ${name}: in the lobby's variant list`);
   }
   await e.goto(`${A.base}/`);
+  await e.locator(`[data-slug="${SLUG}"]`).first().scrollIntoViewIfNeeded();
+  await e.screenshot({ path: join(SHOTS, 'home-1366x768.png') });
   await Promise.all([e.waitForURL(`**/v/${SLUG}`), e.locator(`a[href="/v/${SLUG}"]`).first().click()]);
   await shots(e, `${A.base}/v/${SLUG}`, 'published-page', 'body[data-ready="true"] [data-cell="f10"]');
   await e.screenshot({ path: join(SHOTS, 'published-page-full.png'), fullPage: true });
