@@ -267,6 +267,7 @@ try {
   check((await p.inputValue('.tc-seek-form [name="variant"]')) === SLUG, 'the lobby link picks the page in the seek form');
   await p.selectOption('.tc-seek-form [name="clock"]', '10+5');
   await p.selectOption('.tc-seek-form [name="color"]', 'white');
+  await p.check('.tc-seek-form [name="rated"]');
   await p.click('.tc-seek-form button[type="submit"]');
   await p.waitForSelector('tr[data-seek]', { timeout: 10000 });
   await b.goto(`${B.base}/lobby`);
@@ -294,6 +295,14 @@ try {
   await b.click('[data-action="resign-confirm"]');
   for (const q of [p, b]) await q.waitForSelector('#tc-app[data-game-status="ended"]', { timeout: 10000 });
   check((await p.locator('[data-result]').textContent())?.includes('1-0'), 'White wins by resignation');
+  // rated on the page's own rating: Ann's went up, Bob's down
+  for (const [who, up] of [['ann', true], ['bob', false]]) {
+    const ok = await eventually(async () => {
+      const m = new RegExp(`${TITLE}</a></td><td class="tc-rating">(\\d+)`).exec(await text(`${B.base}/@/${who}`));
+      return m && (up ? Number(m[1]) > 1500 : Number(m[1]) < 1500);
+    });
+    check(ok, `${who}'s ${TITLE} rating moved ${up ? 'up' : 'down'}`);
+  }
 
   // ---- the page's own archive, on both processes
   step = 'archive';
