@@ -6,10 +6,11 @@
 // without a restart it is on both servers' home pages and lobbies. A game
 // is played on it against the engine in the browser, one against the
 // server's engine (a hosted game made from the play page), and one between
-// two accounts through a lobby seek (the seek posted on A, accepted on B;
-// moves cross over, Black resigns). The page's archive lists the games; a
-// second revision is saved and the diff shown; unpublished, it leaves the
-// home page and the lobby, and its finished games stay readable.
+// two accounts through a rated lobby seek (posted on A, seen on B, and on
+// PostgreSQL accepted and played on B; moves cross over, Black resigns).
+// The page's archive lists the games; a second revision is saved and the
+// diff shown; unpublished, it leaves the home page and the lobby, and its
+// finished games stay readable.
 // With TG_TEST_DB=postgresql://... (tools/with-postgres) the same runs on
 // PostgreSQL, the lobby game then played across the two processes.
 // Screenshots (1366x768 and 390x844) of the published page and a game on
