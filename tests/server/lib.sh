@@ -117,7 +117,7 @@ form() { # JAR URL BODY [curl options]: a form POST, cookies in JAR
 # the answer stays in $r.
 post_is() { r=$(post "${@:3}"); is "$1" "$(status "$r")" "$2"; }
 status() { tail -n 1 <<< "$1"; }
-code() { tail -n 1 <<< "$1"; }
+code() { tail -n 1 <<< "$1"; } # the same as status, by the name the form scripts use
 body() { sed '$d' <<< "$1"; }
 # json KEY: the field KEY (a.b for a nested one) of the JSON on stdin, as
 # text, empty when absent or not JSON; with jq when it is installed, else python3.
