@@ -13,28 +13,17 @@
 # Usage: [SMOKE=1] [N=...] bench/abuse.sh [./topochess]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 if [ -n "${SMOKE:-}" ]; then N=${N:-50} CHANGES=${CHANGES:-60} SLOW_S=${SLOW_S:-5}
 else N=${N:-1000} CHANGES=${CHANGES:-600} SLOW_S=${SLOW_S:-5}; fi
-for t in curl python3; do command -v $t >/dev/null || { echo "bench/abuse.sh: $t is missing"; exit 1; }; done
-tmp=$(mktemp -d)
-spid=
-trap '[ -n "$spid" ] && kill $spid 2>/dev/null; rm -rf "$tmp"' EXIT
+. bench/lib.sh
+SERVE_NICE=10
+lib_begin bench/abuse.sh "${1:-}" curl python3
 ulimit -n 8192 2>/dev/null || true
 
-nice -n 10 "$BIN" serve --port 0 --pages variants --db "$tmp/a.db" --max-connections $((3 * N + 100)) \
-  --create-per-minute 100000 > "$tmp/out" 2> "$tmp/err" &
-spid=$!
-for _ in $(seq 1 200); do
-  port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/out")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "bench/abuse.sh: the server did not start"; cat "$tmp/err"; exit 1; }
-echo "bench/abuse.sh: N=$N, $CHANGES changes, $(nproc) cores shared, server pid $spid on port $port"
+server_start abuse --pages variants --db "$tmp/a.db" --max-connections $((3 * N + 100)) --create-per-minute 100000
+echo "bench/abuse.sh: N=$N, $CHANGES changes, $(nproc) cores shared, server pid $pid on port $port"
 
-timeout $((120 + N / 5)) python3 - "$port" "$spid" "$N" "$CHANGES" "$SLOW_S" <<'PY'
+timeout $((120 + N / 5)) python3 - "$port" "$pid" "$N" "$CHANGES" "$SLOW_S" <<'PY'
 import asyncio, json, os, socket, sys, time, urllib.request
 port, pid, N, CHANGES, SLOW_S = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 U = f"http://127.0.0.1:{port}"

@@ -5,21 +5,17 @@
 #   bench/accounts.sh [BIN]   (RUNS=20 hashes per figure; SMOKE=1: 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-./topochess}
 RUNS=${RUNS:-20}
 [ -n "${SMOKE:-}" ] && RUNS=2
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+. bench/lib.sh
+lib_begin bench/accounts.sh "${1:-}" curl
 cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude -Iserver -Igames -I"$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)" \
   -o "$tmp/pwhash" bench/pwhash.c -lsodium -lpthread
 echo "$(nproc) cores, shared"
 "$tmp/pwhash" "$RUNS"
 
-"$BIN" serve --port 0 --db "$tmp/bench.db" > "$tmp/out" 2>/dev/null &
-pid=$!
-for _ in $(seq 1 100); do grep -q http:// "$tmp/out" && break; sleep 0.1; done
-U=http://127.0.0.1:$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$tmp/out")
+server_start accounts --db "$tmp/bench.db"
+U=http://127.0.0.1:$port
 f=(-s -o /dev/null -H 'Content-Type: application/x-www-form-urlencoded')
 if [ "$(curl "${f[@]}" -w '%{http_code}' "$U/signup")" != 200 ]; then
   echo "whole logins: skipped (the server has no /login)"

@@ -7,19 +7,15 @@
 #   lobby's limit; SMOKE=1: 20 and 6)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-./topochess}
 WATCHERS=${WATCHERS:-1000} SEEKS=${SEEKS:-199}
 [ -n "${SMOKE:-}" ] && WATCHERS=20 SEEKS=6
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+. bench/lib.sh
+lib_begin bench/lobby.sh "${1:-}" curl node
 ulimit -n 8192 2>/dev/null || true
-"$BIN" serve --port 0 --db "$tmp/bench.db" --trusted-proxy 127.0.0.1 --max-connections $((WATCHERS + 500)) \
-  --max-per-ip $((WATCHERS + 500)) > "$tmp/out" 2> "$tmp/err" &
-pid=$!
-for _ in $(seq 1 100); do grep -q http:// "$tmp/out" && break; sleep 0.1; done
-U=http://127.0.0.1:$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$tmp/out")
-if [ "$(curl -s -o /dev/null -w '%{http_code}' "$U/lobby")" != 200 ]; then
+server_start lobby --db "$tmp/bench.db" --trusted-proxy 127.0.0.1 --max-connections $((WATCHERS + 500)) \
+  --max-per-ip $((WATCHERS + 500))
+U=http://127.0.0.1:$port
+if ! is_code 200 "$U/lobby"; then
   echo "bench/lobby.sh: the server has no /lobby"; exit 1
 fi
 echo "$(nproc) cores, shared; server and clients on one machine"

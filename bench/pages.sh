@@ -8,34 +8,22 @@
 #   bench/pages.sh [BIN]   (ROUNDS=10 publishes; SMOKE=1: 2)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 ROUNDS=${ROUNDS:-10}
 [ -n "${SMOKE:-}" ] && ROUNDS=2
 command -v curl >/dev/null || { echo "bench/pages: curl is missing: skipped"; exit 0; }
 [ -x "$BIN" ] || { echo "bench/pages: no $BIN (make): skipped"; exit 0; }
-tmp=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+lib_begin bench/pages "$BIN"
 DB=${TG_TEST_DB:-$tmp/pages.db}
-start() {
-  "$BIN" serve --port 0 --pages variants --db "$DB" > "$tmp/$1.out" 2> "$tmp/$1.err" &
-  pids+=($!)
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$1.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    sleep 0.05
-  done
-  echo "bench/pages: server $1 did not start"; cat "$tmp/$1.err"; exit 1
-}
+start() { server_start "$1" --pages variants --db "$DB"; }
 start a; A=http://127.0.0.1:$port
 start b; B=http://127.0.0.1:$port
-C=(curl -s --noproxy '*' --max-time 10)
 jar=$tmp/ed.jar
 "${C[@]}" -o /dev/null -c "$jar" -H 'Content-Type: application/x-www-form-urlencoded' \
   --data 'name=benched&password=klein+bottle&password2=klein+bottle' "$A/signup"
 "$BIN" admin editor benched --db "$DB" > /dev/null
-tok=$("${C[@]}" -b "$jar" "$A/api/account" | sed -n 's/.*"csrf":"\([^"]*\)".*/\1/p')
+tok=$("${C[@]}" -b "$jar" "$A/api/account" | json csrf)
 ms() { date +%s%3N; }
 total=0 worst=0
 for i in $(seq 1 "$ROUNDS"); do
@@ -44,7 +32,7 @@ for i in $(seq 1 "$ROUNDS"); do
   "${C[@]}" -o /dev/null -b "$jar" -H "X-CSRF-Token: $tok" --data-binary "@$tmp/p.md" "$A/api/pages/$slug?base=0"
   t0=$(ms)
   "${C[@]}" -o /dev/null -b "$jar" -H "X-CSRF-Token: $tok" -X POST "$A/api/pages/$slug/publish"
-  until [ "$("${C[@]}" -o /dev/null -w '%{http_code}' "$B/v/$slug")" = 200 ]; do :; done
+  until is_code 200 "$B/v/$slug"; do :; done
   d=$(( $(ms) - t0 ))
   total=$((total + d)); [ "$d" -gt "$worst" ] && worst=$d
 done

@@ -7,16 +7,11 @@
 #   SMOKE=1 bench/server.sh (1 second a path, 4 connections: make bench-smoke)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-./topochess}
 if [ "${SMOKE:-0}" = 1 ]; then DURATION=${DURATION:-1} CONNS=${CONNS:-4}; fi
 DURATION=${DURATION:-5} CONNS=${CONNS:-32} THREADS=${THREADS:-2}
-command -v wrk >/dev/null || { echo "bench/server.sh: wrk is missing (apt-get install wrk)"; exit 1; }
-out=$(mktemp)
-"$BIN" serve --port 0 > "$out" 2>/dev/null &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$out"' EXIT
-for _ in $(seq 1 100); do grep -q http:// "$out" && break; sleep 0.1; done
-port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$out")
+. bench/lib.sh
+lib_begin bench/server.sh "${1:-}" wrk
+server_start server
 U=http://127.0.0.1:$port
 echo "topochess serve on $U, wrk -t$THREADS -c$CONNS -d${DURATION}s, $(nproc) cores shared"
 printf '%-44s %12s %10s %10s\n' path requests/s "avg ms" "p99 ms"

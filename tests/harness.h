@@ -20,6 +20,9 @@ int th_sanitize(void);
 /* Everything written to f so far, from its start (heap, NUL-terminated;
  * NULL if memory runs out). */
 char *th_read_stream(FILE *f);
+/* The whole file at path (heap, NUL-terminated, its length in *len when
+ * len is not NULL), or NULL (length 0) and a failed check. */
+char *th_read_file(const char *path, size_t *len);
 
 /* Builds a preset variant or fails the current case. */
 tc_variant *th_variant(const char *name);

@@ -99,3 +99,22 @@ char *th_read_stream(FILE *f)
         text[got] = '\0';
     return text;
 }
+
+char *th_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    if (len)
+        *len = 0;
+    long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) != NULL) {
+        size_t got = fread(text, 1, (size_t)n, f);
+        text[got] = '\0';
+        if (len)
+            *len = got;
+    }
+    if (f)
+        fclose(f);
+    CHECK(text != NULL, "cannot read %s", path);
+    return text;
+}

@@ -416,19 +416,6 @@ static void temp_file(char *path, const char *text)
     }
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *text = calloc(1, 65536);
-    if (f && text) {
-        size_t n = fread(text, 1, 65535, f);
-        text[n] = '\0';
-    }
-    if (f)
-        fclose(f);
-    return text;
-}
-
 /* Issue 8: paths of checks and moves, reasons for illegal moves, a game
  * that stays open after its end, games loaded and saved. */
 static void test_explain_cli(void)
@@ -491,7 +478,7 @@ static void test_explain_cli(void)
     CHECK(r.status == 0 && strstr(r.out, "saved the game to"), "--pgn-out: %s", r.out);
     CHECK(!strstr(r.out, "Game record (PGN)"), "the record went to the terminal too");
     free(r.out);
-    char *rec = slurp(out_path);
+    char *rec = th_read_file(out_path, NULL);
     CHECK(rec && strstr(rec, "[White \"Player\"]") && strstr(rec, "[Black \"topochess (level 1, 1000 ms per move)\"]"),
           "players:\n%s", rec ? rec : "");
     CHECK(rec && strstr(rec, "[TimeControl \"1/1\"]") && strstr(rec, "[Variant \"klein-bottle\"]"), "tags:\n%s", rec);

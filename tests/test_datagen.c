@@ -22,26 +22,6 @@ static void small_config(dg_config *c, const char *out, int threads)
     c->hash_mb = 1;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    *len = 0;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)(n > 0 ? n : 1));
-    if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = buf ? (size_t)n : 0;
-    return buf;
-}
-
 static int spit(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -272,7 +252,7 @@ static void test_runs(void)
     small_config(&cfg, b, 3);
     CHECK(dg_run(&cfg, &err) == 0, "run: %s", err.msg);
     size_t la, lb;
-    char *da = slurp(a, &la), *db = slurp(b, &lb);
+    char *da = th_read_file(a, &la), *db = th_read_file(b, &lb);
     CHECK(da && db && la == lb && !memcmp(da, db, la), "files differ (%zu and %zu bytes)", la, lb);
     free(db);
 
@@ -281,7 +261,7 @@ static void test_runs(void)
     cfg.seed = 8;
     unlink(b);
     CHECK(dg_run(&cfg, &err) == 0, "run: %s", err.msg);
-    db = slurp(b, &lb);
+    db = th_read_file(b, &lb);
     CHECK(da && db && (la != lb || memcmp(da + DG_HEADER_SIZE, db + DG_HEADER_SIZE, la - DG_HEADER_SIZE)),
           "seeds 7 and 8 gave the same records");
     free(db);
@@ -297,7 +277,7 @@ static void test_runs(void)
         small_config(&cfg, c, 2);
         CHECK(dg_run(&cfg, &err) == 0, "cut at %zu: %s", cuts[k], err.msg);
         size_t lc;
-        char *dc = slurp(c, &lc);
+        char *dc = th_read_file(c, &lc);
         CHECK(dc && lc == la && !memcmp(dc, da, la), "cut at %zu: continued file differs (%zu bytes, want %zu)",
               cuts[k], lc, la);
         free(dc);
@@ -309,12 +289,12 @@ static void test_runs(void)
     unlink(c);
     CHECK(dg_run(&cfg, &err) == 0, "2 games: %s", err.msg);
     size_t lc;
-    char *dc = slurp(c, &lc);
+    char *dc = th_read_file(c, &lc);
     CHECK(dc && lc < la && !memcmp(dc, da, lc), "2 games are not the start of 4 (%zu, %zu bytes)", lc, la);
     free(dc);
     cfg.games = 4;
     CHECK(dg_run(&cfg, &err) == 0, "4 games: %s", err.msg);
-    dc = slurp(c, &lc);
+    dc = th_read_file(c, &lc);
     CHECK(dc && lc == la && !memcmp(dc, da, la), "2 then 4 games differ from 4 at once");
     free(dc);
     if (da && spit(c, da, la - 3) == 0) {

@@ -46,20 +46,6 @@ static void check_same_def(const tc_variant_def *got, const tc_variant_def *want
     CHECK(strcmp(got->title, want->title) == 0, "%s: title '%s', want '%s'", what, got->title, want->title);
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, fp) : 0;
-    fclose(fp);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* ---------------------------------------------------------------- pages */
 
 static void test_variant_pages(void)
@@ -535,8 +521,7 @@ static void test_prefixes(void)
         char path[128];
         snprintf(path, sizeof path, "variants/%s.md", want->name);
         size_t len;
-        char *text = read_all(path, &len);
-        CHECK(text != NULL, "cannot read %s", path);
+        char *text = th_read_file(path, &len);
         if (!text)
             continue;
         const char *close = strstr(text + 3, "\n---");
@@ -561,8 +546,7 @@ static void test_prefixes(void)
     {
         uint64_t s = 0x9e3779b97f4a7c15ull;
         size_t len;
-        char *base = read_all("variants/klein-bottle.md", &len);
-        CHECK(base != NULL, "cannot read variants/klein-bottle.md");
+        char *base = th_read_file("variants/klein-bottle.md", &len);
         int rounds = th_sanitize() ? 300 : 3000;
         for (int r = 0; base && r < rounds; r++) {
             char buf[4096];

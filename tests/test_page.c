@@ -16,21 +16,6 @@
 #define SEED_CYLINDER "tests/data/seeds/002_0dcf0b8d1377ef06.txt"
 #define SEED_FOLD "tests/data/seeds/004_71cc5d98ad8e7ae6.txt"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    CHECK(fp != NULL, "cannot open %s", path);
-    if (!fp)
-        return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, fp) : 0;
-    fclose(fp);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Lines of text that start with prefix, copied (without it) into out. */
 static int lines_with(const char *text, const char *prefix, char out[][128], int max)
 {
@@ -87,7 +72,7 @@ static void check_flat_seed(const char *path, const char *const *h3, int nh3, in
 {
     th_case("page reflow: %s", path);
     size_t len = 0, n = 0, n2 = 0;
-    char *text = slurp(path, &len);
+    char *text = th_read_file(path, &len);
     if (!text)
         return;
     tc_error err;
@@ -144,7 +129,7 @@ static void test_flat_seeds(void)
 
     th_case("page reflow: the numbered list of 001 ends where its sentence does");
     size_t len = 0, n = 0;
-    char *text = slurp(SEED_MOBIUS, &len);
+    char *text = th_read_file(SEED_MOBIUS, &len);
     tc_error err;
     char *page = text ? tc_page_reflow(text, len, &n, &err) : NULL;
     char lines[8][128];
@@ -177,7 +162,7 @@ static void test_plain_seeds(void)
 {
     th_case("page reflow: 004 has its lines and no diagram, stays as it is");
     size_t len = 0, n = 0;
-    char *text = slurp(SEED_FOLD, &len);
+    char *text = th_read_file(SEED_FOLD, &len);
     tc_error err;
     CHECK(text && !tc_page_is_flat(text, len), "004 taken as flat");
     char *page = text ? tc_page_reflow(text, len, &n, &err) : NULL;
@@ -186,7 +171,7 @@ static void test_plain_seeds(void)
     free(text);
 
     th_case("page reflow: 002's plain-text diagram gets a fence, nothing else changes");
-    text = slurp(SEED_CYLINDER, &len);
+    text = th_read_file(SEED_CYLINDER, &len);
     CHECK(text && !tc_page_is_flat(text, len), "002 taken as flat");
     page = text ? tc_page_reflow(text, len, &n, &err) : NULL;
     char lines[4][128];
@@ -214,7 +199,7 @@ static void test_guess(void)
 {
     th_case("page guess: 002 (a 14-rank diagram with +---+ borders)");
     size_t len = 0, klen = 0;
-    char *text = slurp(SEED_CYLINDER, &len), *klein = slurp(SEED_KLEIN, &klen);
+    char *text = th_read_file(SEED_CYLINDER, &len), *klein = th_read_file(SEED_KLEIN, &klen);
     tc_variant_def kdef, d0;
     tc_error err;
     tc_page_guess g;
@@ -259,7 +244,7 @@ static void test_guess(void)
     free(klein);
 
     th_case("page guess: 004 (no diagram): nothing guessed");
-    text = slurp(SEED_FOLD, &len);
+    text = th_read_file(SEED_FOLD, &len);
     CHECK(text && tc_page_guess_read(text, len, &g, &err) == 0, "guess 004");
     CHECK(g.width == 0 && g.height == 0 && g.setup[0] == '\0' && g.diagram_line == 0,
           "004: found %dx%d '%s' at line %d", g.width, g.height, g.setup, g.diagram_line);

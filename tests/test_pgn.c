@@ -6,25 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (!buf)
-        return NULL;
-    buf[got] = '\0';
-    *len = got;
-    return buf;
-}
-
 /// Every game of one text, read and kept for the checks.
 typedef struct {
     int n;
@@ -35,7 +16,7 @@ typedef struct {
 static int read_all(const char *path, game_set *set)
 {
     size_t len = 0;
-    char *text = slurp(path, &len);
+    char *text = th_read_file(path, &len);
     set->n = 0;
     if (!text)
         return -1;

@@ -34,33 +34,21 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-BIN=${1:-./topochess}
+. tests/server/lib.sh
+lib_begin docs-test "${1:-}"
 shift || true
 pages=("$@")
 [ ${#pages[@]} -gt 0 ] || pages=(README.md docs/*.md)
 LIMIT=${DOCS_TEST_LIMIT:-300}   # seconds a command (the KQKR solve takes about a minute, more under load)
 
-tmp=$(mktemp -d)
-spid=
-cleanup() { [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
 work=$tmp/work
 mkdir -p "$work"
 for e in "$root"/* "$root"/.[!.]*; do [ -e "$e" ] && ln -s "$e" "$work/$(basename "$e")"; done
-rm -f "$work/$(basename "$BIN")" && ln -s "$root/$BIN" "$work/topochess"
+rm -f "$work/$(basename "$BIN")" && ln -s "$BIN" "$work/topochess"
 
 # The hub for the curl examples.
 port=
-if grep -q 'localhost:8080' "${pages[@]}" 2>/dev/null; then
-  (cd "$work" && exec ./topochess serve --port 0 --pages variants --db "$tmp/hub.db" > "$tmp/serve.out" 2> "$tmp/serve.err") &
-  spid=$!
-  for _ in $(seq 1 100); do
-    port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.out" 2>/dev/null)
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "docs-test: the hub did not start: $(cat "$tmp/serve.err")"; exit 1; }
-fi
+if grep -q 'localhost:8080' "${pages[@]}" 2>/dev/null; then server_start hub --pages variants --db "$tmp/hub.db"; fi
 
 # Cuts the pages into numbered cases: $tmp/c/N.{cmd,out,where,mode}.
 mkdir -p "$tmp/c"
@@ -121,7 +109,7 @@ while IFS=$'\t' read -r where line; do
         done ;;
       tools/*|bench/*|fuzz/*) [ -f "$root/$1" ] || why="$1 is missing" ;;
       ./topochess)
-        [ -n "${2:-}" ] && ! "$root/$BIN" "$2" --help > /dev/null 2>&1 && why="topochess $2 --help fails" ;;
+        [ -n "${2:-}" ] && ! "$BIN" "$2" --help > /dev/null 2>&1 && why="topochess $2 --help fails" ;;
     esac
   done
   if [ -z "$why" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $where: $line"; echo "  $why"; fi

@@ -10,25 +10,11 @@
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-for t in curl jq python3; do command -v $t >/dev/null || { echo "faults-test: $t is missing (deps/hosted.apt)"; exit 1; }; done
 if [ -z "${TG_TEST_DB:-}" ] || [ -z "${TG_PG_BIN:-}" ]; then
   echo "faults-test: run under tools/with-postgres (make faults-test)"; exit 1
 fi
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-ok() { passed=$((passed + 1)); }
-is() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', expected '$3'"; fi; }
+. tests/server/lib.sh
+lib_begin faults-test "${1:-}" curl jq python3
 
 read -r -a AS <<< "${TG_PG_AS:-}"
 pgctl() { "${AS[@]}" "$TG_PG_BIN/pg_ctl" -D "$TG_PG_DATA" "$@" >/dev/null 2>&1; }
@@ -37,30 +23,7 @@ pg_start() {
   pgctl -l "$TG_PG_DATA/../log" -w -t 30 -o "-p $TG_PG_PORT -k $TG_PG_SOCKDIR -c listen_addresses=127.0.0.1 -c fsync=off" start
 }
 
-# start NAME [options]: a server on a free port; sets $port and $pid.
-start() {
-  local name=$1; shift
-  "$BIN" serve --port 0 --pages variants "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pid=$!
-  pids+=($pid)
-  port=
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  echo "faults-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
-}
-
-C=(curl -s --max-time 10)
-post() { "${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary "$2" "$1"; }
-status() { tail -n 1 <<< "$1"; }
-body() { sed '$d' <<< "$1"; }
-until_ok() {
-  local end=$((SECONDS + $1)); shift
-  while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
-}
+start() { server_start "$1" --pages variants "${@:2}"; } # NAME [options]: sets $port and $pid
 # exits PID SECONDS: sets $ex to the process's exit status, or "running"
 # after the deadline
 exits() {
@@ -89,33 +52,29 @@ pgctl -m fast -w stop
 is "db down: read answers 503" "$(cat "$tmp/s1")" 503
 is "db down: Retry-After" "$(grep -ci '^retry-after: [0-9]' "$tmp/h1")" 1
 is "db down: no driver text" "$(grep -ciE 'postgres|connection|server' "$tmp/b1")" 0
-r=$(post "$A/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}")
-is "db down: move answers 503" "$(status "$r")" 503
-is "db down: list answers 503" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games")" 503
+post_is "db down: move answers 503" 503 "$A/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}"
+is "db down: list answers 503" "$(http_code "$A/api/games")" 503
 pg_start || { echo "faults-test: PostgreSQL did not start again"; exit 1; }
-got() { [ "$("${C[@]}" -o /dev/null -w '%{http_code}' "$1")" = 200 ]; }
-until_ok 20 got "$A/api/games/$id" && ok || bad "db back: A does not read again"
-until_ok 20 got "$B/api/games/$id" && ok || bad "db back: B does not read again"
-r=$(post "$A/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}")
-is "db back: move accepted" "$(status "$r")" 200
+until_ok 20 is_code 200 "$A/api/games/$id" && ok || bad "db back: A does not read again"
+until_ok 20 is_code 200 "$B/api/games/$id" && ok || bad "db back: B does not read again"
+post_is "db back: move accepted" 200 "$A/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}"
 
 # ---- 1b. a fast restart while serving: no 500 at any point
 pgctl -m fast -w -t 30 restart -o "-p $TG_PG_PORT -k $TG_PG_SOCKDIR -c listen_addresses=127.0.0.1 -c fsync=off"
 codes=""
-for _ in $(seq 1 40); do codes+="$("${C[@]}" -o /dev/null -w '%{http_code}' "$B/api/games/$id") "; sleep 0.05; done
+for _ in $(seq 1 40); do codes+="$(http_code "$B/api/games/$id") "; sleep 0.05; done
 is "restart: no 500 (only 200 or 503)" "$(tr ' ' '\n' <<< "$codes" | grep -cvE '^(200|503|)$')" 0
-until_ok 20 got "$B/api/games/$id" && ok || bad "restart: B does not read again"
+until_ok 20 is_code 200 "$B/api/games/$id" && ok || bad "restart: B does not read again"
 
 # ---- 2. the change listener's backend terminated: LISTEN again, resync
-until_ok 20 got "$A/api/games/$id" || true
+until_ok 20 is_code 200 "$A/api/games/$id" || true
 "${C[@]}" "$B/api/games/$id" > /dev/null # B caches the state
 "${C[@]}" --max-time 60 -N "$B/api/games/$id/events" > "$tmp/watchB" &
 pids+=($!)
 until_ok 10 grep -q '^id: 2$' "$tmp/watchB" || bad "listener: B's stream did not start"
 n=$(psql_do "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
 [ "${n:-0}" -ge 2 ] && ok || bad "listener: expected both listeners' backends terminated, got '$n'"
-r=$(post "$A/api/games/$id/move" "{\"token\":\"$K\",\"move\":\"e6\"}")
-is "listener: move on A" "$(status "$r")" 200
+post_is "listener: move on A" 200 "$A/api/games/$id/move" "{\"token\":\"$K\",\"move\":\"e6\"}"
 until_ok 15 grep -q '^id: 3$' "$tmp/watchB" && ok || bad "listener: B's watcher missed the move made on A"
 v3() { [ "$("${C[@]}" "$B/api/games/$id" | jq -r .version)" = 3 ]; }
 until_ok 15 v3 && ok || bad "listener: B's reads stay at the old version"
@@ -127,8 +86,7 @@ fi
 
 # ---- 6. a custom page cannot pose as a hub variant; PGN has size and FEN
 page=$'---\ntitle: Klein Bottle Chess\nslug: klein-bottle\nengine:\n  topology:\n    type: grid\n    rows: 8\n    cols: 8\n    wrap: none\n  setup: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n---\n'
-r=$(post "$A/api/games" "$(jq -n --arg p "$page" '{page:$p}')")
-is "custom page: create" "$(status "$r")" 201
+post_is "custom page: create" 201 "$A/api/games" "$(jq -n --arg p "$page" '{page:$p}')"
 cid=$(body "$r" | jq -r .id)
 cv=$(body "$r" | jq -r .state.variant)
 [ "$cv" != klein-bottle ] && ok || bad "custom page: its variant is the hub's slug '$cv'"
@@ -150,10 +108,8 @@ r=$(mk); g1=$(body "$r" | jq -r .id); t1=$(body "$r" | jq -r .white.token); t2=$
 post "$R/api/games/$g1/resign" "{\"token\":\"$t1\"}" > /dev/null
 mk > /dev/null; mk > /dev/null
 is "rate: the 4th create is refused" "$(status "$(mk)")" 429
-r=$(post "$R/api/games/$g1/rematch" "{\"token\":\"$t1\"}")
-is "rate: a rematch offer makes no game" "$(status "$r")" 200
-r=$(post "$R/api/games/$g1/rematch" "{\"token\":\"$t2\"}")
-is "rate: a rematch (accepted) past the limit is refused" "$(status "$r")" 429
+post_is "rate: a rematch offer makes no game" 200 "$R/api/games/$g1/rematch" "{\"token\":\"$t1\"}"
+post_is "rate: a rematch (accepted) past the limit is refused" 429 "$R/api/games/$g1/rematch" "{\"token\":\"$t2\"}"
 # FNV-1a of an address, as the old table hashed it: find a loopback
 # address that shared 127.0.0.1's slot of 1024
 fnv() { local h=2166136261 i c; for ((i = 0; i < ${#1}; i++)); do printf -v c '%d' "'${1:i:1}"; h=$(( ((h ^ c) * 16777619) & 0xffffffff )); done; echo $((h % 1024)); }
@@ -174,11 +130,11 @@ else
 fi
 
 # ---- 9. the small limits
-is "limit=5abc: 400" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games?limit=5abc")" 400
+is "limit=5abc: 400" "$(http_code "$A/api/games?limit=5abc")" 400
 long=$(head -c 5000 /dev/zero | tr '\0' a)
-is "5 KB target under /api/games/<id>: 414" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games/$id?$long")" 414
+is "5 KB target under /api/games/<id>: 414" "$(http_code "$A/api/games/$id?$long")" 414
 head -c 70000 /dev/zero | tr '\0' ' ' > "$tmp/huge"
-is "chunked body over 64 KB: 413" "$("${C[@]}" -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' \
+is "chunked body over 64 KB: 413" "$(http_code -H 'Transfer-Encoding: chunked' \
   -X POST --data-binary @"$tmp/huge" "$A/api/games")" 413
 "${C[@]}" --max-time 30 -N "$B/api/games/$g1/events" > "$tmp/rematchB" & pids+=($!)
 until_ok 10 grep -qs '^event: state' "$tmp/rematchB" || bad "rematch: B's stream did not start"
@@ -192,7 +148,7 @@ is "rematch: the event comes once" "$(grep -c '^event: rematch' "$tmp/rematchB")
 # ---- 4. streams bounded per address
 for k in $(seq 1 32); do "${C[@]}" --max-time 30 -N "$A/api/games/$id/events" > "$tmp/many$k" & pids+=($!); done
 until_ok 10 bash -c "grep -l '^event: state' $tmp/many* | wc -l | grep -qx 32" || bad "streams: 32 did not open"
-is "streams: the 33rd from one address gets 429" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$A/api/games/$id/events")" 429
+is "streams: the 33rd from one address gets 429" "$(http_code "$A/api/games/$id/events")" 429
 is "streams: another address still gets one" \
   "$("${C[@]}" --max-time 2 --interface 127.0.0.3 "$A/api/games/$id/events" | grep -c '^event: state')" 1
 
@@ -294,10 +250,9 @@ t=$(trickle $dport 'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\
 # ten trickling heads fill the address's slots; they are freed by the deadline
 for k in $(seq 1 10); do trickle $dport 'GET / HTTP/1.1\r\nHost: x\r\n' 'X-A: b\r\n' 12 > /dev/null & pids+=($!); done
 sleep 0.5
-code=$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$D/")
+code=$(http_code --max-time 2 "$D/")
 [ "$code" != 200 ] && ok || bad "slow heads: the per-address bound did not hold (got $code with 10 of 10 slots taken)"
-served() { [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$D/")" = 200 ]; }
-until_ok 6 served && ok || bad "slow heads: the address's slots stayed taken past the head deadline"
+until_ok 6 is_code 200 --max-time 2 "$D/" && ok || bad "slow heads: the address's slots stayed taken past the head deadline"
 
 # ---- 3. SIGTERM and SIGINT with live streams: a final event, exit 0
 for sig in TERM INT; do

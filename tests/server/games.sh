@@ -16,62 +16,21 @@
 # could outrun). Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-for t in curl jq; do command -v $t >/dev/null || { echo "hosted-test: $t is missing (deps/hosted.apt)"; exit 1; }; done
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-is() { # name got expected
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else bad "$1: got '$2', expected '$3'"; fi
-}
+. tests/server/lib.sh
+lib_begin hosted-test "${1:-}" curl jq
 
 DB=${TG_TEST_DB:-$tmp/games.db}
 mode=sqlite
 case $DB in postgres*) mode=postgresql ;; esac
 
-# start NAME [options]: a server on a free port; sets $port and $pid.
-start() {
-  local name=$1; shift
-  "$BIN" serve --port 0 --pages variants "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pid=$!
-  pids+=($pid)
-  port=
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  echo "hosted-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
-}
-
-C=(curl -s --max-time 10)
-# post URL JSON: prints the body then the status on its own last line.
-post() { "${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary "$2" "$1"; }
-status() { tail -n 1 <<< "$1"; }
-body() { sed '$d' <<< "$1"; }
-# until SECONDS COMMAND...: polls until the command succeeds.
-until_ok() {
-  local end=$((SECONDS + $1)); shift
-  while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
-}
+start() { server_start "$1" --pages variants "${@:2}"; } # NAME [options]: sets $port and $pid
 
 start main --db "$DB" --create-per-minute 1000
 U=http://127.0.0.1:$port
 echo "hosted-test: $mode, server on port $port"
 
 # ---- a game between two people, timed
-r=$(post "$U/api/games" '{"variant":"klein-bottle","clock":{"kind":"fischer","initial_ms":300000,"increment_ms":2000}}')
-is "create: status" "$(status "$r")" 201
+post_is "create: status" 201 "$U/api/games" '{"variant":"klein-bottle","clock":{"kind":"fischer","initial_ms":300000,"increment_ms":2000}}'
 g=$(body "$r")
 id=$(jq -r .id <<< "$g"); W=$(jq -r .white.token <<< "$g"); B=$(jq -r .black.token <<< "$g")
 is "create: id is 16 hex" "$(grep -cE '^[0-9a-f]{16}$' <<< "$id")" 1
@@ -87,57 +46,41 @@ watch_pid=$!
 pids+=($watch_pid)
 until_ok 10 grep -q '^id: 1$' "$tmp/watch1" || bad "the stream did not send the game's first state"
 
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"d2d3\"}")
-is "move by coordinates" "$(status "$r")" 200
+post_is "move by coordinates" 200 "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"d2d3\"}"
 is "move: SAN stored" "$(body "$r" | jq -r '.moves[0].san')" d3
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}")
-is "out of turn: 409" "$(status "$r")" 409
+post_is "out of turn: 409" 409 "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}"
 is "out of turn: message" "$(body "$r" | jq -r .error)" "it is not your turn: Black to move"
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$(printf '%032d' 0)\",\"move\":\"e11\"}")
-is "wrong token: 403" "$(status "$r")" 403
-r=$(post "$U/api/games/$id/move" '{"move":"e11"}')
-is "no token: 403" "$(status "$r")" 403
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e2\"}")
-is "illegal move: 400" "$(status "$r")" 400
+post_is "wrong token: 403" 403 "$U/api/games/$id/move" "{\"token\":\"$(printf '%032d' 0)\",\"move\":\"e11\"}"
+post_is "no token: 403" 403 "$U/api/games/$id/move" '{"move":"e11"}'
+post_is "illegal move: 400" 400 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e2\"}"
 is "illegal move: the library's reason" "$(body "$r" | jq -r '.error | split(";")[0]')" "no black pawn can reach e2"
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}")
-is "black's move by SAN" "$(status "$r")" 200
+post_is "black's move by SAN" 200 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}"
 until_ok 10 grep -q '^id: 3$' "$tmp/watch1" || bad "the watcher did not get the second move"
 is "watcher: the state after two moves" \
   "$(grep '^data: ' "$tmp/watch1" | tail -n 1 | cut -c7- | jq -c '[.moves[].san]')" '["d3","e11"]'
 
 # ---- bad input
-r=$(post "$U/api/games/$id/move" '{"token":')
-is "malformed JSON: 400" "$(status "$r")" 400
+post_is "malformed JSON: 400" 400 "$U/api/games/$id/move" '{"token":'
 is "malformed JSON: error is JSON" "$(body "$r" | jq -r '.error | startswith("malformed JSON")')" true
-r=$(post "$U/api/games/$id/move" '[1,2]')
-is "not an object: 400" "$(status "$r")" 400
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\",\"extra\":1}")
-is "unknown field: 400" "$(status "$r")" 400
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":5}")
-is "move not a string: 400" "$(status "$r")" 400
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"token\":\"$W\",\"move\":\"e3\"}")
-is "duplicate field: 400" "$(status "$r")" 400
+post_is "not an object: 400" 400 "$U/api/games/$id/move" '[1,2]'
+post_is "unknown field: 400" 400 "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\",\"extra\":1}"
+post_is "move not a string: 400" 400 "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":5}"
+post_is "duplicate field: 400" 400 "$U/api/games/$id/move" "{\"token\":\"$W\",\"token\":\"$W\",\"move\":\"e3\"}"
 head -c 70000 /dev/zero | tr '\0' ' ' > "$tmp/huge"
 r=$("${C[@]}" -w '\n%{http_code}' -X POST --data-binary @"$tmp/huge" "$U/api/games/$id/move")
 is "huge body: 413" "$(status "$r")" 413
-r=$(post "$U/api/games" '{"variant":"no-such-board"}')
-is "unknown variant: 404" "$(status "$r")" 404
-r=$(post "$U/api/games" '{"variant":"torus","fen":"not a fen"}')
-is "bad FEN: 400" "$(status "$r")" 400
-r=$(post "$U/api/games" '{"variant":"torus","clock":{"kind":"fischer","initial_ms":5}}')
-is "bad clock: 400" "$(status "$r")" 400
-r=$(post "$U/api/games" '{"variant":"torus","level":99,"engine":"white"}')
-is "bad level: 400" "$(status "$r")" 400
-is "unknown game: 404" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games/0123456789abcdef")" 404
-is "bad game id: 404" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games/..%2f..")" 404
+post_is "unknown variant: 404" 404 "$U/api/games" '{"variant":"no-such-board"}'
+post_is "bad FEN: 400" 400 "$U/api/games" '{"variant":"torus","fen":"not a fen"}'
+post_is "bad clock: 400" 400 "$U/api/games" '{"variant":"torus","clock":{"kind":"fischer","initial_ms":5}}'
+post_is "bad level: 400" 400 "$U/api/games" '{"variant":"torus","level":99,"engine":"white"}'
+is "unknown game: 404" "$(http_code "$U/api/games/0123456789abcdef")" 404
+is "bad game id: 404" "$(http_code "$U/api/games/..%2f..")" 404
 is "unknown action: 404" "$(status "$(post "$U/api/games/$id/fly" "{\"token\":\"$W\"}")")" 404
-is "PUT: 405" "$("${C[@]}" -o /dev/null -w '%{http_code}' -X PUT "$U/api/games")" 405
+is "PUT: 405" "$(http_code -X PUT "$U/api/games")" 405
 is "no CORS unless configured" "$("${C[@]}" -D - -o /dev/null "$U/api/games/$id" | grep -ci '^access-control')" 0
 
 # ---- draw offers, takebacks
-r=$(post "$U/api/games/$id/draw" "{\"token\":\"$W\",\"action\":\"accept\"}")
-is "accept without an offer: 409" "$(status "$r")" 409
+post_is "accept without an offer: 409" 409 "$U/api/games/$id/draw" "{\"token\":\"$W\",\"action\":\"accept\"}"
 r=$(post "$U/api/games/$id/draw" "{\"token\":\"$W\",\"action\":\"offer\"}")
 is "draw offered" "$(body "$r" | jq -r .draw_offer)" white
 r=$(post "$U/api/games/$id/draw" "{\"token\":\"$B\",\"action\":\"decline\"}")
@@ -146,8 +89,7 @@ r=$(post "$U/api/games/$id/takeback" "{\"token\":\"$B\",\"action\":\"request\"}"
 is "takeback requested" "$(body "$r" | jq -r .takeback_offer)" black
 r=$(post "$U/api/games/$id/takeback" "{\"token\":\"$W\",\"action\":\"accept\"}")
 is "takeback accepted: black's move undone" "$(body "$r" | jq -c '[.moves[].san]')" '["d3"]'
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}")
-is "black plays again" "$(status "$r")" 200
+post_is "black plays again" 200 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}"
 
 # ---- kill -9 mid-game, restart: every acknowledged move and the clocks
 before=$("${C[@]}" "$U/api/games/$id")
@@ -162,14 +104,12 @@ is "after kill -9: black's clock kept" "$(jq -r .clocks.black <<< "$after")" "$(
 # white's clock runs (white to move): it can only have gone down
 wb=$(jq -r .clocks.white <<< "$before"); wa=$(jq -r .clocks.white <<< "$after")
 [ "$wa" -le "$wb" ] && [ "$wa" -gt 0 ] || bad "after kill -9: white's clock $wb -> $wa"
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}")
-is "the game goes on after the restart" "$(status "$r")" 200
+post_is "the game goes on after the restart" 200 "$U/api/games/$id/move" "{\"token\":\"$W\",\"move\":\"e3\"}"
 
 # ---- the end, and moves after it
 r=$(post "$U/api/games/$id/resign" "{\"token\":\"$B\"}")
 is "resign" "$(body "$r" | jq -r '.result + " " + .termination')" "1-0 Black resigned"
-r=$(post "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e10\"}")
-is "move after the end: 409" "$(status "$r")" 409
+post_is "move after the end: 409" 409 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e10\"}"
 pgn=$("${C[@]}" "$U/api/games/$id/pgn")
 is "PGN: Variant tag" "$(grep -c '^\[Variant "klein-bottle"\]' <<< "$pgn")" 1
 is "PGN: TimeControl tag" "$(grep -c '^\[TimeControl "300+2"\]' <<< "$pgn")" 1
@@ -177,8 +117,7 @@ is "PGN: moves and result" "$(grep -c '^1\. d3 e11 2\. e3 1-0' <<< "$pgn")" 1
 printf '%s\n' "$pgn" > "$tmp/g.pgn"
 "$BIN" pgn "$tmp/g.pgn" > "$tmp/pgn.out" 2>&1 || { bad "the CLI cannot read the PGN"; cat "$tmp/pgn.out"; }
 # rematch: an offer, then the other side accepts; both land in the same new game, colours swapped
-r=$(post "$U/api/games/$id/rematch" "{\"token\":\"$B\",\"action\":\"accept\"}")
-is "rematch: nothing to accept yet: 409" "$(status "$r")" 409
+post_is "rematch: nothing to accept yet: 409" 409 "$U/api/games/$id/rematch" "{\"token\":\"$B\",\"action\":\"accept\"}"
 r0=$(post "$U/api/games/$id/rematch" "{\"token\":\"$W\"}")
 is "rematch: the offer" "$(status "$r0")" 200
 is "rematch: the offer in the state" "$(body "$r0" | jq -r '.rematch_offer + " " + (.draw_offer|tostring)')" "white null"
@@ -194,8 +133,7 @@ is "rematch: one new game" "$(body "$r2" | jq -r .id)" "$(body "$r1" | jq -r .id
 is "rematch: colours swap" "$(body "$r1" | jq -r .side)$(body "$r2" | jq -r .side)" whiteblack
 until_ok 10 grep -q '^event: rematch' "$tmp/rematch.sse" || bad "rematch: the watchers got no rematch event"
 rid=$(body "$r1" | jq -r .id)
-r=$(post "$U/api/games/$rid/move" "{\"token\":\"$B\",\"move\":\"e3\"}")
-is "rematch: the old black token now moves white" "$(status "$r")" 200
+post_is "rematch: the old black token now moves white" 200 "$U/api/games/$rid/move" "{\"token\":\"$B\",\"move\":\"e3\"}"
 # a declined offer: gone from the state, no game made
 r=$(post "$U/api/games" '{"variant":"torus"}'); did=$(body "$r" | jq -r .id)
 dw=$(body "$r" | jq -r .white.token); db=$(body "$r" | jq -r .black.token)
@@ -220,8 +158,7 @@ r=$(post "$U/api/games" '{"variant":"torus"}')
 aid=$(body "$r" | jq -r .id); aw=$(body "$r" | jq -r .white.token); ab=$(body "$r" | jq -r .black.token)
 post "$U/api/games/$aid/move" "{\"token\":\"$aw\",\"move\":\"e3\"}" > /dev/null
 post "$U/api/games/$aid/move" "{\"token\":\"$ab\",\"move\":\"e6\"}" > /dev/null
-r=$(post "$U/api/games/$aid/abort" "{\"token\":\"$aw\"}")
-is "abort after two plies: 409" "$(status "$r")" 409
+post_is "abort after two plies: 409" 409 "$U/api/games/$aid/abort" "{\"token\":\"$aw\"}"
 grep -q "resign instead" <<< "$r" || bad "abort after two plies: no reason in '$r'"
 is "abort refused: still on" "$("${C[@]}" "$U/api/games/$aid" | jq -r .status)" active
 
@@ -236,14 +173,12 @@ until_ok 10 grep -qs '^data: {"spectators":2}' "$tmp/player.sse" || bad "spectat
 kill $spec2
 until_ok 10 bash -c "tail -n 3 '$tmp/player.sse' | grep -q '^data: {\"spectators\":1}'" || bad "spectators: a watcher who left still counted"
 # ---- chat between the players: stored, streamed, bounded
-r=$(post "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"<b>hello</b> & good luck\"}")
-is "chat: a line" "$(status "$r")" 201
+post_is "chat: a line" 201 "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"<b>hello</b> & good luck\"}"
 is "chat: kept as written" "$(body "$r" | jq -r '.chat[-1].side + ": " + .chat[-1].text')" "white: <b>hello</b> & good luck"
 until_ok 10 grep -q '^event: chat' "$tmp/chat.sse" || bad "chat: the watchers got no chat event"
 is "chat: read back" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
 long=$(head -c 281 /dev/zero | tr '\0' x)
-r=$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"$long\"}")
-is "chat: 281 bytes: 400" "$(status "$r")" 400
+post_is "chat: 281 bytes: 400" 400 "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"$long\"}"
 grep -q "longer than 280 bytes" <<< "$r" || bad "chat: the over-long line's reason: $r"
 is "chat: a watcher (no token): 403" "$(status "$(post "$U/api/games/$aid/chat" '{"text":"hi"}')")" 403
 is "chat: another game's token: 403" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$dw\",\"text\":\"hi\"}")")" 403
@@ -259,7 +194,7 @@ is "chat: the lines" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | leng
 # ---- lists and pages
 is "list: the games" "$("${C[@]}" "$U/api/games?variant=klein-bottle" | jq -r --arg id "$id" 'map(.id) | index($id) != null')" true
 is "list: other variant empty of it" "$("${C[@]}" "$U/api/games?variant=torus" | jq -r --arg id "$id" 'map(.id) | index($id) == null')" true
-is "list: bad limit" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games?limit=0")" 400
+is "list: bad limit" "$(http_code "$U/api/games?limit=0")" 400
 page=$("${C[@]}" -D "$tmp/h" "$U/game/$id")
 is "game page: data-page" "$(grep -c 'data-page="game"' <<< "$page")" 1
 is "game page: CSP" "$(grep -ci '^content-security-policy:' "$tmp/h")" 1
@@ -273,8 +208,7 @@ eid=$(body "$r" | jq -r .id); EW=$(body "$r" | jq -r .white.token)
 is "engine game: only the person's token" "$(body "$r" | jq -r '.black')" null
 post "$U/api/games/$eid/move" "{\"token\":\"$EW\",\"move\":\"e3\"}" > /dev/null
 until_ok 30 sh -c "curl -s '$U/api/games/$eid' | jq -e '.moves | length == 2' > /dev/null" || bad "the engine did not answer"
-r=$(post "$U/api/games/$eid/move" "{\"token\":\"$EW\",\"move\":\"e11\"}")
-is "engine game: an illegal move refused" "$(status "$r")" 400
+post_is "engine game: an illegal move refused" 400 "$U/api/games/$eid/move" "{\"token\":\"$EW\",\"move\":\"e11\"}"
 r=$(post "$U/api/games/$eid/takeback" "{\"token\":\"$EW\",\"action\":\"request\"}")
 is "engine game: takeback accepted by the server" "$(body "$r" | jq -r '.moves | length')" 0
 r=$(post "$U/api/games" '{"variant":"torus","engine":"white","level":1}')
@@ -296,7 +230,7 @@ for i in $(seq 1 20); do
   printf 'POST /api/games/%s/move HTTP/1.1\r\nHost: slow\r\nContent-Length: 100\r\n\r\n{"tok' "$id" >&"$fd"
   slow+=("$fd")
 done
-is "served beside 20 slow posters" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games/$id")" 200
+is "served beside 20 slow posters" "$(http_code "$U/api/games/$id")" 200
 for fd in "${slow[@]}"; do exec {fd}>&-; done
 
 # ---- 429: creation is limited per client address
@@ -305,13 +239,13 @@ L=http://127.0.0.1:$port
 codes=""
 for i in 1 2 3 4; do codes+="$(status "$(post "$L/api/games" '{"variant":"torus"}')") "; done
 is "rate limit: 3 a minute" "$codes" "201 201 201 429 "
-is "rate limit: reads still served" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$L/api/games/$id")" 200
+is "rate limit: reads still served" "$(http_code "$L/api/games/$id")" 200
 
 # ---- CORS only when configured
 start cors --db "$DB" --cors https://example.org
 X=http://127.0.0.1:$port
 is "--cors: the origin allowed" "$("${C[@]}" -D - -o /dev/null "$X/api/games/$id" | tr -d '\r' | sed -n 's/^[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin: //p')" https://example.org
-is "--cors: preflight" "$("${C[@]}" -o /dev/null -w '%{http_code}' -X OPTIONS "$X/api/games")" 204
+is "--cors: preflight" "$(http_code -X OPTIONS "$X/api/games")" 204
 
 # ---- PostgreSQL: two processes on one database
 if [ $mode = postgresql ]; then
@@ -324,21 +258,17 @@ if [ $mode = postgresql ]; then
   until_ok 10 grep -q '^id: 1$' "$tmp/watch2" || bad "stream on the second process"
   post "$U/api/games/$pid2/move" "{\"token\":\"$PW\",\"move\":\"e3\"}" > /dev/null
   until_ok 10 grep -q '^id: 2$' "$tmp/watch2" || bad "a move posted to one process did not reach a watcher of the other"
-  r=$(post "$U2/api/games/$pid2/move" "{\"token\":\"$PB\",\"move\":\"e11\"}")
-  is "the second process takes the next move" "$(status "$r")" 200
+  post_is "the second process takes the next move" 200 "$U2/api/games/$pid2/move" "{\"token\":\"$PB\",\"move\":\"e11\"}"
   is "the first process sees it" "$("${C[@]}" "$U/api/games/$pid2" | jq -c '[.moves[].san]')" '["e3","e11"]'
   # chat across processes: written on one, heard by a watcher of the other
-  r=$(post "$U/api/games/$pid2/chat" "{\"token\":\"$PW\",\"text\":\"from process one\"}")
-  is "chat on the first process" "$(status "$r")" 201
+  post_is "chat on the first process" 201 "$U/api/games/$pid2/chat" "{\"token\":\"$PW\",\"text\":\"from process one\"}"
   until_ok 10 grep -q '^data: {"chat":.*from process one' "$tmp/watch2" || bad "a chat line did not reach a watcher of the other process"
   is "the chat read on the second" "$("${C[@]}" "$U2/api/games/$pid2/chat" | jq -r '.chat[0].text')" "from process one"
 fi
 
-kill "$watch_pid" 2>/dev/null
 # the servers stop cleanly on SIGTERM; under the sanitizers (make
 # sanitize builds build/sanitize/topochess) their reports land in stderr
-for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+stop_procs "${pids[@]}"
 pids=()
 if grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$tmp"/*.err > /dev/null 2>&1; then
   bad "sanitizer reports:"; grep -hE -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$tmp"/*.err | head -n 60

@@ -13,38 +13,10 @@
 # wait is a poll with a deadline. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-for t in curl jq python3 haproxy; do command -v $t >/dev/null || { echo "haproxy-test: $t is missing (deps/*.apt)"; exit 1; }; done
 [ -n "${TG_TEST_DB:-}" ] || { echo "haproxy-test: run under tools/with-postgres (make haproxy-test)"; exit 1; }
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-ok() { passed=$((passed + 1)); }
-is() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', expected '$3'"; fi; }
-until_ok() { local end=$((SECONDS + $1)); shift; while ! "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done; }
-
-start() { # NAME [options]: a server on a free port; sets $port and $pid
-  local name=$1; shift
-  "$BIN" serve --port 0 --pages variants "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pid=$!; pids+=($pid); port=
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  echo "haproxy-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
-}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. tests/server/lib.sh
+lib_begin haproxy-test "${1:-}" curl jq python3 haproxy
+start() { server_start "$1" --pages variants "${@:2}"; } # NAME [options]: sets $port and $pid
 
 # ---- the two processes and the proxy, from the shipped configuration
 start A --db "$TG_TEST_DB" --trusted-proxy 127.0.0.1 --max-per-ip 2000 --create-per-minute 1000
@@ -52,25 +24,16 @@ PA=$port; pidA=$pid; A=http://127.0.0.1:$PA
 start B --db "$TG_TEST_DB" --trusted-proxy 127.0.0.1 --max-per-ip 2000 --create-per-minute 1000
 PB=$port; B=http://127.0.0.1:$PB
 PH=$(free_port)
-sed -e "s/127\.0\.0\.1:8080/127.0.0.1:$PH/" -e "s/127\.0\.0\.1:8081/127.0.0.1:$PA/" \
-    -e "s/127\.0\.0\.1:8082/127.0.0.1:$PB/" deploy/haproxy.cfg > "$tmp/haproxy.cfg"
+haproxy_cfg "$PH" "$PA" "$PB" > "$tmp/haproxy.cfg"
 is "the shipped configuration names the three test ports" \
   "$(grep -v "^ *#" "$tmp/haproxy.cfg" | grep -cE "127\.0\.0\.1:($PH|$PA|$PB)\b")" 3
 haproxy -c -q -f "$tmp/haproxy.cfg" || { echo "haproxy-test: the generated configuration is not valid"; exit 1; }
 haproxy -db -f "$tmp/haproxy.cfg" > "$tmp/haproxy.log" 2>&1 &
 pids+=($!)
 H=http://127.0.0.1:$PH
-C=(curl -s --max-time 10)
-up() { [ "$("${C[@]}" -o /dev/null -w '%{http_code}' "$H/api/games?limit=1")" = 200 ]; }
-until_ok 20 up || { echo "haproxy-test: HAProxy does not answer:"; cat "$tmp/haproxy.log"; exit 1; }
+until_ok 20 is_code 200 "$H/api/games?limit=1" || { echo "haproxy-test: HAProxy does not answer:"; cat "$tmp/haproxy.log"; exit 1; }
 echo "haproxy-test: HAProxy on $PH, servers on $PA and $PB, $TG_TEST_DB"
 
-form() { # JAR URL BODY [curl options]: headers, body, then the status
-  local jar=$1 url=$2 data=$3; shift 3
-  "${C[@]}" -i -b "$jar" -c "$jar" -w '\n%{http_code}' -H 'Content-Type: application/x-www-form-urlencoded' \
-    --data-binary "$data" "$@" "$url"
-}
-code() { tail -n 1 <<< "$1"; }
 csrf() { "${C[@]}" -b "$1" "$2/account" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1; }
 move() { # TOKEN MOVE: the status of a move through the proxy
   "${C[@]}" -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \

@@ -10,24 +10,10 @@
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-command -v curl >/dev/null || { echo "pages-test: curl is missing (deps/server.apt)"; exit 1; }
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/server/lib.sh
+lib_begin pages-test "${1:-}" curl
 has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: no '$3'"; fi; }
 lacks() { if grep -qF -- "$3" "$2"; then bad "$1: unexpected '$3'"; else ok; fi; }
-is() { if [ "$2" = "$3" ]; then ok; else bad "$1: '$2', expected '$3'"; fi; }
 
 seeds=tests/data/seeds
 pg=$tmp/pages
@@ -63,24 +49,12 @@ engine:
 Text.
 PAGE
 
-"$BIN" serve --port 0 --no-games --pages "$pg" > "$tmp/out" 2> "$tmp/err" &
-pids+=($!)
-for _ in $(seq 1 100); do
-  grep -q '^topochess serve: http://' "$tmp/out" 2>/dev/null && break
-  sleep 0.1
-done
-port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$tmp/out")
-[ -n "$port" ] || { cat "$tmp/err"; echo "0 passed, 1 failed"; exit 1; }
+server_start main --no-games --pages "$pg"
 U=http://127.0.0.1:$port
-CURL=(curl --noproxy '*' -s --max-time 10)
-get() { # NAME URL: the body into $tmp/NAME, status checked
-  local code
-  code=$("${CURL[@]}" -o "$tmp/$1" -w '%{http_code}' "$2")
-  is "$2 status" "$code" 200
-}
+fetch() { is "$2 status" "$("${C[@]}" -o "$tmp/$1" -w '%{http_code}' "$2")" 200; } # NAME URL: the body into $tmp/NAME
 
 # ---- every page loaded
-get hub "$U/"
+fetch hub "$U/"
 for slug in klein-bottle-chess mobius-strip-chess chess-in-a-cylindrical-board-but-glued-in-a-non-stardard-way \
             folding-magnetic-chess evil; do
   has "hub lists $slug" "$tmp/hub" "data-slug=\"$slug\""
@@ -88,7 +62,7 @@ done
 lacks "hub: no page in error" "$tmp/hub" "tc-entry-error"
 
 # ---- a flattened page reads as the original did (issue 19)
-get klein "$U/v/klein-bottle-chess"
+fetch klein "$U/v/klein-bottle-chess"
 has "klein: its title heading" "$tmp/klein" "<h2>Klein Bottle Chess</h2>"
 for h in "Why 8×14, not 8×8" "The Board and Starting Position" "Consequences of the Topology" "Rules" "Attribution"; do
   has "klein: heading $h" "$tmp/klein" "<h3>$h</h3>"
@@ -98,11 +72,11 @@ rows=$(sed -n '/<pre><code>/,/<\/code><\/pre>/p' "$tmp/klein" | grep -cE '^ ?[0-
 is "klein: diagram rows, one per rank" "$rows" 14
 has "klein: a diagram row" "$tmp/klein" " 1| R | N | B | Q | K | B | N | R | 1"
 has "klein: a paragraph led by bold" "$tmp/klein" "<p><strong>Files a and h are joined</strong>"
-get mobius "$U/v/mobius-strip-chess"
+fetch mobius "$U/v/mobius-strip-chess"
 is "mobius: the family list" "$(grep -c '^<li><strong>' "$tmp/mobius")" 3
-get glued "$U/v/chess-in-a-cylindrical-board-but-glued-in-a-non-stardard-way"
+fetch glued "$U/v/chess-in-a-cylindrical-board-but-glued-in-a-non-stardard-way"
 has "002: diagram kept in a block" "$tmp/glued" "14| P | P | P | P | P | P | P | P | 0"
-get fold "$U/v/folding-magnetic-chess"
+fetch fold "$U/v/folding-magnetic-chess"
 has "004: its text" "$tmp/fold" "<p>Folding Magnetic Chess</p>"
 
 # ---- How this board works, relatives, "make a variant of this"
@@ -124,13 +98,13 @@ lacks "klein: itself is no relative" "$tmp/klein" '<li><a href="/v/klein-bottle-
 lacks "klein: same board is no relative" "$tmp/klein" '<li><a href="/v/klein-bottle">'
 has "klein: variant of this" "$tmp/klein" 'href="/new?from=klein-bottle-chess">Make a variant of this</a>'
 has "fold: the fold join" "$tmp/fold" '<span class="tc-legend-fold">'
-get chess "$U/v/chess"
+fetch chess "$U/v/chess"
 has "chess: no joins" "$tmp/chess" "No joins"
 has "chess: its endings" "$tmp/chess" "<tr><td>KQK</td><td>yes</td><td>100.00%</td><td>10 moves</td></tr>"
 has "fold: endings not solved said" "$tmp/glued" "have not been solved for this board yet"
 for p in klein mobius glued fold chess; do lacks "$p cites no unserved file" "$tmp/$p" "RULES.md"; done
 for v in $("$BIN" variants | awk 'NR > 1 && $2 ~ /^[0-9]+x[0-9]+$/ {print $1}'); do
-  get "v-$v" "$U/v/$v"
+  fetch "v-$v" "$U/v/$v"
   lacks "$v cites no unserved file" "$tmp/v-$v" "RULES.md"
   has "$v: how it works" "$tmp/v-$v" 'id="how-this-board-works"'
 done
@@ -140,23 +114,23 @@ has "hub: introduction" "$tmp/hub" 'class="tc-intro"'
 for c in wrap twist fold; do has "hub: legend $c" "$tmp/hub" "<span class=\"tc-legend-$c\">"; done
 for l in /lobby /games /new; do has "hub: link $l" "$tmp/hub" "<a href=\"$l\">"; done
 has "hub: a description" "$tmp/hub" '<p class="tc-entry-description">Moebius strip with files a and h joined too'
-get small "$U/?size=8x8"
+fetch small "$U/?size=8x8"
 has "size filter keeps chess" "$tmp/small" 'data-slug="chess"'
 lacks "size filter drops 8x14" "$tmp/small" 'data-slug="klein-bottle-chess"'
 has "size filter shown chosen" "$tmp/small" '<option value="8x8" selected>'
-get folded "$U/?topology=files+wrap%2C+ranks+fold"
+fetch folded "$U/?topology=files+wrap%2C+ranks+fold"
 has "topology filter keeps folding" "$tmp/folded" 'data-slug="folding"'
 has "topology filter keeps the 004 import" "$tmp/folded" 'data-slug="folding-magnetic-chess"'
 lacks "topology filter drops chess" "$tmp/folded" 'data-slug="chess"'
-get none "$U/?size=99x99&topology="
+fetch none "$U/?size=99x99&topology="
 has "no match said" "$tmp/none" "No variant matches"
-get evilq "$U/?size=%3Cscript%3E"
+fetch evilq "$U/?size=%3Cscript%3E"
 lacks "filter value escaped" "$tmp/evilq" "<script>alert"
 
 # ---- titles and descriptions escaped everywhere
 has "hub: title escaped" "$tmp/hub" "Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co"
 has "hub: description escaped" "$tmp/hub" "A &lt;b&gt;bold&lt;/b&gt; claim &amp; &lt;img"
-get evil "$U/v/evil"
+fetch evil "$U/v/evil"
 has "evil: <title> escaped" "$tmp/evil" "<title>Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</title>"
 for f in hub evil klein; do lacks "$f: no raw script" "$tmp/$f" "<script>alert(1)"; lacks "$f: no raw img" "$tmp/$f" "<img src=x"; done
 has "klein: relative evil escaped" "$tmp/klein" '<a href="/v/evil">Evil &lt;script&gt;'

@@ -11,49 +11,17 @@
 # published, a page too big. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-command -v curl >/dev/null || { echo "pages-test: curl is missing (deps/server.apt)"; exit 1; }
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-is() { if [ "$2" = "$3" ]; then passed=$((passed + 1)); else bad "$1: got '$2', expected '$3'"; fi; }
-has() { if grep -qF -- "$3" <<< "$2"; then passed=$((passed + 1)); else bad "$1: no '$3' in: $(head -c 400 <<< "$2")"; fi; }
-lacks() { if grep -qF -- "$3" <<< "$2"; then bad "$1: unexpected '$3'"; else passed=$((passed + 1)); fi; }
+. tests/server/lib.sh
+lib_begin pages-test "${1:-}" curl
+has() { if grep -qF -- "$3" <<< "$2"; then ok; else bad "$1: no '$3' in: $(head -c 400 <<< "$2")"; fi; }
+lacks() { if grep -qF -- "$3" <<< "$2"; then bad "$1: unexpected '$3'"; else ok; fi; }
 
 DB=${TG_TEST_DB:-$tmp/pages.db}
 mode=sqlite
 case $DB in postgres*) mode=postgresql ;; esac
 
-start() { # NAME: sets $port
-  local name=$1; shift
-  "$BIN" serve --port 0 --pages variants --db "$DB" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pids+=($!)
-  port=
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    kill -0 "${pids[-1]}" 2>/dev/null || break
-    sleep 0.05
-  done
-  echo "pages-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
-}
-
-C=(curl -s --noproxy '*' --max-time 10)
-code() { tail -n 1 <<< "$1"; }
-form() { local jar=$1 url=$2 data=$3; shift 3
-  "${C[@]}" -i -b "$jar" -c "$jar" -w '\n%{http_code}' -H 'Content-Type: application/x-www-form-urlencoded' \
-    --data-binary "$data" "$@" "$url"; }
-get() { local jar=$1 url=$2; shift 2; "${C[@]}" -b "$jar" -c "$jar" -w '\n%{http_code}' "$@" "$url"; }
-token() { get "$1" "$U/api/account" | head -n 1 | sed -n 's/.*"csrf":"\([^"]*\)".*/\1/p'; }
+start() { server_start "$1" --pages variants --db "$DB" "${@:2}"; } # NAME [options]: sets $port
+token() { get "$1" "$U/api/account" | head -n 1 | json csrf; } # JAR: its CSRF token
 # send JAR PATH FILE [curl options]: POSTs the file as the page's text with the jar's CSRF token
 send() { local jar=$1 path=$2 file=$3; shift 3
   "${C[@]}" -b "$jar" -w '\n%{http_code}' -H 'Content-Type: text/markdown' -H "X-CSRF-Token: $(token "$jar")" \

@@ -12,51 +12,15 @@
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-command -v curl >/dev/null || { echo "people-test: curl is missing (deps/server.apt)"; exit 1; }
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-is() { if [ "$2" = "$3" ]; then passed=$((passed + 1)); else bad "$1: got '$2', expected '$3'"; fi; }
-has() { if grep -q -- "$3" <<< "$2"; then passed=$((passed + 1)); else bad "$1: no '$3' in: $(head -c 300 <<< "$2")"; fi; }
+. tests/server/lib.sh
+lib_begin people-test "${1:-}" curl
+has() { if grep -q -- "$3" <<< "$2"; then ok; else bad "$1: no '$3' in: $(head -c 300 <<< "$2")"; fi; }
 
 DB=${TG_TEST_DB:-$tmp/people.db}
 mode=sqlite
 case $DB in postgres*) mode=postgresql ;; esac
 
-start() { # NAME [options]: sets $port
-  local name=$1; shift
-  "$BIN" serve --port 0 --pages variants --db "$DB" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pids+=($!)
-  port=
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's|^topochess serve: http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.out" 2>/dev/null)
-    [ -n "$port" ] && return 0
-    kill -0 "${pids[-1]}" 2>/dev/null || break
-    sleep 0.05
-  done
-  echo "people-test: server $name did not start:"; cat "$tmp/$name.err"; exit 1
-}
-
-C=(curl -s --max-time 10)
-# form JAR URL BODY [curl options]: a form POST keeping cookies in JAR;
-# prints the headers and body, then the status on its own line.
-form() {
-  local jar=$1 url=$2 data=$3; shift 3
-  "${C[@]}" -i -b "$jar" -c "$jar" -w '\n%{http_code}' -H 'Content-Type: application/x-www-form-urlencoded' \
-    --data-binary "$data" "$@" "$url"
-}
-get() { local jar=$1 url=$2; shift 2; "${C[@]}" -b "$jar" -c "$jar" -w '\n%{http_code}' "$@" "$url"; }
-code() { tail -n 1 <<< "$1"; }
+start() { server_start "$1" --pages variants --db "$DB" "${@:2}"; } # NAME [options]: sets $port
 csrf() { get "$1" "$U/account" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1; }
 
 start main

@@ -7,21 +7,8 @@
 # request has a time limit. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${1:-./topochess}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-command -v curl >/dev/null || { echo "server-test: curl is missing (deps/server.apt)"; exit 1; }
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/server/lib.sh
+lib_begin server-test "${1:-}" curl
 
 # A fake front-end build: the server only needs the files to exist.
 st=$tmp/static
@@ -69,20 +56,8 @@ printf -- '--- title: One Line Chess slug: one-line engine: topology: type: grid
 printf 'no front matter here\n' > "$pg/broken.md"
 sed 's/^title: .*/title: Another Torus/' variants/torus.md > "$pg/torus-copy.md"
 
-# start NAME ARGS...: runs the server (pid in pids), waits for its address
-# line and sets $port from it.
-start() {
-  local name=$1; shift
-  "$BIN" serve --port 0 --db "$tmp/$name.db" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pids+=($!)
-  for _ in $(seq 1 100); do
-    grep -q '^topochess serve: http://' "$tmp/$name.out" 2>/dev/null && break
-    sleep 0.1
-  done
-  port=$(sed -n 's|^topochess serve: http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$tmp/$name.out")
-}
-
-CURL=(curl --noproxy '*' -s --max-time 10 --path-as-is)
+start() { server_start "$1" --db "$tmp/$1.db" "${@:2}"; } # NAME ARGS...: sets $port
+CURL=("${C[@]}" --path-as-is)
 
 # check WHAT STATUS URL [curl args...]: fetches into $tmp/body, $tmp/head.
 check() {
@@ -95,16 +70,13 @@ check() {
 has() { if grep -qiF -- "$3" "$2"; then ok; else bad "$1: no '$3'"; fi; }
 lacks() { if grep -qiF -- "$3" "$2"; then bad "$1: unexpected '$3'"; else ok; fi; }
 header() { tr -d '\r' < "$tmp/head" | sed -n "s/^$1: //Ip" | head -n 1; }
-is() { if [ "$2" = "$3" ]; then ok; else bad "$1: '$2', expected '$3'"; fi; }
 
 start main --static "$st" --timeout 2
-[ -n "$port" ] || { cat "$tmp/main.err"; echo "0 passed, 1 failed"; exit 1; }
 U=http://127.0.0.1:$port
 main_port=$port
 start own --pages "$pg" --static "$st" --timeout 2
 port2=$port
 port=$main_port
-[ -n "$port2" ] || { cat "$tmp/own.err"; echo "0 passed, 1 failed"; exit 1; }
 V=http://127.0.0.1:$port2
 has "start line" "$tmp/main.out" "7 variant pages"
 
@@ -421,7 +393,7 @@ alive "the per-address limit"
 kill -0 "${pids[0]}" 2>/dev/null && ok || bad "server 1 died"
 kill -0 "${pids[1]}" 2>/dev/null && ok || bad "server 2 died"
 # SIGTERM stops it cleanly
-kill -TERM "${pids[0]}"; wait "${pids[0]}"; rc=$?
+stop_procs "${pids[0]}"; rc=$?
 is "exit status after SIGTERM" "$rc" 0
 
 # ---- start-up errors
