@@ -8,6 +8,7 @@
 import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
 import { topochess, topologyOf } from '../app/rules';
+import { endingsPanel } from './editor-endings';
 import type { FileRule, RankRule, Topochess, VariantDef } from '../lib/topochess';
 
 export interface EditorData {
@@ -130,7 +131,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const boardEl = el('div', { class: 'tc-board-holder', 'data-preview-board': '' });
   const problems = el('p', { class: 'tc-ed-problems', 'data-problems': '', role: 'status' });
   const report = el('dl', { class: 'tc-report', 'data-report': '' });
-  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report);
+  const endings = endingsPanel(tc);
+  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report, endings.el);
 
   // ---- saving
   const msg = el('div', { class: 'tc-ed-msg', 'data-msg': '', role: 'status' });
@@ -251,6 +253,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       problems.textContent = e instanceof Error ? e.message : String(e);
       problems.classList.add('tc-error');
       app.setAttribute('data-preview', 'error');
+      endings.idle('the front matter does not read yet');
       return;
     }
     try {
@@ -269,6 +272,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       problems.textContent = `The setup is legal: ${v.startFen}`;
       problems.classList.remove('tc-error');
       app.setAttribute('data-preview', `${v.width}x${v.height}`);
+      endings.board(raw.value, `${v.width}x${v.height} ${v.info.topology}`);
     } finally {
       v.free();
     }

@@ -7,7 +7,7 @@
 // 390x844 go to TC_E2E_SHOTS (default a scratch dir). Run from web/ after
 // `make topochess web`:  node tests/e2e/editor.mjs   ("N passed, N failed")
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -111,6 +111,55 @@ try {
   check(raw.includes('seam: 9') && raw.includes('ranks: twist') && raw.includes('cols: 6'), `the raw front matter follows the form: ${raw}`);
   const report = await p.textContent('[data-report]');
   check(/Orientable\s*no/.test(report ?? ''), `the report: a Moebius strip is not orientable: ${report}`);
+  // the solved endings of the board being written: solved in a worker while
+  // the page stays live, the same figures as the native solver
+  await p.waitForSelector('[data-endings="done"][data-endings-board^="6x10"]', { timeout: 60000 });
+  const fmFile = join(scratch, 'strip.md');
+  writeFileSync(fmFile, raw);
+  for (const e of ['KQK', 'KRK', 'KBK', 'KNK']) {
+    const ref = JSON.parse(execFileSync(BIN, ['endgame', e, '--variant-file', fmFile, '--json'], { encoding: 'utf8' }));
+    const mates = await p.getAttribute(`[data-ending="${e}"] [data-mates]`, 'data-mates');
+    const longest = await p.getAttribute(`[data-ending="${e}"] [data-longest]`, 'data-longest');
+    check(mates === String(ref.mate_possible) && Number(longest) === (ref.longest_mate?.moves ?? 0),
+      `${e} on the 6x10 strip: can mate ${mates}, longest ${longest} (native: ${ref.mate_possible}, ${ref.longest_mate?.moves})`);
+  }
+  const deadLine = execFileSync(BIN, ['dead', '--variant-file', fmFile], { encoding: 'utf8' });
+  const deadSet = new Set(deadLine.replace(/^dead on [^:]+:/, '').trim().split(/\s+/));
+  for (const e of ['KQK', 'KRK', 'KBK', 'KNK']) {
+    const d = await p.getAttribute(`[data-ending="${e}"] [data-dead]`, 'data-dead');
+    check(d === String(deadSet.has(e)), `${e} dead on the strip: ${d} (native: ${deadSet.has(e)})`);
+  }
+  // the 4-piece endings on request, with progress; typing goes on meanwhile
+  await p.click('[data-action="endings-4"]');
+  await p.waitForFunction(() => /plies done/.test(document.querySelector('[data-endings-status]')?.textContent ?? ''));
+  const solving = await p.getAttribute('[data-endings]', 'data-endings');
+  const bar = await p.evaluate(() => { const b = document.querySelector('[data-endings-progress]'); return [b.value, b.max]; });
+  check(solving === 'solving' && bar[0] < bar[1] && bar[1] === 6, `the 4-piece solve shows its progress: ${solving} ${bar}`);
+  const t0 = Date.now();
+  await p.type('[data-field="description"]', ' (typed meanwhile)');
+  const typedMs = Date.now() - t0;
+  const rawNow = await p.inputValue('[data-raw]');
+  check(rawNow.includes('(typed meanwhile)') && (await p.getAttribute('[data-endings]', 'data-endings')) === 'solving',
+    `typing while the endings are solved: the front matter follows (${typedMs} ms for 18 keys)`);
+  await p.evaluate(() => document.querySelector('[data-endings]').scrollIntoView());
+  await p.screenshot({ path: join(SHOTS, 'editor-endings-solving.png') });
+  // a change of the board cancels the solve and starts the 3-piece ones again
+  await p.fill('[data-field="seam"]', '8');
+  await p.waitForSelector('[data-endings-board^="6x10"][data-endings-board$="twist 8"]');
+  check((await p.locator('[data-endings-table] tbody tr').count()) === 4, 'a new board drops the 4-piece rows');
+  await p.waitForSelector('[data-endings="done"][data-endings-board$="twist 8"]', { timeout: 60000 });
+  await p.fill('[data-field="seam"]', '9');
+  await p.fill('[data-field="description"]', 'A 6x10 Moebius strip: ranks 9 and 10 joined with a half-twist');
+  await p.waitForSelector('[data-endings="done"][data-endings-board$="twist 9"]', { timeout: 60000 });
+  await p.click('[data-action="endings-4"]');
+  await p.waitForSelector('[data-endings="done"] [data-ending="KRKN"] [data-mates]', { timeout: 180000 });
+  await p.evaluate(() => document.querySelector('[data-endings]').scrollIntoView());
+  await p.screenshot({ path: join(SHOTS, 'editor-endings-1366x768.png') });
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.evaluate(() => document.querySelector('[data-endings]').scrollIntoView());
+  await p.screenshot({ path: join(SHOTS, 'editor-endings-390x844.png') });
+  await p.setViewportSize({ width: 1366, height: 768 });
+  console.log(`editor-e2e: typing 18 keys during a 4-piece solve took ${typedMs} ms; ${await p.textContent('[data-endings-status]')}`);
   // the raw text drives the form too
   await p.fill('[data-raw]', raw.replace('seam: 9', 'seam: 8'));
   await p.waitForFunction(() => (document.querySelector('[data-field="seam"]'))?.value === '8');
