@@ -9,6 +9,9 @@ import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
 import { topochess, topologyOf } from '../app/rules';
 import { endingsPanel } from './editor-endings';
+import { frontMatterOf, splitPage, updateFrontMatter } from './frontmatter-edit';
+
+export { frontMatterOf, splitPage, updateFrontMatter };
 import type { FileRule, RankRule, Topochess, VariantDef } from '../lib/topochess';
 
 export interface EditorData {
@@ -26,16 +29,6 @@ export interface EditorData {
 
 const DEBOUNCE_MS = 250;
 
-const WRAPS: [string, FileRule, RankRule][] = [
-  ['none', 'open', 'open'],
-  ['cylinder', 'wrap', 'open'],
-  ['rank-cylinder', 'open', 'wrap'],
-  ['torus', 'wrap', 'wrap'],
-  ['mobius', 'open', 'twist'],
-  ['klein-bottle', 'wrap', 'twist'],
-  ['fold', 'wrap', 'fold'],
-];
-
 const STARTER: VariantDef = {
   name: '',
   title: '',
@@ -47,39 +40,6 @@ const STARTER: VariantDef = {
   seam: null,
   setup: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR',
 };
-
-function quoted(s: string): string {
-  return JSON.stringify(s); // a YAML double-quoted scalar reads JSON's escapes
-}
-
-/** The front matter of a definition, as the library reads it. */
-export function frontMatterOf(d: VariantDef): string {
-  const wrap = WRAPS.find(([, f, r]) => f === d.files && r === d.ranks)?.[0] ?? 'none';
-  const lines = [
-    '---',
-    `title: ${quoted(d.title)}`,
-    `slug: ${quoted(d.name)}`,
-    `description: ${quoted(d.description)}`,
-    'engine:',
-    '  topology:',
-    '    type: grid',
-    `    rows: ${d.height}`,
-    `    cols: ${d.width}`,
-    `    wrap: ${wrap}`,
-    `    files: ${d.files}`,
-    `    ranks: ${d.ranks}`,
-  ];
-  if (d.ranks === 'twist') lines.push(`    seam: ${d.seam ?? Math.floor(d.height / 2)}`);
-  lines.push(`  setup: ${quoted(d.setup)}`, '---', '');
-  return lines.join('\n');
-}
-
-/** A page's text split at the end of its front matter (block form). */
-export function splitPage(text: string): { fm: string; body: string } {
-  const m = /^\uFEFF?\s*---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!m) return { fm: '', body: text };
-  return { fm: m[0], body: text.slice(m[0].length).replace(/^\r?\n/, '') };
-}
 
 function field(label: string, input: HTMLElement, hint = ''): HTMLElement {
   return el('label', { class: 'tc-ed-field' }, el('span', {}, label), input, ...(hint ? [el('small', {}, hint)] : []));
@@ -282,18 +242,31 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const fromForm = () => {
     seam.disabled = rankRule.value !== 'twist';
     if (rankRule.value === 'twist' && !seam.value) seam.value = String(Math.max(1, Math.floor((Number(ranks.value) || 2) / 2)));
-    raw.value = frontMatterOf(formDef());
+    // the fields that changed are rewritten where they stand; every key the
+    // form does not know stays (docs/variant-pages.md)
+    const next = formDef();
+    raw.value = updateFrontMatter(raw.value, next, textDef() ?? written);
+    written = next;
     schedule();
   };
-  const fromText = () => {
+  // what the text says field by field since the form last wrote it, even
+  // while it does not read as a whole (a setup that no longer fits)
+  let written: VariantDef | null = null;
+  /** What the front matter text reads as, or null while it does not read. */
+  const textDef = (): VariantDef | null => {
     try {
       const v = tc.variant({ frontmatter: raw.value });
       const d: VariantDef = { ...v.info, seam: v.info.ranks === 'twist' ? v.info.seam : null };
       v.free();
-      fillForm(d);
+      return d;
     } catch {
-      // the text does not read yet: the preview says why; the form waits
+      return null;
     }
+  };
+  const fromText = () => {
+    const d = textDef();
+    written = d;
+    if (d) fillForm(d); // else the preview says why; the form waits
     schedule();
   };
   for (const f of Object.values(fields)) f.addEventListener('input', fromForm);

@@ -88,6 +88,20 @@ try {
   await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x10');
   check((await p.inputValue('[data-field="slug"]')) === 'pasted-one' && (await p.inputValue('[data-field="seam"]')) === '9', 'the pasted page fills the form');
   check((await p.inputValue('[data-body]')).startsWith('## Pasted'), 'the pasted body is the Markdown body');
+  // keys the form lacks stay, in their order, through form edits
+  const KEPT = `---\n# kept: a comment\ntitle: "Kept"\nauthor: Ann Example\nslug: kept-one\nengine:\n  players: [white, black]\n  topology: {type: grid, rows: 10, cols: 6, wrap: mobius, seam: 9}\n  setup: "${SETUP}"\n  notation: algebraic\nlicence: CC-BY\n---\n`;
+  await p.fill('[data-paste]', `${KEPT}\n## Kept\n`);
+  await p.click('[data-action="import-paste"]');
+  await p.waitForFunction(() => document.querySelector('[data-field="slug"]')?.value === 'kept-one');
+  await p.fill('[data-field="title"]', 'Kept Too');
+  await p.fill('[data-field="ranks"]', '12');
+  await p.fill('[data-field="setup"]', `PPPPPP/6/6/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR`);
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x12');
+  const kept = await p.inputValue('[data-raw]');
+  const order = ['# kept: a comment', 'title: "Kept Too"', 'author: Ann Example', 'slug: kept-one', 'engine:', '  players: [white, black]',
+    '  topology:', '    rows: 12', '    seam: 9', '  setup: "PPPPPP/6/6/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR"', '  notation: algebraic', 'licence: CC-BY'];
+  const at = order.map((l) => kept.split('\n').indexOf(l));
+  check(at.every((x, i) => x >= 0 && (i === 0 || x > at[i - 1])), `form edits keep the other keys in order: ${kept}`);
   await p.goto(`${base}/new`);
   await p.waitForSelector('body[data-ready="true"] [data-preview-board] [data-cell]');
   check((await p.locator('[data-preview-board] [data-cell]').count()) === 64, 'the starter board is 8x8');
