@@ -25,6 +25,8 @@ export interface EditorData {
   state?: string;
   published_rev?: number;
   text?: string;
+  /** /new?from=SLUG: the page to make a variant of. */
+  from?: { slug: string; text: string };
 }
 
 const DEBOUNCE_MS = 250;
@@ -367,6 +369,17 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   if (data.text) {
     load(data.text);
     savedText = pageText();
+  } else if (data.from) {
+    // "make a variant of this": the page's text, under a new title and slug
+    load(data.from.text);
+    const d = textDef();
+    if (d) {
+      const next = { ...d, title: `${d.title || data.from.slug} (variant)`, name: `${data.from.slug}-variant`.slice(0, 63) };
+      raw.value = updateFrontMatter(raw.value, next, d);
+      fromText();
+    }
+    app.setAttribute('data-from', data.from.slug);
+    say(`Starting from /v/${data.from.slug}: change a join or the size, give it a slug of its own, and save.`, true);
   }
   else {
     fillForm(STARTER);

@@ -7,7 +7,7 @@
 // 390x844 go to TC_E2E_SHOTS (default a scratch dir). Run from web/ after
 // `make topochess web`:  node tests/e2e/editor.mjs   ("N passed, N failed")
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,12 +17,15 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, '../..');
 const BIN = resolve(web, process.env.TC_BIN ?? '../topochess');
-const PAGES = resolve(web, process.env.TC_PAGES ?? '../variants');
+const SHIPPED = resolve(web, process.env.TC_PAGES ?? '../variants');
 const DIST = resolve(web, 'dist');
 const scratch = mkdtempSync(join(tmpdir(), 'tc-e2e-editor-'));
 const SHOTS = process.env.TC_E2E_SHOTS ? resolve(process.env.TC_E2E_SHOTS) : join(scratch, 'shots');
 mkdirSync(SHOTS, { recursive: true });
 const DB = join(scratch, 'pages.db');
+// a copy of the pages folder: a page is added to it later (shown from the folder)
+const PAGES = join(scratch, 'pages');
+cpSync(SHIPPED, PAGES, { recursive: true });
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let passed = 0;
@@ -224,6 +227,53 @@ try {
 
   await e.goto(`${base}/`);
   check((await e.locator(`[data-slug="${slug}"]`).count()) >= 1, 'on the home page');
+
+  // a page added to the folder later (not in the database), with an author
+  // in its front matter: a Klein bottle of the strip's size, one join apart
+  writeFileSync(join(PAGES, 'klein-six.md'), `---\ntitle: "Six by Ten Klein"\nslug: klein-six\nauthor: "Jorge Monteiro"\ndescription: "The strip with its files joined too"\nengine:\n  topology: {type: grid, rows: 10, cols: 6, wrap: klein-bottle, seam: 9}\n  setup: "${SETUP}"\n---\n\n## Six by Ten Klein\n\nThe strip's files are joined as well.\n`);
+  proc.kill('SIGHUP');
+  for (let i = 0; i < 100 && (await fetch(`${base}/v/klein-six`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  // the home page filters by author: the account of a stored page, the front matter's author of a folder page
+  await e.goto(`${base}/`);
+  const authors = await e.locator('select[name="author"] option').allTextContents();
+  check(authors.includes('ann') && authors.includes('Jorge Monteiro'), `the author filter offers ann and Jorge Monteiro: ${authors}`);
+  await e.selectOption('select[name="author"]', 'ann');
+  await Promise.all([e.waitForNavigation(), e.click('.tc-filter button[type="submit"]')]);
+  const byAnn = await e.locator('.tc-hub [data-slug]').evaluateAll((els) => els.map((x) => x.getAttribute('data-slug')));
+  check(byAnn.length === 1 && byAnn[0] === slug && e.url().includes('author=ann'), `?author=ann lists ann's page only: ${byAnn}`);
+  await e.goto(`${base}/?author=${encodeURIComponent('Jorge Monteiro')}&size=6x10`);
+  const byJorge = await e.locator('.tc-hub [data-slug]').evaluateAll((els) => els.map((x) => x.getAttribute('data-slug')));
+  check(byJorge.length === 1 && byJorge[0] === 'klein-six', `author and size together: ${byJorge}`);
+  check((await e.textContent('.tc-hub [data-slug="klein-six"] .tc-entry-author')) === 'by Jorge Monteiro', 'the entry names its author');
+  await e.goto(`${base}/?author=nobody`);
+  check((await e.locator('.tc-hub [data-slug]').count()) === 0 && (await e.locator('.tc-none').count()) === 1, 'an unknown author: no entry, a way back');
+  // relatives: same size, one join changed, both ways
+  await e.goto(`${base}/v/${slug}`);
+  check((await e.locator('.tc-relatives a[href="/v/klein-six"]').count()) === 1, 'the strip lists the 6x10 Klein bottle as a relative');
+  await e.goto(`${base}/v/klein-six`);
+  check((await e.locator(`.tc-relatives a[href="/v/${slug}"]`).count()) === 1, 'the 6x10 Klein bottle lists the strip');
+
+  // "make a variant of this": from a stored page, a shipped (seeded) page and a folder page
+  for (const [from, cols, rows, seam, keep] of [[slug, '6', '10', '9', 'Moebius strip on a small board'],
+    ['klein-bottle', '8', '14', '11', 'notation: algebraic'], ['klein-six', '6', '10', '9', 'author: "Jorge Monteiro"']]) {
+    await e.goto(`${base}/v/${from}`);
+    await Promise.all([e.waitForNavigation(), e.click('.tc-relatives a.tc-variant-of')]);
+    await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview')?.includes('x'));
+    const got = [await e.inputValue('[data-field="files"]'), await e.inputValue('[data-field="ranks"]'), await e.inputValue('[data-field="seam"]')];
+    const whole = (await e.inputValue('[data-raw]')) + (await e.inputValue('[data-body]'));
+    check(got.join() === [cols, rows, seam].join() && (await e.inputValue('[data-field="slug"]')) === `${from}-variant` &&
+      (await e.inputValue('[data-field="title"]')).endsWith('(variant)') && whole.includes(keep),
+      `/new?from=${from} starts from that page: ${got} ${await e.inputValue('[data-field="slug"]')}`);
+  }
+  // saved, the variant is a page of its own; the original is untouched
+  await e.fill('[data-field="seam"]', '8');
+  await e.click('[data-action="save"]');
+  await e.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('save:'));
+  check((await e.getAttribute('#tc-app', 'data-last')) === 'save:200' && e.url().endsWith('/v/klein-six-variant/edit'), `the variant saved: ${await e.textContent('[data-msg]')}`);
+  const nope = await e.goto(`${base}/new?from=no-such-page`);
+  check(nope.status() === 404 && /no published page/i.test(await e.textContent('#tc-app')), 'a variant of a page that is not there: refused with the reason');
+  const bad = await e.goto(`${base}/new?from=%3Cscript%3E`);
+  check(bad.status() === 400 && /from:/.test(await e.textContent('#tc-app')), 'a bad from= names the field');
   await e.goto(`${base}/play?variant=${slug}`);
   await e.waitForSelector('body[data-ready="true"] #tc-app [data-cell="f10"]');
   check((await e.locator('#tc-app [data-cell]').first().isVisible()), '/play?variant= loads it');
@@ -244,6 +294,7 @@ try {
   }
   console.log(`editor-e2e: screenshots in ${SHOTS}`);
   console.log(`editor-e2e: ${passed} passed, ${failed} failed`);
+  rmSync(PAGES, { recursive: true, force: true });
   if (!process.env.TC_E2E_SHOTS) rmSync(join(scratch, 'pages.db'), { force: true });
   process.exitCode = failed ? 1 : 0;
 }
