@@ -214,7 +214,9 @@ static int load_page(srv_page *p, const char *text, size_t len)
 static int load_page_text(srv_page *p, const char *text, size_t len)
 {
     tc_error err;
-    if (tc_frontmatter_parse(text, len, &p->def, &err)) {
+    /* the setup's refusals by the board name its line too */
+    p->variant = tc_frontmatter_variant(text, len, &p->def, &err);
+    if (!p->variant) {
         snprintf(p->error, sizeof p->error, "%s", err.msg);
         return 0;
     }
@@ -222,11 +224,8 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     if (!valid_slug(p->slug)) {
         snprintf(p->error, sizeof p->error, "slug '%.64s' is not usable in a link (letters a-z, digits, '-')",
                  p->slug);
-        return 0;
-    }
-    p->variant = tc_variant_new(&p->def, &err);
-    if (!p->variant) {
-        snprintf(p->error, sizeof p->error, "%s", err.msg);
+        tc_variant_free(p->variant);
+        p->variant = NULL;
         return 0;
     }
     tc_position *pos = tc_position_new(p->variant);

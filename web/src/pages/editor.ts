@@ -9,7 +9,7 @@ import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
 import { topochess, topologyOf } from '../app/rules';
 import { endingsPanel } from './editor-endings';
-import { frontMatterOf, splitPage, updateFrontMatter } from './frontmatter-edit';
+import { frontMatterOf, splitPage, updateFrontMatter, withLine } from './frontmatter-edit';
 
 export { frontMatterOf, splitPage, updateFrontMatter };
 import type { FileRule, RankRule, Topochess, VariantDef } from '../lib/topochess';
@@ -212,7 +212,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
     try {
       v = tc.variant({ frontmatter: raw.value });
     } catch (e) {
-      problems.textContent = e instanceof Error ? e.message : String(e);
+      problems.textContent = withLine(e instanceof Error ? e.message : String(e), raw.value);
       problems.classList.add('tc-error');
       app.setAttribute('data-preview', 'error');
       endings.idle('the front matter does not read yet');
@@ -294,7 +294,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
 
   // ---- saving and the workflow
   const say = (text: string, ok: boolean, diff?: string) => {
-    msg.replaceChildren(el('p', { class: ok ? 'tc-ok' : 'tc-error' }, text));
+    // a refusal that names a field says where it stands in the front matter
+    msg.replaceChildren(el('p', { class: ok ? 'tc-ok' : 'tc-error' }, ok ? text : withLine(text, raw.value)));
     if (diff) {
       const box = el('div', { class: 'tc-ed-diff', 'data-diff': '' });
       box.innerHTML = diff; // the server's diff: every text in it escaped (games/textdiff.c)

@@ -227,3 +227,46 @@ export function updateFrontMatter(text: string, next: VariantDef, prev: VariantD
   }
   return m[1] + b.lines.map((l) => l + nl).join('') + m[3] + m[4];
 }
+
+/** The page line (1 = the first line of text) where a field of the front
+ * matter stands: "slug", "setup", "seam", "engine.topology.seam", ...; the
+ * topology's line when its keys are in one flow mapping; 0 when absent. */
+export function fieldLine(text: string, field: string): number {
+  const lines = text.split(/\r?\n/);
+  const name = field.replace(/^engine\.(topology\.)?/, '');
+  const topo = ['type', 'rows', 'cols', 'wrap', 'files', 'ranks', 'seam'].includes(name);
+  let inEngine = false;
+  let inTopo = false;
+  let topoLine = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^(---|\.\.\.)\s*$/.test(l)) break;
+    const m = KEY.exec(l);
+    if (!m || !isContent(l)) continue;
+    const ind = m[1]!.length;
+    if (ind === 0) {
+      inEngine = m[2] === 'engine';
+      inTopo = false;
+      if (!topo && m[2] === name) return i + 1;
+      continue;
+    }
+    if (inEngine && m[2] === 'topology') {
+      inTopo = true;
+      topoLine = i + 1;
+      if (topo && new RegExp(`[{,]\\s*${name}\\s*:`).test(m[3]!)) return i + 1;
+      continue;
+    }
+    if (inTopo && topo && m[2] === name) return i + 1;
+    if (inEngine && !topo && m[2] === name && ind <= 2) return i + 1;
+  }
+  return topo ? topoLine : 0;
+}
+
+/** A refusal that names a front-matter field ("slug: 'new' is reserved")
+ * and no line yet, with the line of that field in the text added. */
+export function withLine(message: string, text: string): string {
+  if (/\(line \d+\)/.test(message)) return message;
+  const m = /^(?:.*?: )?((?:engine\.(?:topology\.)?)?(?:title|slug|description|setup|type|rows|cols|wrap|files|ranks|seam)):/.exec(message);
+  const line = m ? fieldLine(text, m[1]!) : 0;
+  return line ? `${message} (line ${line})` : message;
+}

@@ -115,7 +115,7 @@ try {
   await p.fill('[data-field="files"]', '6');
   await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === 'error');
   const problem = await p.textContent('[data-problems]');
-  check(/setup/i.test(problem ?? ''), `the preview names the setup: ${problem}`);
+  check(/^setup: .*\(line 1[0-9]\)$/.test(problem ?? ''), `the preview names the setup and its line: ${problem}`);
   await p.fill('[data-field="setup"]', SETUP);
   await p.fill('[data-field="ranks"]', '10');
   await p.selectOption('[data-field="rank-rule"]', 'twist');
@@ -124,6 +124,14 @@ try {
   await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-preview') === '6x10');
   check((await p.locator('[data-preview-board] [data-cell]').count()) === 60, 'the preview board is 6x10');
   check((await p.locator('[data-preview-board] [data-cell="f10"]').count()) === 1, 'the preview has f10');
+  // a refusal from the server names the field, and the editor adds its line
+  await p.fill('[data-field="slug"]', 'klein');
+  await p.click('[data-action="save"]');
+  await p.waitForFunction(() => document.querySelector('#tc-app')?.getAttribute('data-last')?.startsWith('save:'));
+  const refusal = await p.textContent('[data-msg]');
+  check((await p.getAttribute('#tc-app', 'data-last')) === 'save:refused' && /^slug: .*reserved.*\(line 3\)$/.test(refusal ?? ''),
+    `a reserved slug is refused naming the field and line: ${refusal}`);
+  await p.fill('[data-field="slug"]', slug);
   const raw = await p.inputValue('[data-raw]');
   check(raw.includes('seam: 9') && raw.includes('ranks: twist') && raw.includes('cols: 6'), `the raw front matter follows the form: ${raw}`);
   const report = await p.textContent('[data-report]');

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frontMatterOf, splitPage, updateFrontMatter } from '../../src/pages/frontmatter-edit';
+import { fieldLine, frontMatterOf, splitPage, updateFrontMatter, withLine } from '../../src/pages/frontmatter-edit';
 import type { Topochess, VariantDef } from '../../src/lib/topochess';
 import { ROOT, tc } from './helpers';
 
@@ -163,5 +163,35 @@ describe('updateFrontMatter on awkward front matter', () => {
     const crlf = base.replace(/\n/g, '\r\n');
     const out = updateFrontMatter(crlf, { ...d, title: 'X' }, d);
     expect(out).toBe(crlf.replace('title: Klein Bottle Chess', 'title: "X"'));
+  });
+});
+
+describe('refusals name the line of their field', () => {
+  const page = ['---', 'title: "T"', 'slug: "new"', 'engine:', '  topology:', '    type: grid', '    rows: 10',
+    '    cols: 6', '    wrap: mobius', '    seam: 9', '  setup: "PPPPPP/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR"', '---', ''].join('\n');
+
+  it('finds each field where it stands', () => {
+    expect(['title', 'slug', 'rows', 'engine.topology.cols', 'seam', 'setup', 'description'].map((f) => fieldLine(page, f)))
+      .toEqual([2, 3, 7, 8, 10, 11, 0]);
+    const flow = '---\nengine:\n  topology: {type: grid, rows: 8, cols: 8, wrap: torus}\n  setup: "8/8"\n---\n';
+    expect([fieldLine(flow, 'cols'), fieldLine(flow, 'seam'), fieldLine(flow, 'setup')]).toEqual([3, 3, 4]);
+  });
+
+  it('adds the line to a message that names a field and no line', () => {
+    expect(withLine("slug: 'new' is reserved", page)).toBe("slug: 'new' is reserved (line 3)");
+    expect(withLine('revision 2 cannot be published: front matter: setup: the kings touch', page))
+      .toBe('revision 2 cannot be published: front matter: setup: the kings touch (line 11)');
+    expect(withLine('engine.topology.seam: 12 is not a rank of the board (1..10) (line 10)', page))
+      .toBe('engine.topology.seam: 12 is not a rank of the board (1..10) (line 10)');
+    expect(withLine('stale edit: you started from revision 1', page)).toBe('stale edit: you started from revision 1');
+  });
+
+  it('the library names the line of every setup refusal, board-made ones too', () => {
+    for (const [setup, why] of [['PPPPPPP/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR', 'more than 6 cells'],
+      ['6/6/6/6/6/6/6/6/6/K5', 'one king per side'], ['6/6/6/6/6/6/6/6/6/K1k3', 'both kings stand on rank 1'],
+      ['6/6/6/6/6/6/6/6/1k4/K5', 'touch']]) {
+      const text = page.replace(/setup: ".*"/, `setup: "${setup}"`);
+      expect(() => T.variant({ frontmatter: text }), setup).toThrow(new RegExp(`setup: .*${why}.*\\(line 11\\)`));
+    }
   });
 });
