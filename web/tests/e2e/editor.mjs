@@ -191,7 +191,7 @@ try {
   await p.fill('[data-raw]', raw);
   await p.waitForFunction(() => (document.querySelector('[data-field="seam"]'))?.value === '9');
   await p.fill('[data-body]', '## Six by Ten Strip\n\nThe Moebius strip on a small board.\n');
-  await p.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await p.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); document.querySelector('.tc-ed-preview').scrollTop = 0; });
   await p.screenshot({ path: join(SHOTS, 'editor-1366x768.png') });
   await p.setViewportSize({ width: 390, height: 844 });
   await p.evaluate(() => window.scrollTo(0, 0));
