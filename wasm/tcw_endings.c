@@ -35,7 +35,7 @@ char *EXPORT(tcw_variant_ending)(const tc_variant *v, const char *ending, double
 {
     tcw_clear(err);
     tc_egtb_options opt = {.threads = 1,
-                           .max_entries = max_entries > 0 ? (uint64_t)max_entries : 0,
+                           .max_entries = max_entries > 0 && max_entries < 1e18 ? (uint64_t)max_entries : 0,
                            .on_pass = on_pass,
                            .ctx = &poll};
     tc_egtb *t = tc_egtb_solve(v, ending, &opt, err);
