@@ -93,8 +93,9 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const boardEl = el('div', { class: 'tc-board-holder', 'data-preview-board': '' });
   const problems = el('p', { class: 'tc-ed-problems', 'data-problems': '', role: 'status' });
   const report = el('dl', { class: 'tc-report', 'data-report': '' });
-  const endings = endingsPanel(tc);
-  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report, endings.el);
+  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report);
+  const endings = endingsPanel(tc); // the solved endings, below the report
+  preview.append(endings.el);
 
   // ---- saving
   const msg = el('div', { class: 'tc-ed-msg', 'data-msg': '', role: 'status' });
