@@ -221,8 +221,8 @@ typedef struct {
 static int published_row(void *ctx, int n, const char *const *v)
 {
     published_rows *pr = ctx;
-    if (n >= 2) {
-        pr->fn(pr->ctx, v[0], v[1]);
+    if (n >= 3) {
+        pr->fn(pr->ctx, v[0], v[1], v[2] ? v[2] : "");
         pr->n++;
     }
     return 0;
@@ -233,7 +233,8 @@ int tp_pages_published(tp_db *d, tp_published_fn fn, void *ctx, tc_error *err)
     published_rows pr = {fn, ctx, 0};
     tp_arg none[1] = {TP_INT(0)};
     int rc = tp_db_exec(d,
-                        "SELECT p.slug, r.body FROM pages p JOIN page_revisions r ON r.slug_key = p.slug_key "
+                        "SELECT p.slug, r.body, (SELECT a.author_name FROM page_revisions a WHERE a.slug_key = p.slug_key "
+                        "AND a.rev = 1) FROM pages p JOIN page_revisions r ON r.slug_key = p.slug_key "
                         "AND r.rev = p.published_rev WHERE p.published_rev > 0 ORDER BY p.slug_key",
                         none, 0, published_row, &pr, err);
     return rc < 0 ? -1 : pr.n;

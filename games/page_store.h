@@ -65,9 +65,10 @@ int tp_revisions_list(tp_db *d, const char *slug, tp_revision *out, int max, tc_
 int tp_page_set_state(tp_db *d, const char *slug, tp_page_state state, int published_rev, int64_t now_ms,
                       tc_error *err);
 
-/* The published pages' texts (slug, text pairs handed to fn), in slug
- * order: the count, -1. */
-typedef void (*tp_published_fn)(void *ctx, const char *slug, const char *text);
+/* The published pages' texts (slug, text and the page's author: the name
+ * that wrote its first revision, "" for a shipped page), in slug order:
+ * the count, -1. */
+typedef void (*tp_published_fn)(void *ctx, const char *slug, const char *text, const char *author);
 int tp_pages_published(tp_db *d, tp_published_fn fn, void *ctx, tc_error *err);
 /* The pages of one state (or of one author when author_id is not NULL),
  * newest change first: the count (at most max), -1. */

@@ -74,6 +74,12 @@ int tc_preset_find(const char *name, tc_variant_def *out, tc_error *err);
 /* Reads a variant page (YAML front matter between `---` lines, or a page
  * whose whole front matter sits on one line) into a definition. */
 int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_error *err);
+/* Reads a page and makes its variant (tc_frontmatter_parse, then
+ * tc_variant_new), so that the refusals of the setup that only the board
+ * can make (one king a side, kings on different ranks, kings that touch
+ * across a join) name the setup's line too. def (may be NULL) gets the
+ * definition. NULL with err on any problem. */
+tc_variant *tc_frontmatter_variant(const char *text, size_t len, tc_variant_def *def, tc_error *err);
 int tc_variant_file_load(const char *path, tc_variant_def *out, tc_error *err);
 /* Writes a definition as a variant page that tc_frontmatter_parse reads. */
 void tc_variant_def_write_page(const tc_variant_def *def, FILE *out);

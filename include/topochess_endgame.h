@@ -33,11 +33,17 @@ typedef struct tc_egtb tc_egtb;
 
 /// How a solve runs: worker threads (0: two), where progress lines go
 /// (NULL: nowhere), and a size limit. Progress is written at most once a second, and only
-/// once the solve has run for a second.
+/// once the solve has run for a second. on_pass (NULL: none) is called
+/// after every pass over a table (the ending it solves, 0 after the first
+/// pass that classifies the positions, then the plies done, and the
+/// table's entries); a nonzero answer stops the solve, which then fails
+/// with "stopped". For hosts without threads or files (the wasm module).
 typedef struct tc_egtb_options {
     int threads;
     FILE *progress;
     uint64_t max_entries; /* refuse a main table larger than this (0: no limit of its own) */
+    int (*on_pass)(void *ctx, const char *ending, int plies, uint64_t entries);
+    void *ctx;
 } tc_egtb_options;
 
 /* Solves ENDING ("KQK", "KBNK", "KQKR": White's pieces from its king, then

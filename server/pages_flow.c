@@ -70,20 +70,16 @@ int srv_pf_check(const char *text, size_t len, const char *slug, char *msg, size
 {
     tc_variant_def def;
     tc_error err;
-    if (tc_frontmatter_parse(text, len, &def, &err)) {
-        snprintf(msg, n, "front matter: %s", err.msg);
-        return -1;
-    }
-    if (strcmp(def.name, slug)) {
-        snprintf(msg, n, "front matter: name '%.63s' is not the page's slug '%.63s'", def.name, slug);
-        return -1;
-    }
-    tc_variant *v = tc_variant_new(&def, &err);
+    tc_variant *v = tc_frontmatter_variant(text, len, &def, &err);
     if (!v) {
         snprintf(msg, n, "front matter: %s", err.msg);
         return -1;
     }
     tc_variant_free(v);
+    if (strcmp(def.name, slug)) {
+        snprintf(msg, n, "front matter: name '%.63s' is not the page's slug '%.63s'", def.name, slug);
+        return -1;
+    }
     return 0;
 }
 

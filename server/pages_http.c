@@ -5,6 +5,7 @@
 #include "session.h"
 #include "buf.h"
 #include "render.h"
+#include "site.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -133,7 +134,74 @@ static void get_page(tp_db *d, const char *slug, srv_response *out)
 /* The editor's document: /new, or /v/SLUG/edit with the newest revision
  * (authors and editors only); the page itself is built by the script
  * (web/src/pages/editor.ts) from the data. */
-static void editor_page(tp_db *d, const tp_session *s, const char *slug, srv_response *out)
+/* "Make a variant of this" (/new?from=SLUG): the text the editor starts
+ * from, into data as {"from": {"slug", "title", "text"}}: the database's
+ * published revision of the page (or its newest, for its author and the
+ * editors), else the site's page of that name (a shipped page). 0, or -1
+ * with why set when there is no such page to start from. */
+static int variant_of(tp_db *d, const tp_session *s, int editor, const srv_site *site, const char *from, json_t *data,
+                      const char **why)
+{
+    tc_error err;
+    tp_page p;
+    tp_revision r = {0};
+    int found = tp_page_get(d, from, &p, &err);
+    if (found < 0) {
+        *why = "The database failed; try again.";
+        return -1;
+    }
+    const char *text = NULL, *slug = from;
+    if (found) {
+        int mine = s && (editor || !strcmp(p.author_id, s->user_id));
+        int rev = p.published_rev > 0 ? p.published_rev : mine ? 0 : -1;
+        if (rev >= 0 && tp_revision_get(d, p.slug, rev, &r, &err) > 0) {
+            text = r.text;
+            slug = p.slug;
+        }
+    } else if (site) {
+        const srv_page *sp = srv_site_find(site, from);
+        if (sp && sp->ok && sp->source.p) {
+            text = sp->source.p;
+            slug = sp->slug;
+        }
+    }
+    if (!text) {
+        tp_revision_free(&r);
+        *why = "There is no published page of that name to make a variant of.";
+        return -1;
+    }
+    json_t *j = json_pack("{s:s, s:s}", "slug", slug, "text", text);
+    tp_revision_free(&r);
+    if (!j) {
+        *why = "Out of memory.";
+        return -1;
+    }
+    json_object_set_new(data, "from", j);
+    return 0;
+}
+
+/* The value of name=VALUE in a query, when it is 1..63 characters of a
+ * slug (a-z, 0-9, '-', '_', '.'; upper case allowed, the store ignores
+ * case), into out; else "". */
+static void query_slug(const char *q, const char *name, char out[TP_SLUG_MAX + 1])
+{
+    out[0] = '\0';
+    size_t n = strlen(name);
+    for (const char *p = q; p && *p;) {
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            const char *v = p + n + 1;
+            size_t len = strcspn(v, "&");
+            if (len == 0 || len > TP_SLUG_MAX || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") < len)
+                return;
+            snprintf(out, TP_SLUG_MAX + 1, "%.*s", (int)len, v);
+            return;
+        }
+        p = strchr(p, '&');
+        p = p ? p + 1 : NULL;
+    }
+}
+
+static void editor_page(tp_db *d, const tp_session *s, const char *slug, const srv_pages_call *c, srv_response *out)
 {
     tc_error err;
     int editor = s ? tp_is_editor(d, s->user_id, &err) : 0;
@@ -168,6 +236,16 @@ static void editor_page(tp_db *d, const tp_session *s, const char *slug, srv_res
             json_t *t = json_string(head.text);
             json_object_set_new(data, "text", t ? t : json_string(""));
             tp_revision_free(&head);
+        }
+    }
+    char from[TP_SLUG_MAX + 1];
+    query_slug(c->query, "from", from);
+    if (!slug[0] && s && !why && c->query && strstr(c->query, "from=")) {
+        if (!from[0]) {
+            status = 400;
+            why = "from: name the page to make a variant of (/new?from=SLUG).";
+        } else if (variant_of(d, s, editor, c->site, from, data, &why)) {
+            status = 404;
         }
     }
     if (why)
@@ -222,7 +300,7 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
             srv_route_error(out, 405, 0, "%s only reads (GET, HEAD): the editor saves through /api/pages", c->path);
             return 0;
         }
-        editor_page(d, s, eslug, out);
+        editor_page(d, s, eslug, c, out);
         return 0;
     }
     char slug[TP_SLUG_MAX + 1], action[16] = "";

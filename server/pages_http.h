@@ -15,12 +15,15 @@
 #include "account_store.h"
 #include "route.h"
 
+struct srv_site;
+
 /// What the API reads of a request.
 typedef struct srv_pages_call {
     const char *method, *path, *query; /* path decoded, query raw (or NULL) */
     const char *csrf, *origin, *host, *fetch_site;
     const char *body;
     size_t len;
+    const struct srv_site *site; /* the site this process shows (for /new?from=SLUG), or NULL */
 } srv_pages_call;
 
 /* True for the paths this API answers. */

@@ -582,7 +582,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     if (srv_pages_owns(path)) {
         const char *q = strchr(t, '?');
         srv_pages_call pc = {rq->method, path, q ? q + 1 : NULL, rq->csrf_header, rq->origin, rq->host,
-                             rq->fetch_site, rq->body, rq->len};
+                             rq->fetch_site, rq->body, rq->len, site};
         if (srv_pages_http(P->db, s, &pc, now, &out->r) && P->on_pages)
             P->on_pages(P->on_pages_ctx);
         return;

@@ -285,24 +285,26 @@ char *srv_render_error_page(int status, const char *message, size_t *len)
     return doc;
 }
 
-/* The filter's choices: every distinct size or topology of the pages. */
-static void entry_key(const srv_page *p, int by_size, char *v, size_t n)
+/* The filter's choices: every distinct size, topology or author of the pages. */
+enum { BY_SIZE, BY_TOPOLOGY, BY_AUTHOR };
+
+static void entry_key(const srv_page *p, int by, char *v, size_t n)
 {
-    if (by_size)
+    if (by == BY_SIZE)
         snprintf(v, n, "%dx%d", p->def.width, p->def.height);
     else
-        snprintf(v, n, "%s", p->topology);
+        snprintf(v, n, "%s", by == BY_TOPOLOGY ? p->topology : p->author);
 }
 
-static void hub_select(srv_buf *b, const srv_site *s, const char *name, int by_size, const char *chosen)
+static void hub_select(srv_buf *b, const srv_site *s, const char *name, int by, const char *chosen)
 {
     srv_buf_printf(b, "<label>%s <select name=\"%s\"><option value=\"\">any</option>", name, name);
     for (int i = 0; i < s->nvariants; i++) {
         char v[80], w[80];
-        entry_key(&s->pages[i], by_size, v, sizeof v);
-        int seen = 0;
+        entry_key(&s->pages[i], by, v, sizeof v);
+        int seen = !v[0]; /* a page without an author offers no choice */
         for (int j = 0; j < i && !seen; j++) {
-            entry_key(&s->pages[j], by_size, w, sizeof w);
+            entry_key(&s->pages[j], by, w, sizeof w);
             seen = !strcmp(v, w);
         }
         if (seen)
@@ -329,7 +331,13 @@ static void hub_entry(srv_buf *b, const srv_page *p)
     srv_buf_printf(b, "</span></a> <span class=\"tc-entry-size\">%dx%d</span> <span class=\"tc-entry-topology\">",
                    p->def.width, p->def.height);
     srv_buf_html(b, p->topology);
-    srv_buf_str(b, "</span> <a class=\"tc-entry-play\" href=\"/play?variant=");
+    srv_buf_str(b, "</span>");
+    if (p->author[0]) {
+        srv_buf_str(b, " <span class=\"tc-entry-author\">by ");
+        srv_buf_html(b, p->author);
+        srv_buf_str(b, "</span>");
+    }
+    srv_buf_str(b, " <a class=\"tc-entry-play\" href=\"/play?variant=");
     srv_buf_html(b, p->slug);
     srv_buf_str(b, "\">play</a> <a class=\"tc-entry-analysis\" href=\"/analysis?variant=");
     srv_buf_html(b, p->slug);
@@ -344,13 +352,15 @@ static void hub_entry(srv_buf *b, const srv_page *p)
     srv_buf_str(b, "</li>\n");
 }
 
-char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology)
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author)
 {
     srv_buf b = {0};
     if (size && !*size)
         size = NULL;
     if (topology && !*topology)
         topology = NULL;
+    if (author && !*author)
+        author = NULL;
     srv_buf_str(&b, "<h1>Chess on topological boards</h1>\n<p class=\"tc-intro\">Chess on boards whose edges "
                     "are glued together: the cylinder, the torus, the Moebius strip, the Klein bottle and the "
                     "folded board. Every variant below is a page that says how its board is joined; the hub plays "
@@ -363,8 +373,9 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
                     "<span class=\"tc-legend-twist\">red</span>, a join with a half-twist (files mirrored); "
                     "<span class=\"tc-legend-fold\">green</span>, the board folds back onto itself.</p>\n");
     srv_buf_str(&b, "<form class=\"tc-filter\" method=\"get\" action=\"/\">");
-    hub_select(&b, s, "size", 1, size);
-    hub_select(&b, s, "topology", 0, topology);
+    hub_select(&b, s, "size", BY_SIZE, size);
+    hub_select(&b, s, "topology", BY_TOPOLOGY, topology);
+    hub_select(&b, s, "author", BY_AUTHOR, author);
     srv_buf_str(&b, "<button type=\"submit\">show</button></form>\n<ul class=\"tc-hub\">\n");
     int shown = 0;
     for (int i = 0; i < s->npages; i++) {
@@ -372,11 +383,12 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
         char dims[32];
         if (p->ok) {
             snprintf(dims, sizeof dims, "%dx%d", p->def.width, p->def.height);
-            if ((size && strcmp(size, dims)) || (topology && strcmp(topology, p->topology)))
+            if ((size && strcmp(size, dims)) || (topology && strcmp(topology, p->topology)) ||
+                (author && strcmp(author, p->author)))
                 continue;
             hub_entry(&b, p);
             shown++;
-        } else if (!size && !topology) {
+        } else if (!size && !topology && !author) {
             srv_buf_str(&b, "<li class=\"tc-entry tc-entry-error\"><span class=\"tc-entry-file\">");
             srv_buf_html(&b, p->file);
             srv_buf_str(&b, "</span>: <span class=\"tc-entry-message\">");
@@ -385,7 +397,7 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
         }
     }
     srv_buf_str(&b, "</ul>");
-    if (!shown && (size || topology))
+    if (!shown && (size || topology || author))
         srv_buf_str(&b, "\n<p class=\"tc-none\">No variant matches: <a href=\"/\">show all</a>.</p>");
     return srv_buf_take(&b, NULL);
 }

@@ -42,9 +42,10 @@ char *srv_render_document(const srv_doc *d, size_t *len);
 char *srv_render_error_page(int status, const char *message, size_t *len);
 
 /* The hub's list and the variant page's main part. */
-/* size ("8x14") and topology (as the list shows it) filter the list;
+/* size ("8x14"), topology (as the list shows it) and author (the page's
+ * author: its account, else its front matter's author:) filter the list;
  * NULL or "": any. */
-char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology);
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author);
 /* extra_html (generated sections) goes between the page's text and the app. */
 char *srv_render_variant_main(const srv_page *p, const char *extra_html);
 

@@ -148,6 +148,31 @@ static char *frontmatter_text(const char *text, size_t fm_len, const tc_variant_
     return p;
 }
 
+/* The front matter's top-level `author:` (quotes taken off, cut to fit),
+ * or "" when it has none. */
+static void frontmatter_author(const char *text, size_t fm_len, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (const char *p = text; p < text + fm_len;) {
+        const char *eol = memchr(p, '\n', (size_t)(text + fm_len - p));
+        size_t len = eol ? (size_t)(eol - p) : (size_t)(text + fm_len - p);
+        if (len > 7 && !strncmp(p, "author:", 7)) {
+            const char *v = p + 7, *end = p + len;
+            while (v < end && (*v == ' ' || *v == '\t'))
+                v++;
+            while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+                end--;
+            if (end - v >= 2 && (*v == '"' || *v == '\'') && end[-1] == *v)
+                v++, end--;
+            char *clean = srv_utf8_clean(v, (size_t)(end - v));
+            snprintf(out, n, "%s", clean ? clean : "");
+            free(clean);
+            return;
+        }
+        p += len + 1;
+    }
+}
+
 static int preset_order(const char *slug)
 {
     for (int i = 0; i < tc_preset_count(); i++)
@@ -189,7 +214,9 @@ static int load_page(srv_page *p, const char *text, size_t len)
 static int load_page_text(srv_page *p, const char *text, size_t len)
 {
     tc_error err;
-    if (tc_frontmatter_parse(text, len, &p->def, &err)) {
+    /* the setup's refusals by the board name its line too */
+    p->variant = tc_frontmatter_variant(text, len, &p->def, &err);
+    if (!p->variant) {
         snprintf(p->error, sizeof p->error, "%s", err.msg);
         return 0;
     }
@@ -197,11 +224,8 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     if (!valid_slug(p->slug)) {
         snprintf(p->error, sizeof p->error, "slug '%.64s' is not usable in a link (letters a-z, digits, '-')",
                  p->slug);
-        return 0;
-    }
-    p->variant = tc_variant_new(&p->def, &err);
-    if (!p->variant) {
-        snprintf(p->error, sizeof p->error, "%s", err.msg);
+        tc_variant_free(p->variant);
+        p->variant = NULL;
         return 0;
     }
     tc_position *pos = tc_position_new(p->variant);
@@ -222,6 +246,11 @@ static int load_page_text(srv_page *p, const char *text, size_t len)
     size_t fm_len = 0, n = 0;
     if (srv_split_page(text, len, &fm_len))
         fm_len = 0; /* the library read it another way: render no body */
+    char *source = srv_utf8_clean(text, len);
+    if (set_text(&p->source, source, source ? strlen(source) : 0))
+        return -1;
+    if (!p->author[0])
+        frontmatter_author(text, fm_len, p->author, sizeof p->author);
     char *fm = frontmatter_text(text, fm_len, &p->def, &n);
     if (set_text(&p->frontmatter, fm, n))
         return -1;
@@ -358,6 +387,7 @@ static void drop_duplicate(srv_page *a, srv_page *b)
 static void page_free(srv_page *p)
 {
     tc_variant_free(p->variant);
+    free(p->source.p);
     free(p->frontmatter.p);
     free(p->body_html.p);
     free(p->svg.p);
@@ -449,7 +479,7 @@ static int build_site_texts(srv_site *s)
     char *data = srv_json_text(hub, &n);
     if (set_text(&s->hub_data, data, n))
         return -1;
-    char *main_html = srv_render_hub_main(s, NULL, NULL);
+    char *main_html = srv_render_hub_main(s, NULL, NULL, NULL);
     srv_doc d = {"hub", "topochess: variants", main_html, data, NULL};
     char *doc = main_html ? srv_render_document(&d, &n) : NULL;
     free(main_html);
@@ -500,7 +530,7 @@ static srv_site *new_site(const char *label, const char *static_dir, int n, tc_e
 }
 
 srv_site *srv_site_from_texts(const char *label, const char *static_dir, int n, const char *const *names,
-                              const char *const *texts, tc_error *err)
+                              const char *const *texts, const char *const *authors, tc_error *err)
 {
     if (n > SRV_MAX_PAGES)
         n = SRV_MAX_PAGES;
@@ -511,6 +541,11 @@ srv_site *srv_site_from_texts(const char *label, const char *static_dir, int n, 
     for (int i = 0; i < n && !failed; i++) {
         srv_page *p = &s->pages[s->npages++];
         snprintf(p->file, sizeof p->file, "%s", names[i]);
+        if (authors && authors[i]) {
+            char *clean = srv_utf8_clean(authors[i], strlen(authors[i]));
+            snprintf(p->author, sizeof p->author, "%s", clean ? clean : "");
+            free(clean);
+        }
         size_t len = strlen(texts[i]);
         if (len > (size_t)SRV_MAX_PAGE_BYTES)
             snprintf(p->error, sizeof p->error, "larger than 1 MB");

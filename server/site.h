@@ -11,10 +11,11 @@
  * with ok == 0. static_dir may be missing (pages then load no script). */
 srv_site *srv_site_load(const char *pages_dir, const char *static_dir, tc_error *err);
 /* The same from pages held in memory (the database's published pages):
- * names[i] (shown where a file name would be) and texts[i], n of them;
- * label stands for the folder. */
+ * names[i] (shown where a file name would be), texts[i] and authors[i]
+ * (the account that wrote the page; "" or authors NULL: the front
+ * matter's `author:`, if any), n of them; label stands for the folder. */
 srv_site *srv_site_from_texts(const char *label, const char *static_dir, int n, const char *const *names,
-                              const char *const *texts, tc_error *err);
+                              const char *const *texts, const char *const *authors, tc_error *err);
 void srv_site_free(srv_site *s);
 /* The variant page a person means by `name`, or NULL: its slug, else any
  * name, alias or title of a preset that the command line accepts

@@ -37,6 +37,8 @@ typedef struct srv_page {
     char topology[64];
     char start_fen[800];
     tc_topology_figures fig;
+    char author[64];       /* who wrote it: the account, else the front matter's author:, else "" */
+    srv_text source;       /* the page's text as read (re-flowed), for "make a variant of this" */
     srv_text frontmatter;  /* the page's front matter, '---' lines included */
     srv_text body_html;    /* its Markdown rendered (raw HTML off) */
     srv_text svg;          /* the start position as a small picture */

@@ -25,42 +25,46 @@ struct srv_live {
 
 /// The published pages, gathered for srv_site_from_texts.
 typedef struct {
-    char **names, **texts;
+    char **names, **texts, **authors;
     int n, cap, failed;
 } gathered;
 
-static void add(gathered *g, const char *name, const char *text)
+static void add(gathered *g, const char *name, const char *text, const char *author)
 {
     if (g->failed || g->n >= SRV_MAX_PAGES)
         return;
     if (g->n == g->cap) {
         int cap = g->cap ? g->cap * 2 : 16;
         char **nn = realloc(g->names, (size_t)cap * sizeof *nn), **nt = nn ? realloc(g->texts, (size_t)cap * sizeof *nt) : NULL;
+        char **na = nt ? realloc(g->authors, (size_t)cap * sizeof *na) : NULL;
         if (nn)
             g->names = nn;
         if (nt)
             g->texts = nt;
-        if (!nn || !nt) {
+        if (na)
+            g->authors = na;
+        if (!nn || !nt || !na) {
             g->failed = 1;
             return;
         }
         g->cap = cap;
     }
-    char *nm = strdup(name), *t = strdup(text);
-    if (!nm || !t) {
-        free(nm), free(t);
+    char *nm = strdup(name), *t = strdup(text), *a = strdup(author);
+    if (!nm || !t || !a) {
+        free(nm), free(t), free(a);
         g->failed = 1;
         return;
     }
     g->names[g->n] = nm;
+    g->authors[g->n] = a;
     g->texts[g->n++] = t;
 }
 
-static void gather(void *ctx, const char *slug, const char *text)
+static void gather(void *ctx, const char *slug, const char *text, const char *author)
 {
     char name[TP_SLUG_MAX + 8];
     snprintf(name, sizeof name, "%s.md", slug);
-    add(ctx, name, text);
+    add(ctx, name, text, author);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -108,7 +112,7 @@ static int gather_folder(srv_live *L, gathered *g, tc_error *err)
             snprintf(own, sizeof own, "%.70s.md", held > 0 ? def.name : "");
             /* a second file of a published slug: shown as the duplicate it is */
             if (!held || (held > 0 && p.published_rev > 0 && strcmp(own, names[i])))
-                add(g, names[i], text);
+                add(g, names[i], text, "");
         }
         free(text);
         free(names[i]);
@@ -126,12 +130,12 @@ static srv_site *build(srv_live *L, int64_t *version, tc_error *err)
     srv_site *s = NULL;
     if (n >= 0 && !g.failed)
         s = srv_site_from_texts(L->pages_dir, L->static_dir, g.n, (const char *const *)g.names,
-                                (const char *const *)g.texts, err);
+                                (const char *const *)g.texts, (const char *const *)g.authors, err);
     else if (g.failed)
         snprintf(err->msg, sizeof err->msg, "out of memory");
     for (int i = 0; i < g.n; i++)
-        free(g.names[i]), free(g.texts[i]);
-    free(g.names), free(g.texts);
+        free(g.names[i]), free(g.texts[i]), free(g.authors[i]);
+    free(g.names), free(g.texts), free(g.authors);
     return s;
 }
 

@@ -218,6 +218,57 @@ static void bad_input(void)
     tc_variant_free(big);
 }
 
+/// What the pass callback saw: the last ending and ply, whether the plies
+/// of each table ran 0, 2, 4, ..., and where to stop (-1: never).
+typedef struct pass_log {
+    char last[8];
+    int plies, calls, in_order, stop_at;
+    uint64_t entries;
+} pass_log;
+
+static int log_pass(void *ctx, const char *ending, int plies, uint64_t entries)
+{
+    pass_log *l = ctx;
+    int same = !strcmp(l->last, ending);
+    if (plies != (same ? l->plies + 2 : 0))
+        l->in_order = 0;
+    snprintf(l->last, sizeof l->last, "%s", ending);
+    l->plies = plies;
+    l->entries = entries;
+    l->calls++;
+    return l->stop_at >= 0 && l->calls > l->stop_at;
+}
+
+static void pass_callback(void)
+{
+    th_case("endgame: on_pass reports every pass of every table and stops a solve");
+    tc_variant *v = th_variant("chess");
+    tc_error err;
+    pass_log l = {"", 0, 0, 1, -1, 0};
+    tc_egtb_options opt = {.threads = 1, .on_pass = log_pass, .ctx = &l};
+    tc_egtb *t = v ? tc_egtb_solve(v, "KRK", &opt, &err) : NULL;
+    CHECK(t != NULL, "KRK: %s", t ? "" : err.msg);
+    if (t) {
+        tc_egtb_stats s;
+        tc_egtb_stats_get(t, &s);
+        /* KK first, then KRK; the last pass of KRK is past its longest mate */
+        CHECK(!strcmp(l.last, "KRK") && l.in_order && l.plies + 2 >= s.longest_plies[TC_WHITE],
+              "last %s at %d plies (in order %d), longest %d", l.last, l.plies, l.in_order,
+              s.longest_plies[TC_WHITE]);
+        CHECK(l.entries == s.table_entries, "entries %llu, table %llu", (unsigned long long)l.entries,
+              (unsigned long long)s.table_entries);
+    }
+    tc_egtb_free(t);
+    int all = l.calls;
+    pass_log stop = {"", 0, 0, 1, all / 2, 0};
+    opt.ctx = &stop;
+    t = v ? tc_egtb_solve(v, "KRK", &opt, &err) : NULL;
+    CHECK(!t && strstr(err.msg, "stopped") && stop.calls == all / 2 + 1, "stopped after %d of %d calls: %s",
+          stop.calls, all, t ? "solved" : err.msg);
+    tc_egtb_free(t);
+    tc_variant_free(v);
+}
+
 static void files_round_trip(void)
 {
     th_case("endgame: a saved set loads back and answers the same; other boards refuse it");
@@ -476,6 +527,7 @@ void suite_endgame(void)
     flat_value("KQK", 10);
     flat_value("KRK", 16);
     files_round_trip();
+    pass_callback();
     forward_checks();
     if (getenv("TC_ENDGAME_FULL")) {
         flat_value("KBBK", 19);

@@ -573,6 +573,42 @@ static void test_prefixes(void)
     }
 }
 
+/* The setup's refusals name its line, those the library makes from the
+ * text and those only the board can make (tc_frontmatter_variant). */
+static void test_setup_lines(void)
+{
+    static const struct {
+        const char *name, *setup, *want;
+    } cases[] = {
+        {"a rank too long", "k7/8/8/8/8/8/8/8/8/8/8/8/8/K8", "setup: rank 1 has more than 8 cells (line 11)"},
+        {"no black king", "8/8/8/8/8/8/8/8/8/8/8/8/8/K7", "one king per side (white 1, black 0) (line 11)"},
+        {"kings on one rank", "8/8/8/8/8/8/8/8/8/8/8/8/8/K3k3", "both kings stand on rank 1"},
+        {"kings touch across the twist", "4k3/8/8/8/8/8/8/8/8/8/8/8/8/3K4", "touch"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        th_case("frontmatter: %s: the refusal names the setup's line", cases[i].name);
+        char page[600];
+        snprintf(page, sizeof page,
+                 "---\ntitle: Klein\nengine:\n  topology:\n    type: grid\n    rows: 14\n    cols: 8\n"
+                 "    wrap: klein-bottle\n    seam: 14\n  notation: algebraic\n  setup: \"%s\"\n---\n\nBody.\n",
+                 cases[i].setup);
+        tc_error err = {""};
+        tc_variant_def d;
+        tc_variant *v = tc_frontmatter_variant(page, strlen(page), &d, &err);
+        CHECK(!v && strstr(err.msg, cases[i].want) && strstr(err.msg, "setup:") && strstr(err.msg, "(line 11)"),
+              "%s: %s", cases[i].name, err.msg);
+        tc_variant_free(v);
+    }
+    th_case("frontmatter: tc_frontmatter_variant makes the variant of a good page");
+    const char *good = "---\nengine:\n  topology: {type: grid, rows: 8, cols: 8, wrap: cylinder}\n"
+                       "  setup: \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"\n---\n";
+    tc_error err = {""};
+    tc_variant_def d;
+    tc_variant *v = tc_frontmatter_variant(good, strlen(good), &d, &err);
+    CHECK(v && d.width == 8 && d.files == TC_FILES_WRAP && d.ranks == TC_RANKS_OPEN, "%s", err.msg);
+    tc_variant_free(v);
+}
+
 void suite_frontmatter(void)
 {
     test_variant_pages();
@@ -582,4 +618,5 @@ void suite_frontmatter(void)
     test_errors();
     test_write_page();
     test_prefixes();
+    test_setup_lines();
 }

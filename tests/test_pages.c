@@ -214,10 +214,11 @@ typedef struct {
     int n;
 } seen;
 
-static void note_slug(void *ctx, const char *slug, const char *text)
+static void note_slug(void *ctx, const char *slug, const char *text, const char *author)
 {
     seen *s = ctx;
     (void)text;
+    (void)author;
     if (s->n < 64)
         snprintf(s->slugs[s->n++], 64, "%s", slug);
 }

@@ -144,7 +144,7 @@ static int piece_of(char c, int colour)
 static void from_endgame(gen *g, const char *ending, int want_per_n)
 {
     tc_error err;
-    tc_egtb_options opt = {2, NULL, 0};
+    tc_egtb_options opt = {.threads = 2};
     tc_egtb *t = tc_egtb_solve(g->v, ending, &opt, &err);
     if (!t) {
         fprintf(stderr, "mategen: %s: %s\n", ending, err.msg);

@@ -112,10 +112,7 @@ tc_variant *EXPORT(tcw_variant_preset)(const char *name, tc_error *err)
 tc_variant *EXPORT(tcw_variant_frontmatter)(const char *text, size_t len, tc_error *err)
 {
     tcw_clear(err);
-    tc_variant_def def;
-    if (tc_frontmatter_parse(text, len, &def, err))
-        return NULL;
-    return tc_variant_new(&def, err);
+    return tc_frontmatter_variant(text, len, NULL, err);
 }
 
 void EXPORT(tcw_variant_free)(tc_variant *v) { tc_variant_free(v); }

@@ -125,7 +125,7 @@ char *EXPORT(tcw_game_ending)(const tc_position *p)
     snprintf(name, sizeof name, "%s%s", side[0], side[1]);
     if (total < 3)
         return json_null();
-    tc_egtb_options opt = {1, NULL, 1u << 21};
+    tc_egtb_options opt = {.threads = 1, .max_entries = 1u << 21};
     tc_error err;
     tc_egtb *t = tc_egtb_solve(v, name, &opt, &err);
     if (!t)

@@ -517,6 +517,11 @@ int eg_solve_table(tc_egtb *set, eg_table *t, const tc_egtb_options *opt, tc_err
             tc_set_error(err, "%s: a distance beyond %d plies", t->name, TC_EGTB_MAX_PLIES);
             return -1;
         }
+        if (opt && opt->on_pass && opt->on_pass(opt->ctx, t->name, n, t->size)) {
+            free(buf);
+            tc_set_error(err, "%s: stopped", t->name);
+            return -1;
+        }
         s.n = n;
         s.phase = 1;
         run_phase(&s, ws, nthreads);

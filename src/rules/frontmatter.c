@@ -29,6 +29,7 @@ typedef struct {
     yaml_document_t *doc;
     int line0;
     bool lines;
+    int *setup_line; /* where the setup was read (0: no lines), or NULL */
 } fm_ctx;
 
 #if defined(__GNUC__)
@@ -47,6 +48,15 @@ static int fm_fail(const fm_ctx *c, const yaml_node_t *n, tc_error *err, const c
         snprintf(err->msg + l, sizeof err->msg - l, " (line %d)", c->line0 + (int)n->start_mark.line);
     }
     return -1;
+}
+
+/* Appends " (line N)" to err when the message names no line yet. */
+static void add_line(tc_error *err, int line)
+{
+    if (err && line > 0 && !strstr(err->msg, "(line ")) {
+        size_t l = strlen(err->msg);
+        snprintf(err->msg + l, sizeof err->msg - l, " (line %d)", line);
+    }
 }
 
 /* ---------------------------------------------------------------- YAML to def */
@@ -385,6 +395,10 @@ static int read_document(const fm_ctx *c, tc_variant_def *d, tc_error *err)
         return fm_fail(c, f.setup_engine ? f.setup_engine : f.setup_top, err,
                        "setup: too long (%zu characters, at most %zu)", strlen(setup), sizeof d->setup - 1);
     memcpy(d->setup, setup, strlen(setup) + 1);
+    const yaml_node_t *setup_node = f.setup_engine ? f.setup_engine : f.setup_top;
+    int setup_line = c->lines && setup_node ? c->line0 + (int)setup_node->start_mark.line : 0;
+    if (c->setup_line)
+        *c->setup_line = setup_line;
 
     const char *title = "", *slug = "", *desc = "";
     if ((f.title && get_text(c, f.title, "title", &title, err)) ||
@@ -404,6 +418,7 @@ static int read_document(const fm_ctx *c, tc_variant_def *d, tc_error *err)
     uint8_t board[TC_MAX_CELLS];
     if (tc_board_parse(d->width, d->height, d->setup, strlen(d->setup), board, err)) {
         tc_error_prefix(err, "setup: ");
+        add_line(err, setup_line);
         return -1;
     }
     return 0;
@@ -440,7 +455,8 @@ static bool too_deep(const char *s, size_t n)
 
 /* Loads YAML text with libyaml and converts it. Returns 1 when libyaml
  * itself rejected the text (err says why), -1 on any other error. */
-static int parse_yaml(const char *yaml, size_t len, int line0, bool lines, tc_variant_def *d, tc_error *err)
+static int parse_yaml(const char *yaml, size_t len, int line0, bool lines, int *setup_line, tc_variant_def *d,
+                      tc_error *err)
 {
     yaml_parser_t parser;
     yaml_document_t doc;
@@ -465,7 +481,7 @@ static int parse_yaml(const char *yaml, size_t len, int line0, bool lines, tc_va
         yaml_parser_delete(&parser);
         return 1;
     }
-    fm_ctx c = {&doc, line0, lines};
+    fm_ctx c = {&doc, line0, lines, setup_line};
     int rc = read_document(&c, d, err);
     if (rc == 0) {
         yaml_document_t next;
@@ -492,7 +508,7 @@ static int parse_one_line(const char *s, size_t n, bool need_marker, tc_variant_
     fm_buf b = {0};
     int rc = fm_rebuild_one_line(s, n, need_marker, &b, NULL, err) ? 1 : 0;
     if (rc == 0)
-        rc = parse_yaml(b.p, b.len, 1, false, d, err);
+        rc = parse_yaml(b.p, b.len, 1, false, NULL, d, err);
     free(b.p);
     return rc;
 }
@@ -520,7 +536,9 @@ static bool is_marker_line(const char *s, size_t n, const char *marker)
     return true;
 }
 
-int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_error *err)
+/* tc_frontmatter_parse; *setup_line (when not NULL) is then the page
+ * line of the setup (0 when the page has no lines of its own). */
+static int parse_page(const char *text, size_t len, tc_variant_def *out, int *setup_line, tc_error *err)
 {
     tc_variant_def d;
     memset(&d, 0, sizeof d);
@@ -575,7 +593,7 @@ int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_e
             tc_set_error(err, "unterminated front matter: no closing '---' line after line %d", line);
             return -1;
         }
-        rc = parse_yaml(text + body, end - body, line + 1, true, &d, err);
+        rc = parse_yaml(text + body, end - body, line + 1, true, setup_line, &d, err);
         if (rc == 1 && nonblank == 1) {
             /* One line that is not YAML: maybe a front matter that lost its
              * line breaks. Keep libyaml's message unless that reading finds
@@ -601,6 +619,25 @@ int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_e
         return -1;
     *out = d;
     return 0;
+}
+
+int tc_frontmatter_parse(const char *text, size_t len, tc_variant_def *out, tc_error *err)
+{
+    return parse_page(text, len, out, NULL, err);
+}
+
+tc_variant *tc_frontmatter_variant(const char *text, size_t len, tc_variant_def *def, tc_error *err)
+{
+    tc_variant_def d;
+    int setup_line = 0;
+    if (parse_page(text, len, &d, &setup_line, err))
+        return NULL;
+    if (def)
+        *def = d;
+    tc_variant *v = tc_variant_new(&d, err);
+    if (!v && err && !strncmp(err->msg, "setup:", 6))
+        add_line(err, setup_line);
+    return v;
 }
 
 int tc_variant_file_load(const char *path, tc_variant_def *out, tc_error *err)

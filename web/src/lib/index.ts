@@ -5,3 +5,5 @@ export type {
   EngineOptions, SearchInfo, SearchLimits, SearchRequest, SearchResult, StopMode, VariantSpec, WorkerLike,
 } from './engine';
 export type { WasmSource } from './wasm';
+export { EndingsSolver } from './endings';
+export type { EndingsJob, EndingsListener, EndingsWorkerLike } from './endings';

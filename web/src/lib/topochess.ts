@@ -173,6 +173,33 @@ export interface TopologyReport {
   reach: { king: number[]; knight: number[]; bishop: number[]; rook: number[] };
 }
 
+/** One pass of an ending's solve: the (sub-)ending, plies done (0 after
+ * the pass that classifies the positions), the table's entries. */
+export interface EndingPass {
+  ending: string;
+  plies: number;
+  entries: number;
+}
+
+/** A solved ending's figures (tc_egtb_stats); pairs are [White to move,
+ * Black to move], for the side to move; White is the stronger side. */
+export interface SolvedEnding {
+  ending: string;
+  entries: number;
+  symmetries: number;
+  win: [number, number];
+  draw: [number, number];
+  loss: [number, number];
+  checkmates: [number, number];
+  /** The longest win in plies for the side to move. */
+  longest: [number, number];
+  longestFen: [string, string];
+  mateFen: [string, string];
+  /** Some position is won: the material can force a mate from somewhere. */
+  possible: boolean;
+  seconds: number;
+}
+
 export interface Move {
   uci: string;
   san: string;
@@ -376,6 +403,37 @@ export class Variant {
   }
 
   /** The topology report as `topochess topology` prints it. */
+  /** Solves a pawnless ending on this board (tc_egtb_solve) and returns
+   * its figures. It runs in the calling thread (a second on 8x8 for 3
+   * pieces, up to minutes for 4): call it in a worker (endings-worker.ts).
+   * onPass hears every pass over a table (the ending, plies done, entries);
+   * with poll set, the host's poll hook is asked after each pass and stops
+   * the solve (TopochessError "...: stopped"). Throws with the library's
+   * message on a bad name or a board too large. */
+  solveEnding(ending: string, opts: { maxEntries?: number; poll?: boolean; onPass?: (p: EndingPass) => void } = {}): SolvedEnding {
+    const m = this.tc.m;
+    const before = m.hooks.onInfo;
+    m.hooks.onInfo = opts.onPass ? (json) => opts.onPass!(JSON.parse(json) as EndingPass) : null;
+    try {
+      const ptr = m.withStrs([ending], (s) =>
+        m.x.tcw_variant_ending(this.live(), s.ptr, opts.maxEntries ?? 0, opts.poll ? 1 : 0, m.err));
+      if (!ptr) throw new TopochessError(m.error());
+      return m.takeJson<SolvedEnding>(ptr)!;
+    } finally {
+      m.hooks.onInfo = before;
+    }
+  }
+
+  /** Which materials ("KBK", "KNK", ...) are dead on this board (RULES.md
+   * section 6): each decided by a scan for checkmates, no solve. Throws on
+   * a board without joins (the FIDE cases decide there) or a bad name. */
+  deadMaterials(names: string[]): Record<string, boolean> {
+    const m = this.tc.m;
+    const ptr = m.withStrs([names.join(' ')], (s) => m.x.tcw_variant_dead(this.live(), s.ptr, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    return m.takeJson<Record<string, boolean>>(ptr)!;
+  }
+
   reportText(): string {
     return this.tc.m.take(this.tc.m.x.tcw_variant_report_text(this.live())) ?? '';
   }

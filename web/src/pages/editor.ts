@@ -8,6 +8,10 @@
 import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
 import { topochess, topologyOf } from '../app/rules';
+import { endingsPanel } from './editor-endings';
+import { frontMatterOf, splitPage, updateFrontMatter, withLine } from './frontmatter-edit';
+
+export { frontMatterOf, splitPage, updateFrontMatter };
 import type { FileRule, RankRule, Topochess, VariantDef } from '../lib/topochess';
 
 export interface EditorData {
@@ -21,19 +25,11 @@ export interface EditorData {
   state?: string;
   published_rev?: number;
   text?: string;
+  /** /new?from=SLUG: the page to make a variant of. */
+  from?: { slug: string; text: string };
 }
 
 const DEBOUNCE_MS = 250;
-
-const WRAPS: [string, FileRule, RankRule][] = [
-  ['none', 'open', 'open'],
-  ['cylinder', 'wrap', 'open'],
-  ['rank-cylinder', 'open', 'wrap'],
-  ['torus', 'wrap', 'wrap'],
-  ['mobius', 'open', 'twist'],
-  ['klein-bottle', 'wrap', 'twist'],
-  ['fold', 'wrap', 'fold'],
-];
 
 const STARTER: VariantDef = {
   name: '',
@@ -46,39 +42,6 @@ const STARTER: VariantDef = {
   seam: null,
   setup: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR',
 };
-
-function quoted(s: string): string {
-  return JSON.stringify(s); // a YAML double-quoted scalar reads JSON's escapes
-}
-
-/** The front matter of a definition, as the library reads it. */
-export function frontMatterOf(d: VariantDef): string {
-  const wrap = WRAPS.find(([, f, r]) => f === d.files && r === d.ranks)?.[0] ?? 'none';
-  const lines = [
-    '---',
-    `title: ${quoted(d.title)}`,
-    `slug: ${quoted(d.name)}`,
-    `description: ${quoted(d.description)}`,
-    'engine:',
-    '  topology:',
-    '    type: grid',
-    `    rows: ${d.height}`,
-    `    cols: ${d.width}`,
-    `    wrap: ${wrap}`,
-    `    files: ${d.files}`,
-    `    ranks: ${d.ranks}`,
-  ];
-  if (d.ranks === 'twist') lines.push(`    seam: ${d.seam ?? Math.floor(d.height / 2)}`);
-  lines.push(`  setup: ${quoted(d.setup)}`, '---', '');
-  return lines.join('\n');
-}
-
-/** A page's text split at the end of its front matter (block form). */
-export function splitPage(text: string): { fm: string; body: string } {
-  const m = /^\uFEFF?\s*---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!m) return { fm: '', body: text };
-  return { fm: m[0], body: text.slice(m[0].length).replace(/^\r?\n/, '') };
-}
 
 function field(label: string, input: HTMLElement, hint = ''): HTMLElement {
   return el('label', { class: 'tc-ed-field' }, el('span', {}, label), input, ...(hint ? [el('small', {}, hint)] : []));
@@ -131,6 +94,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const problems = el('p', { class: 'tc-ed-problems', 'data-problems': '', role: 'status' });
   const report = el('dl', { class: 'tc-report', 'data-report': '' });
   const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report);
+  const endings = endingsPanel(tc); // the solved endings, below the report
+  preview.append(endings.el);
 
   // ---- saving
   const msg = el('div', { class: 'tc-ed-msg', 'data-msg': '', role: 'status' });
@@ -248,9 +213,10 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
     try {
       v = tc.variant({ frontmatter: raw.value });
     } catch (e) {
-      problems.textContent = e instanceof Error ? e.message : String(e);
+      problems.textContent = withLine(e instanceof Error ? e.message : String(e), raw.value);
       problems.classList.add('tc-error');
       app.setAttribute('data-preview', 'error');
+      endings.idle('the front matter does not read yet');
       return;
     }
     try {
@@ -269,6 +235,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       problems.textContent = `The setup is legal: ${v.startFen}`;
       problems.classList.remove('tc-error');
       app.setAttribute('data-preview', `${v.width}x${v.height}`);
+      endings.board(raw.value, `${v.width}x${v.height} ${v.info.topology}`);
     } finally {
       v.free();
     }
@@ -278,18 +245,31 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const fromForm = () => {
     seam.disabled = rankRule.value !== 'twist';
     if (rankRule.value === 'twist' && !seam.value) seam.value = String(Math.max(1, Math.floor((Number(ranks.value) || 2) / 2)));
-    raw.value = frontMatterOf(formDef());
+    // the fields that changed are rewritten where they stand; every key the
+    // form does not know stays (docs/variant-pages.md)
+    const next = formDef();
+    raw.value = updateFrontMatter(raw.value, next, textDef() ?? written);
+    written = next;
     schedule();
   };
-  const fromText = () => {
+  // what the text says field by field since the form last wrote it, even
+  // while it does not read as a whole (a setup that no longer fits)
+  let written: VariantDef | null = null;
+  /** What the front matter text reads as, or null while it does not read. */
+  const textDef = (): VariantDef | null => {
     try {
       const v = tc.variant({ frontmatter: raw.value });
       const d: VariantDef = { ...v.info, seam: v.info.ranks === 'twist' ? v.info.seam : null };
       v.free();
-      fillForm(d);
+      return d;
     } catch {
-      // the text does not read yet: the preview says why; the form waits
+      return null;
     }
+  };
+  const fromText = () => {
+    const d = textDef();
+    written = d;
+    if (d) fillForm(d); // else the preview says why; the form waits
     schedule();
   };
   for (const f of Object.values(fields)) f.addEventListener('input', fromForm);
@@ -315,7 +295,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
 
   // ---- saving and the workflow
   const say = (text: string, ok: boolean, diff?: string) => {
-    msg.replaceChildren(el('p', { class: ok ? 'tc-ok' : 'tc-error' }, text));
+    // a refusal that names a field says where it stands in the front matter
+    msg.replaceChildren(el('p', { class: ok ? 'tc-ok' : 'tc-error' }, ok ? text : withLine(text, raw.value)));
     if (diff) {
       const box = el('div', { class: 'tc-ed-diff', 'data-diff': '' });
       box.innerHTML = diff; // the server's diff: every text in it escaped (games/textdiff.c)
@@ -390,6 +371,17 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   if (data.text) {
     load(data.text);
     savedText = pageText();
+  } else if (data.from) {
+    // "make a variant of this": the page's text, under a new title and slug
+    load(data.from.text);
+    const d = textDef();
+    if (d) {
+      const next = { ...d, title: `${d.title || data.from.slug} (variant)`, name: `${data.from.slug}-variant`.slice(0, 63) };
+      raw.value = updateFrontMatter(raw.value, next, d);
+      fromText();
+    }
+    app.setAttribute('data-from', data.from.slug);
+    say(`Starting from /v/${data.from.slug}: change a join or the size, give it a slug of its own, and save.`, true);
   }
   else {
     fillForm(STARTER);

@@ -1,0 +1,164 @@
+// The solved endings in the wasm module (Variant.solveEnding, deadMaterials)
+// against the native command line, and the endings worker under Node (the
+// editor's live endings): bundled by Vite as the page build does, run in a
+// worker thread behind a small `self` shim, driven by the real
+// EndingsSolver: passes reported as they happen, a new solve cancelling the
+// running one by terminating its worker.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EndingsSolver, type EndingsWorkerLike } from '../../src/lib/endings';
+import { TopochessError, type EndingPass, type SolvedEnding, type Topochess } from '../../src/lib/topochess';
+import { native, tc } from './helpers';
+
+let T: Topochess;
+let dir: string;
+let shim: string;
+
+const MOBIUS = ['---', 'engine:', '  topology:', '    type: grid', '    rows: 14', '    cols: 8', '    wrap: mobius',
+  '    seam: 11', '  setup: "8/8/8/8/8/8/4k3/8/8/8/8/8/8/4K3"', '---', ''].join('\n');
+
+beforeAll(async () => {
+  T = await tc();
+  dir = mkdtempSync(join(tmpdir(), 'tc-endings-worker-'));
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      lib: { entry: resolve(__dirname, '../../src/lib/endings-worker.ts'), formats: ['es'], fileName: () => 'worker.mjs' },
+      outDir: dir,
+      emptyOutDir: false,
+      minify: false,
+      write: true,
+    },
+  });
+  shim = join(dir, 'shim.mjs');
+  writeFileSync(shim, [
+    "import { parentPort, workerData } from 'node:worker_threads';",
+    'globalThis.self = {',
+    '  postMessage: (m) => parentPort.postMessage(m),',
+    "  addEventListener: (t, f) => { if (t === 'message') parentPort.on('message', (d) => f({ data: d })); },",
+    '};',
+    'await import(workerData.bundle);',
+  ].join('\n'));
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const live = new Set<Worker>();
+function nodeWorker(): EndingsWorkerLike {
+  const w = new Worker(shim, { workerData: { bundle: pathToFileURL(join(dir, 'worker.mjs')).href } });
+  live.add(w);
+  w.on('exit', () => live.delete(w));
+  const like: EndingsWorkerLike = {
+    postMessage: (m) => w.postMessage(m),
+    terminate: () => { void w.terminate(); },
+    onmessage: null,
+    onerror: null,
+  };
+  w.on('message', (d) => like.onmessage?.({ data: d }));
+  w.on('error', (e) => like.onerror?.(e));
+  return like;
+}
+
+describe('Variant.solveEnding', () => {
+  for (const [preset, ending] of [['mobius', 'KRK'], ['cylinder', 'KRK'], ['klein-bottle', 'KBK'], ['torus', 'KQK']] as const) {
+    it(`${ending} on ${preset} gives the native solver's figures`, () => {
+      const ref = JSON.parse(native(['endgame', ending, '--variant', preset, '--json'])) as {
+        ending: string; symmetries: number; table_entries: number; mate_possible: boolean;
+        white_to_move: { win: number; draw: number; loss: number; checkmated: number };
+        black_to_move: { win: number; draw: number; loss: number; checkmated: number };
+        longest_mate: { plies: number } | null;
+      };
+      const v = T.variant({ preset });
+      const passes: EndingPass[] = [];
+      const r = v.solveEnding(ending, { onPass: (p) => passes.push(p) });
+      v.free();
+      expect(r.ending).toBe(ref.ending);
+      expect(r.symmetries).toBe(ref.symmetries);
+      expect(r.entries).toBe(ref.table_entries);
+      expect(r.win).toEqual([ref.white_to_move.win, ref.black_to_move.win]);
+      expect(r.draw).toEqual([ref.white_to_move.draw, ref.black_to_move.draw]);
+      expect(r.loss).toEqual([ref.white_to_move.loss, ref.black_to_move.loss]);
+      expect(r.checkmates).toEqual([ref.white_to_move.checkmated, ref.black_to_move.checkmated]);
+      expect(r.possible).toBe(ref.mate_possible);
+      expect(r.longest[0]).toBe(ref.longest_mate?.plies ?? 0);
+      // KK first, then the ending itself, plies 0, 2, 4, ... per table
+      expect(passes[0]).toMatchObject({ ending: 'KK', plies: 0 });
+      const own = passes.filter((p) => p.ending === r.ending);
+      expect(own.map((p) => p.plies)).toEqual(own.map((_, i) => 2 * i));
+      expect(own.every((p) => p.entries === r.entries)).toBe(true);
+    });
+  }
+
+  it('refuses a bad ending and a board too large with the library message', () => {
+    const v = T.variant({ preset: 'chess' });
+    expect(() => v.solveEnding('KPK')).toThrow(/pawnless/);
+    expect(() => v.solveEnding('KQK', { maxEntries: 1000 })).toThrow(TopochessError);
+    v.free();
+  });
+});
+
+describe('Variant.deadMaterials', () => {
+  it('agrees with `topochess dead` on every preset with a join', () => {
+    const names = ['KK', 'KQK', 'KRK', 'KBK', 'KNK', 'KBBK', 'KBNK', 'KNNK', 'KQKR', 'KRKB', 'KRKN'];
+    for (const preset of ['cylinder', 'torus', 'mobius', 'klein-bottle']) {
+      const line = native(['dead', '--variant', preset]).trim();
+      const dead = new Set(line.replace(/^dead on [^:]+:\s*/, '').split(/\s+/));
+      const v = T.variant({ preset });
+      const got = v.deadMaterials(names);
+      v.free();
+      for (const n of names) expect(got[n], `${n} on ${preset}`).toBe(dead.has(n));
+    }
+  });
+
+  it('leaves a board without joins to the FIDE cases, and names a bad material', () => {
+    const v = T.variant({ preset: 'chess' });
+    expect(() => v.deadMaterials(['KBK'])).toThrow(/FIDE/);
+    v.free();
+    const t = T.variant({ preset: 'torus' });
+    expect(() => t.deadMaterials(['KQK', 'KPK'])).toThrow(/KPK/);
+    t.free();
+  });
+});
+
+describe('the endings worker', () => {
+  it('solves the 3-piece endings with progress, and a new solve cancels a long one', async () => {
+    const s = new EndingsSolver(T.module, nodeWorker);
+    const endings = ['KQK', 'KRK', 'KBK', 'KNK'];
+    const results: (SolvedEnding | null)[] = [];
+    const passes: number[] = [];
+    let dead: Record<string, boolean> | null = null;
+    const r = await s.solve({ frontmatter: MOBIUS, endings, dead: endings }, {
+      onPass: (i) => passes.push(i),
+      onEnding: (i, res) => (results[i] = res),
+      onDead: (d) => (dead = d),
+    });
+    expect(r).toBe('done');
+    expect(results.map((x) => x?.ending)).toEqual(endings);
+    expect(results.map((x) => x?.possible)).toEqual([true, true, false, false]); // docs/endgames.md
+    expect(passes.length).toBeGreaterThan(endings.length);
+    expect(passes).toEqual([...passes].sort((a, b) => a - b)); // in order, ending by ending
+    expect(dead).toEqual({ KQK: false, KRK: false, KBK: true, KNK: true });
+
+    // a 4-piece solve (tens of seconds in wasm) cancelled by the next solve
+    const heard: EndingPass[] = [];
+    const long = s.solve({ frontmatter: MOBIUS, endings: ['KQKR'] }, { onPass: (_, p) => heard.push(p) });
+    while (!heard.length) await new Promise((res) => setTimeout(res, 20));
+    const t0 = Date.now();
+    const next = s.solve({ frontmatter: MOBIUS, endings: ['KRK'] }, { onEnding: (_, res) => (results[9] = res) });
+    expect(await long).toBe('cancelled');
+    expect(await next).toBe('done');
+    expect(results[9]?.longest[0]).toBe(25); // KRK on mobius: 13 moves
+    expect(Date.now() - t0).toBeLessThan(20000);
+    s.terminate();
+    for (let i = 0; i < 100 && live.size; i++) await new Promise((res) => setTimeout(res, 20));
+    expect(live.size).toBe(0); // the cancelled solve's worker is gone
+  }, 120000);
+});
