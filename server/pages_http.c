@@ -109,26 +109,43 @@ static void send_result(srv_response *out, srv_pf_result *r)
     srv_pf_result_free(r);
 }
 
-static void get_page(tp_db *d, const char *slug, srv_response *out)
+/* Who may read a stored page through the API: its author and the
+ * editors read every revision (2); anyone else only a published page, up
+ * to its published revision (1); a page someone else has not published
+ * is "no page" (0) so that drafts stay private, even by name. -1 with a
+ * response sent on a database fault. */
+static int read_access(tp_db *d, const tp_session *s, const char *slug, tp_page *p, srv_response *out)
+{
+    tc_error err;
+    int found = tp_page_get(d, slug, p, &err);
+    int editor = found > 0 && s ? tp_is_editor(d, s->user_id, &err) : 0;
+    if (found < 0 || editor < 0) {
+        srv_route_error(out, 500, 1, "database: %s", err.msg);
+        return -1;
+    }
+    int level = found <= 0 ? 0 : editor || (s && !strcmp(p->author_id, s->user_id)) ? 2 : p->published_rev > 0 ? 1 : 0;
+    if (!level)
+        srv_route_error(out, 404, 1, "no page '%.63s'", slug);
+    return level;
+}
+
+static void get_page(tp_db *d, const tp_session *s, const char *slug, srv_response *out)
 {
     tc_error err;
     tp_page p;
-    tp_revision head;
-    int found = tp_page_get(d, slug, &p, &err);
-    if (found <= 0) {
-        srv_route_error(out, found < 0 ? 500 : 404, 1, found < 0 ? "database: %s" : "no page '%.63s'",
-                        found < 0 ? err.msg : slug);
+    tp_revision shown;
+    int level = read_access(d, s, slug, &p, out);
+    if (level <= 0)
         return;
-    }
-    if (tp_revision_get(d, slug, 0, &head, &err) <= 0) {
+    if (tp_revision_get(d, slug, level == 2 ? 0 : p.published_rev, &shown, &err) <= 0) {
         srv_route_error(out, 500, 1, "database: %s", err.msg);
         return;
     }
     send_json(out, 200,
               json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "slug", p.slug, "state", tp_page_state_name(p.state), "rev",
-                        p.head_rev, "published_rev", p.published_rev, "author", head.author_name, "text",
-                        head.text));
-    tp_revision_free(&head);
+                        level == 2 ? p.head_rev : p.published_rev, "published_rev", p.published_rev, "author",
+                        shown.author_name, "text", shown.text));
+    tp_revision_free(&shown);
 }
 
 /* The editor's document: /new, or /v/SLUG/edit with the newest revision
@@ -316,9 +333,13 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
     int get = !strcmp(c->method, "GET") || !strcmp(c->method, "HEAD"), post = !strcmp(c->method, "POST");
     srv_pf_result r;
     if (get && !action[0]) {
-        get_page(d, slug, out);
+        get_page(d, s, slug, out);
         return 0;
     }
+    tp_page page;
+    int level = get ? read_access(d, s, slug, &page, out) : 2;
+    if (level <= 0)
+        return 0;
     if (get && !strcmp(action, "revisions")) {
         tc_error err;
         enum { MAX_LIST = 200 };
@@ -331,8 +352,9 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         }
         json_t *a = json_array();
         for (int i = 0; i < n; i++)
-            json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "rev", list[i].rev, "author", list[i].author_name,
-                                               "at_ms", (json_int_t)list[i].at_ms));
+            if (level == 2 || list[i].rev <= page.published_rev)
+                json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "rev", list[i].rev, "author",
+                                                   list[i].author_name, "at_ms", (json_int_t)list[i].at_ms));
         free(list);
         send_json(out, 200, json_pack("{s:s, s:o}", "slug", slug, "revisions", a));
         return 0;
@@ -342,6 +364,13 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         if (a < 0 || b < 0) {
             srv_route_error(out, 400, 1, "a and b: revision numbers (0: the newest)");
             return 0;
+        }
+        if (level == 1) {
+            a = a ? a : page.published_rev, b = b ? b : page.published_rev;
+            if (a > page.published_rev || b > page.published_rev) {
+                srv_route_error(out, 404, 1, "no published revision %d of '%.63s'", a > b ? a : b, slug);
+                return 0;
+            }
         }
         srv_pf_diff(d, slug, a, b, &r);
         send_result(out, &r);

@@ -95,8 +95,13 @@ r=$(send "$ANN" "/api/pages/$slug?base=1" "$tmp/bad.md")
 is "stale edit: 409" "$(code "$r")" 409
 has "stale edit: the diff" "$r" 'seam: 9'
 has "stale edit: message" "$r" "nothing was saved"
-r=$(get /dev/null "$U/api/pages/$slug")
+r=$(get "$ANN" "$U/api/pages/$slug")
 has "the stale edit stored nothing" "$r" '"rev":2'
+is "a draft is hidden from the anonymous" "$(code "$(get /dev/null "$U/api/pages/$slug")")" 404
+is "a draft is hidden from another account" "$(code "$(get "$BOB" "$U/api/pages/$slug")")" 404
+is "a draft's revisions are hidden" "$(code "$(get "$BOB" "$U/api/pages/$slug/revisions")")" 404
+is "a draft's diff is hidden" "$(code "$(get /dev/null "$U/api/pages/$slug/diff?a=1&b=2")")" 404
+is "the editor reads a draft" "$(code "$(get "$ED" "$U/api/pages/$slug")")" 200
 r=$(act "$ANN" "/api/pages/$slug/publish")
 is "the author publishes: 403" "$(code "$r")" 403
 r=$(act "$ANN" "/api/pages/$slug/submit")
@@ -111,6 +116,19 @@ has "the author's own pages" "$r" "\"mine\":[{\"slug\":\"$slug\",\"state\":\"in 
 is "the list needs a session" "$(code "$(get /dev/null "$U/api/pages")")" 401
 r=$(act "$ED" "/api/pages/$slug/publish")
 is "published" "$(code "$r")" 200
+r=$(get /dev/null "$U/api/pages/$slug")
+has "a published page reads for all" "$r" '"published_rev":2'
+page 9 'Secret Next Title' > "$tmp/next.md"
+r=$(send "$ANN" "/api/pages/$slug?base=2" "$tmp/next.md")
+is "a draft after publication" "$(code "$r")" 200
+r=$(get /dev/null "$U/api/pages/$slug")
+lacks "others read the published text, not the draft" "$r" "Secret Next Title"
+has "the author reads the draft" "$(get "$ANN" "$U/api/pages/$slug")" "Secret Next Title"
+lacks "others' revision list stops at the published one" "$(get /dev/null "$U/api/pages/$slug/revisions")" '"rev":3'
+is "others cannot diff the draft" "$(code "$(get /dev/null "$U/api/pages/$slug/diff?a=2&b=3")")" 404
+lacks "others' diff of 0 is the published text" "$(get /dev/null "$U/api/pages/$slug/diff?a=1&b=0")" "Secret Next Title"
+r=$(act "$ED" "/api/pages/$slug/publish")
+is "the draft published again" "$(code "$r")" 200
 
 # published on one process: playable on the other at once (its version check)
 got=404
