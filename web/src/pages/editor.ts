@@ -7,6 +7,7 @@
 // and the text stays here.
 import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
+import { askInline } from '../app/confirm';
 import { topochess, topologyOf } from '../app/rules';
 import { endingsPanel } from './editor-endings';
 import { frontMatterOf, splitPage, updateFrontMatter, withLine } from './frontmatter-edit';
@@ -103,9 +104,13 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const submitBtn = el('button', { type: 'button', 'data-action': 'submit' }, 'Submit for review');
   const buttons = el('div', { class: 'tc-controls tc-ed-buttons' }, saveBtn, submitBtn);
   let publishBtn: HTMLButtonElement | null = null;
+  let unpublishBtn: HTMLButtonElement | null = null;
+  const ask = el('div', { class: 'tc-ed-ask', 'data-ask': '' });
+  ask.hidden = true;
   if (data.editor) {
     publishBtn = el('button', { type: 'button', 'data-action': 'publish' }, 'Publish');
-    buttons.append(publishBtn);
+    unpublishBtn = el('button', { type: 'button', 'data-action': 'unpublish' }, 'Unpublish');
+    buttons.append(publishBtn, unpublishBtn, ask);
   }
   const state = el('p', { class: 'tc-ed-state', 'data-state': '' });
 
@@ -173,6 +178,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   });
 
   const showState = () => {
+    if (unpublishBtn) unpublishBtn.hidden = !data.published_rev;
     state.textContent = rev
       ? `Newest revision ${rev} (${data.state ?? 'draft'}); ${data.published_rev ? `revision ${data.published_rev} is on the site` : 'not on the site'}.`
       : 'Not saved yet.';
@@ -354,19 +360,34 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
     say(r.status === 200 && what === 'publish' ? `${r.message}: it is at /v/${target()}` : r.message, r.status === 200);
     app.setAttribute('data-last', `${what}:${r.status}`);
   };
+  // Unpublishing takes the page off the site (its finished games stay
+  // readable); asked in place first, as resigning is.
+  const unpublish = async () => {
+    const r = await call(`/api/pages/${encodeURIComponent(target())}/unpublish`);
+    if (r.status === 200) {
+      data.state = 'draft';
+      data.published_rev = 0;
+      showState();
+    }
+    say(r.message, r.status === 200);
+    app.setAttribute('data-last', `unpublish:${r.status}`);
+  };
   const busy = (fn: () => Promise<unknown>) => async () => {
-    for (const b of [saveBtn, submitBtn, publishBtn]) if (b) b.disabled = true;
+    for (const b of [saveBtn, submitBtn, publishBtn, unpublishBtn]) if (b) b.disabled = true;
     try {
       await fn();
     } catch (e) {
       say(e instanceof Error ? e.message : String(e), false);
     } finally {
-      for (const b of [saveBtn, submitBtn, publishBtn]) if (b) b.disabled = false;
+      for (const b of [saveBtn, submitBtn, publishBtn, unpublishBtn]) if (b) b.disabled = false;
     }
   };
   saveBtn.addEventListener('click', busy(async () => app.setAttribute('data-last', `save:${(await save()) ? 200 : 'refused'}`)));
   submitBtn.addEventListener('click', busy(() => step('submit')));
   publishBtn?.addEventListener('click', busy(() => step('publish')));
+  unpublishBtn?.addEventListener('click', () =>
+    askInline(ask, `Take /v/${target()} off the site? Its games stay readable.`, 'Unpublish', () => void busy(unpublish)()),
+  );
 
   if (data.text) {
     load(data.text);

@@ -9,7 +9,7 @@
 // two accounts through a rated lobby seek (posted on A, seen on B, and on
 // PostgreSQL accepted and played on B; moves cross over, Black resigns).
 // The page's archive lists the games; a second revision is saved and the
-// diff shown; unpublished, it leaves the home page and the lobby, and its
+// diff shown; unpublished (the editor's button), it leaves the home page and the lobby, and its
 // finished games stay readable.
 // With TG_TEST_DB=postgresql://... (tools/with-postgres) the same runs on
 // PostgreSQL, the lobby game then played across the two processes.
@@ -156,9 +156,6 @@ async function shots(p, url, name, ready) {
     await p.screenshot({ path: join(SHOTS, `${name}-${w}x${h}.png`) });
   }
   await p.setViewportSize({ width: 1366, height: 768 });
-}
-async function csrfOf(p) {
-  return p.evaluate(() => JSON.parse(document.getElementById('tc-data')?.textContent ?? '{}').csrf ?? '');
 }
 
 let step = 'writing the page';
@@ -331,8 +328,11 @@ try {
 
   step = 'unpublish';
   // ---- unpublished: out of the home page and the lobby; finished games stay readable
-  const csrf = await csrfOf(e);
-  const un = await e.evaluate(async ([slug, token]) => (await fetch(`/api/pages/${slug}/unpublish`, { method: 'POST', headers: { 'X-CSRF-Token': token }, credentials: 'same-origin' })).status, [SLUG, csrf]);
+  await e.click('[data-action="unpublish"]');
+  await e.click('[data-ask] [data-confirm-yes]');
+  await e.waitForFunction(() => /^unpublish:/.test(document.querySelector('#tc-app')?.getAttribute('data-last') ?? ''));
+  const un = Number((await e.getAttribute('#tc-app', 'data-last')).split(':')[1]);
+  check(await e.locator('[data-action="unpublish"]').isHidden(), 'unpublished: the button hides');
   need(un === 200, `unpublish: ${un}`);
   for (const [name, srv] of [['A', A], ['B', B]]) {
     check(await eventually(async () => !(await text(`${srv.base}/`)).includes(`data-slug="${SLUG}"`)), `server ${name}: unpublished, off the home page`);
