@@ -90,14 +90,21 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
             return 400;
         }
     }
+    const char *addr = f->addr ? f->addr : "";
     int mine = tp_seeks_count_user(L->db, user_id, &err);
-    int open = mine < 0 ? -1 : tp_seeks_count_open(L->db, &err);
-    if (mine < 0 || open < 0) {
+    int here = mine < 0 ? -1 : tp_seeks_count_addr(L->db, addr, &err);
+    int open = here < 0 ? -1 : tp_seeks_count_open(L->db, &err);
+    if (mine < 0 || here < 0 || open < 0) {
         snprintf(msg, n, "the lobby's store failed: %s", err.msg);
         return 500;
     }
     if (mine >= SRV_SEEKS_PER_USER) {
         snprintf(msg, n, "you have %d open seeks and challenges already: at most %d", mine, SRV_SEEKS_PER_USER);
+        return 429;
+    }
+    if (here >= SRV_SEEKS_PER_ADDR) {
+        snprintf(msg, n, "%d open seeks and challenges come from your address already (%.47s): at most %d per "
+                 "address; withdraw one or wait for it to be taken", here, addr, SRV_SEEKS_PER_ADDR);
         return 429;
     }
     if (open >= SRV_SEEKS_MAX) {
@@ -120,6 +127,7 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
     s.max_rating = hi;
     snprintf(s.target_user, sizeof s.target_user, "%s", target.id);
     snprintf(s.target_name, sizeof s.target_name, "%s", target.name);
+    snprintf(s.addr, sizeof s.addr, "%s", addr);
     tg_rating r = tg_rating_new();
     if (tp_rating_of(L->db, user_id, p->slug, &r, &err) < 0) {
         snprintf(msg, n, "the lobby's store failed: %s", err.msg);

@@ -8,8 +8,9 @@
  * seeks, sweeps stale seeks and counts the results of rated games
  * (Glicko-2) once they end.
  *
- * Limits: SRV_SEEKS_PER_USER open seeks per account and SRV_SEEKS_MAX in
- * all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
+ * Limits: SRV_SEEKS_PER_USER open seeks per account, SRV_SEEKS_PER_ADDR
+ * per client address (several accounts behind one address) and
+ * SRV_SEEKS_MAX in all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
  * its owner's last lobby stream went away; a stream may leave
  * SRV_LOBBY_BACKLOG bytes unread before it is dropped. */
 #ifndef SRV_LOBBY_H
@@ -22,6 +23,7 @@
 #include <microhttpd.h>
 
 #define SRV_SEEKS_PER_USER 3
+#define SRV_SEEKS_PER_ADDR 5
 #define SRV_SEEKS_MAX 200
 #define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
 #define SRV_SEEK_STALE_MS (30 * 1000)
@@ -39,11 +41,12 @@ void srv_lobby_stop(srv_lobby *L);
 typedef struct srv_seek_form {
     const char *variant, *clock, *rated, *color, *min_rating, *max_rating;
     const char *target; /* a challenge: the name of the one player who may accept, else NULL */
+    const char *addr;   /* the client's address as the rate limits read it (--trusted-proxy honoured) */
 } srv_seek_form;
 
 /* Posts a seek (or a challenge) for a signed-in user. The HTTP status (201
  * made, 400 a bad field or a challenge to oneself, 404 no such player, 429
- * too many) with msg; id gets the seek's id. */
+ * too many from the account, the address or in all) with msg; id gets the seek's id. */
 int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, const char *name,
                    const srv_seek_form *f, char *id, char *msg, size_t n);
 /* Accepts a seek: 303 with location (the game with the taker's token),
@@ -61,6 +64,14 @@ char *srv_lobby_json(srv_lobby *L, size_t *len);
 /* The lobby page's main part (heap): the form (for a signed-in user,
  * with its CSRF token), the list. */
 char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf);
+
+/* The home page's summary of the lobby (heap HTML; NULL on a fault): the
+ * number of open seeks and the first SRV_HOME_SEEKS of them, the number
+ * of games being played (in progress, a move in the last
+ * SRV_LIVE_WINDOW_MS), a link to /lobby. */
+#define SRV_HOME_SEEKS 5
+#define SRV_LIVE_WINDOW_MS (30 * 60 * 1000)
+char *srv_lobby_summary(srv_lobby *L, const srv_site *site);
 
 /* The player page's list of a user's games from the lobby (heap HTML;
  * NULL on a fault): at most SRV_PLAYER_GAMES, newest first, with the

@@ -147,9 +147,16 @@ form "$E" "$U/signup" 'name=Eve&password=lobby+password&password2=lobby+password
 stream /dev/null "$tmp/watch.sse"; watch_pid=$spid
 stream "$D" "$tmp/dan.sse"; dan_pid=$spid
 until_ok 10 grep -q '^event: seeks' "$tmp/watch.sse" || bad "the lobby stream sent no list"
+home=$(get /dev/null "$U/")
+has "home: no seeks yet" "$home" '<span class="tc-seek-count">0</span> open seeks'
+has "home: no games being played" "$home" '<span class="tc-live-count">0</span> games being played'
+has "home: the lobby's link" "$home" '<h2><a href="/lobby">Lobby</a></h2>'
 r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=klein-bottle&clock=5%2B3&rated=1&color=black")
 is "seek: 303" "$(code "$r")" 303
 until_ok 10 grep -q '"name":"Dan"' "$tmp/watch.sse" || bad "a watcher did not see Dan's seek"
+home=$(get /dev/null "$U/")
+has "home: one open seek" "$home" '<span class="tc-seek-count">1</span> open seek '
+has "home: the seek, escaped and linked" "$home" 'href="/@/Dan">Dan</a> (1500?): Klein Bottle Chess, 5+3, rated</li>'
 sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
 is "seek id" "${#sid}" 12
 r=$(form "$D" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$D")")
@@ -169,6 +176,9 @@ has "the game is Klein-bottle chess" "$st" '"variant":"klein-bottle"'
 r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
   --data "{\"token\":\"${eve_url#*#token=}\",\"move\":\"d2d3\"}" "$U/api/games/$game/move")
 is "Eve (White: Dan asked for Black) moves first" "$(code "$r")" 200
+home=$(get /dev/null "$U/")
+has "home: the seek went once taken" "$home" '<span class="tc-seek-count">0</span> open seeks'
+has "home: one game being played" "$home" '<span class="tc-live-count">1</span> game being played'
 # the archive: players and ratings from the lobby, filters, pages, bad queries
 anon=$("${C[@]}" -X POST -H 'Content-Type: application/json' --data '{"variant":"torus"}' "$U/api/games" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
 r=$(get /dev/null "$U/games")
@@ -223,13 +233,27 @@ until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not 
 stream "$E" "$tmp/eve.sse"; eve_pid=$spid
 stream "$D" "$tmp/dan2.sse"; dan_pid=$spid
 until_ok 10 grep -q '^event: seeks' "$tmp/eve.sse" || bad "Eve's stream sent no list"
-r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3&rated=1")
 is "Dan challenges Eve" "$(code "$r")" 303
 until_ok 10 grep -q '"to_you":1' "$tmp/eve.sse" || bad "Eve's stream did not hear of the challenge"
 cid=$(get "$E" "$U/lobby" | sed -n 's|.*action="/lobby/seek/\([0-9a-f]*\)/accept".*|\1|p' | head -n 1)
 r=$(form "$E" "$U/lobby/seek/$cid/accept" "csrf=$(csrf "$E")")
 is "Eve accepts" "$(code "$r")" 303
 until_ok 10 grep -q '^event: start' "$tmp/dan2.sse" || bad "Dan's stream got no start for his challenge"
+# the rated challenge ends; the archive and the player pages keep the
+# ratings the players had when it began, while their ratings move on
+eve_url=$(sed -n 's/^Location: \(.*\)\r$/\1/p' <<< "$r")
+cgame=${eve_url#/game/}; cgame=${cgame%%#*}
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${eve_url#*#token=}\"}" "$U/api/games/$cgame/resign")
+is "Eve resigns the rated challenge" "$(code "$r")" 200
+until_ok 10 bash -c "curl -s '$U/@/Eve' | grep -q 'class=\"tc-ratings\"'" || bad "Eve's loss was not counted"
+eve_now=$(get /dev/null "$U/@/Eve" | sed -n 's|.*<td class="tc-rating">\([0-9]*\).*|\1|p' | head -n 1)
+[ -n "$eve_now" ] && [ "$eve_now" -lt 1500 ] || bad "Eve's rating after a loss: '$eve_now', expected below 1500"
+row=$(get /dev/null "$U/games?player=eve" | grep "data-game=\"$cgame\"")
+has "archive: Eve's rating as the game began" "$row" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
+has "archive: Dan's rating as the game began" "$row" 'href="/@/Dan">Dan</a> <span class="tc-rating">(1500?)</span>'
+has "player page: the game with the ratings it began with" "$(get /dev/null "$U/@/Dan")" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
 r=$(form "$E" "$U/@/Eve/challenge" "csrf=$(csrf "$E")&variant=torus&clock=corr3")
 is "a challenge to oneself: 400" "$(code "$r")" 400
 kill $eve_pid $dan_pid 2>/dev/null
@@ -246,6 +270,23 @@ has "trusted proxy over HTTPS: Secure" "$r" "SameSite=Lax; Secure"
 r=$(form "$tmp/p2.jar" "$U/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
 grep -q "Secure" <<< "$(grep -i '^Set-Cookie' <<< "$r")" && bad "X-Forwarded-Proto believed from an untrusted peer"
 is "untrusted X-Forwarded-Proto ignored" "$(code "$r")" 303
+
+# ---- seeks per address (behind the trusted proxy: the address it names)
+G=$tmp/gus.jar H=$tmp/hal.jar
+form "$G" "$UP/signup" 'name=Gus&password=lobby+password&password2=lobby+password' -H 'X-Forwarded-For: 198.51.100.20' > /dev/null
+form "$H" "$UP/signup" 'name=Hal&password=lobby+password&password2=lobby+password' -H 'X-Forwarded-For: 198.51.100.21' > /dev/null
+seek_from() { form "$1" "$UP/lobby/seek" "csrf=$(csrf "$1")&variant=torus&clock=corr3" -H "X-Forwarded-For: $2"; }
+for i in 1 2 3; do is "Gus's seek $i" "$(code "$(seek_from "$G" 203.0.113.7)")" 303; done
+r=$(seek_from "$G" 203.0.113.8)
+is "a 4th seek of one account: 429" "$(code "$r")" 429
+has "per account: message" "$r" "you have 3 open seeks"
+is "Hal's seek 1 from Gus's address" "$(code "$(seek_from "$H" 203.0.113.7)")" 303
+is "Hal's seek 2 from Gus's address" "$(code "$(seek_from "$H" 203.0.113.7)")" 303
+r=$(seek_from "$H" 203.0.113.7)
+is "a 6th seek from one address: 429" "$(code "$r")" 429
+has "per address: message" "$r" "5 open seeks and challenges come from your address already (203.0.113.7): at most 5 per address"
+is "Hal from another address" "$(code "$(seek_from "$H" 203.0.113.8)")" 303
+is "the refused seeks were not stored" "$(curl -s "$U/api/lobby" | grep -o '"name":"\(Gus\|Hal\)"' | wc -l)" 6
 
 # ---- a second process on the same database
 if [ $mode = postgresql ]; then
