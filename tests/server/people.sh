@@ -244,6 +244,42 @@ until_ok 10 grep -q '^event: start' "$tmp/dan2.sse" || bad "Dan's stream got no 
 # ratings the players had when it began, while their ratings move on
 eve_url=$(sed -n 's/^Location: \(.*\)\r$/\1/p' <<< "$r")
 cgame=${eve_url#/game/}; cgame=${cgame%%#*}
+# the players act as their signed-in selves, without the link's token:
+# the session's CSRF token and a same-origin request, as forms need
+act() { # JAR ACTION JSON [curl options]
+  local jar=$1 action=$2 data=$3; shift 3
+  "${C[@]}" -b "$jar" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' --data "$data" "$@" "$U/api/games/$cgame/$action"
+}
+dan_side=$(get "$D" "$U/api/games/$cgame" | sed -n 's/.*"you":"\([a-z]*\)".*/\1/p')
+eve_side=$(get "$E" "$U/api/games/$cgame" | sed -n 's/.*"you":"\([a-z]*\)".*/\1/p')
+is "the players' sessions know their sides" "$dan_side$eve_side" "$([ "$dan_side" = white ] && echo whiteblack || echo blackwhite)"
+is "a watcher's state names no side" "$(get "$tmp/f.jar" "$U/api/games/$cgame" | grep -c '"you"')" 0
+if [ "$dan_side" = white ]; then WJ=$D BJ=$E; else WJ=$E BJ=$D; fi
+r=$(act "$WJ" move '{"move":"e3"}')
+is "a session's move without the CSRF token: 403" "$(code "$r")" 403
+has "no CSRF: message" "$r" "needs the session's CSRF token"
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$WJ")" -H 'Origin: https://evil.test')
+is "a session's move from another site: 403" "$(code "$r")" 403
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$BJ")")
+is "another session's CSRF token: 403" "$(code "$r")" 403
+r=$(act "$tmp/f.jar" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$tmp/f.jar")")
+is "a signed-in non-player: 403" "$(code "$r")" 403
+has "a non-player: message" "$r" "logged in as Fay, who plays neither side of this game"
+r=$(act "$tmp/f.jar" chat '{"text":"hi"}' -H "X-CSRF-Token: $(csrf "$tmp/f.jar")")
+is "a non-player's chat: 403" "$(code "$r")" 403
+is "nothing was played by the refused requests" "$("${C[@]}" "$U/api/games/$cgame" | grep -c '"moves":\[\]')" 1
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$WJ")")
+is "White's move by session" "$(code "$r")" 200
+r=$(act "$BJ" move "{\"move\":\"e6\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's move by session (the token in the body)" "$(code "$r")" 200
+r=$(act "$BJ" draw "{\"action\":\"offer\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's draw offer by session" "$(code "$r")" 200
+r=$(act "$WJ" draw "{\"action\":\"decline\",\"csrf\":\"$(csrf "$WJ")\"}")
+is "White declines by session" "$(code "$r")" 200
+r=$(act "$BJ" chat "{\"text\":\"good game\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's chat by session" "$(code "$r")" 201
+is "the chat read by White's session" "$(get "$WJ" "$U/api/games/$cgame/chat" | grep -c 'good game')" 1
+is "the chat refused to a signed-in watcher" "$(code "$(get "$tmp/f.jar" "$U/api/games/$cgame/chat")")" 403
 r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
   --data "{\"token\":\"${eve_url#*#token=}\"}" "$U/api/games/$cgame/resign")
 is "Eve resigns the rated challenge" "$(code "$r")" 200
