@@ -256,42 +256,12 @@ int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, cha
 
 /* ---------------------------------------------------------------- streams */
 
-static void push(lwatch *w, const char *text, size_t n)
-{
-    pthread_mutex_lock(&w->lock);
-    if (w->out.len - w->off + n > SRV_LOBBY_BACKLOG)
-        w->out.failed = 1; /* a client that does not read: its stream ends */
-    else
-        srv_buf_put(&w->out, text, n);
-    if (w->suspended) {
-        w->suspended = 0;
-        MHD_resume_connection(w->conn);
-    }
-    pthread_mutex_unlock(&w->lock);
-}
+static void push(lwatch *w, const char *text, size_t n) { srv_sse_push(&w->q, text, n); }
 
 static ssize_t lobby_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    lwatch *w = cls;
-    pthread_mutex_lock(&w->lock);
-    size_t have = w->out.len - w->off;
-    if (!have) {
-        w->out.len = w->off = 0;
-        if (w->out.failed) {
-            pthread_mutex_unlock(&w->lock);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-        w->suspended = 1;
-        MHD_suspend_connection(w->conn);
-        pthread_mutex_unlock(&w->lock);
-        return 0;
-    }
-    size_t n = have < max ? have : max;
-    memcpy(buf, w->out.p + w->off, n);
-    w->off += n;
-    pthread_mutex_unlock(&w->lock);
-    return (ssize_t)n;
+    return srv_sse_read(&((lwatch *)cls)->q, buf, max);
 }
 
 /* A stream closed: when it was its owner's last here, the owner's open
@@ -316,8 +286,7 @@ static void lobby_free(void *cls)
         if (tp_seeks_delete_user_open(L->db, w->user_id, &err) > 0)
             pthread_cond_signal(&L->wake);
     }
-    pthread_mutex_destroy(&w->lock);
-    srv_buf_free(&w->out);
+    srv_sse_destroy(&w->q);
     free(w);
 }
 
@@ -326,35 +295,24 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     lwatch *w = calloc(1, sizeof *w);
     if (!w)
         return MHD_NO;
-    w->conn = c;
     w->L = L;
     snprintf(w->user_id, sizeof w->user_id, "%s", user_id ? user_id : "");
-    pthread_mutex_init(&w->lock, NULL);
     size_t len = 0;
     char *list = srv_lobby_json(L, &len);
-    srv_buf_printf(&w->out, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
+    srv_buf first = {0};
+    srv_buf_printf(&first, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
     free(list);
+    srv_sse_init(&w->q, c, first.p);
+    srv_buf_free(&first);
     pthread_mutex_lock(&L->reg);
     if (L->closing)
-        w->out.failed = 1; /* the server stops: the stream ends at once */
+        srv_sse_end(&w->q, NULL); /* the server stops: the stream ends at once */
     w->next = L->ws;
     L->ws = w;
     pthread_mutex_unlock(&L->reg);
-    struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, lobby_read, w, lobby_free);
-    if (!resp) {
-        lobby_free(w);
-        return MHD_NO;
-    }
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)0);
-    srv_response r;
-    memset(&r, 0, sizeof r);
-    r.type = "text/event-stream";
-    r.cache = "no-store";
-    srv_http_common_headers(resp, &r, NULL);
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
-    return ok;
+    /* pinged every 3 s: a client that reads nothing for SRV_LOBBY_TIMEOUT
+     * is closed */
+    return srv_sse_respond(c, lobby_read, w, lobby_free, NULL, SRV_LOBBY_TIMEOUT);
 }
 
 void srv_lobby_close_streams(srv_lobby *L)
@@ -363,15 +321,8 @@ void srv_lobby_close_streams(srv_lobby *L)
         return;
     pthread_mutex_lock(&L->reg);
     L->closing = 1;
-    for (lwatch *w = L->ws; w; w = w->next) {
-        pthread_mutex_lock(&w->lock);
-        w->out.failed = 1;
-        if (w->suspended) {
-            w->suspended = 0;
-            MHD_resume_connection(w->conn);
-        }
-        pthread_mutex_unlock(&w->lock);
-    }
+    for (lwatch *w = L->ws; w; w = w->next)
+        srv_sse_end(&w->q, NULL);
     pthread_mutex_unlock(&L->reg);
 }
 

@@ -12,7 +12,9 @@
  * per client address (several accounts behind one address) and
  * SRV_SEEKS_MAX in all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
  * its owner's last lobby stream went away; a stream may leave
- * SRV_LOBBY_BACKLOG bytes unread before it is dropped. */
+ * SRV_SSE_BACKLOG bytes unread (sse_queue.h: past that it gets an
+ * "overflow" event and ends) and is closed after SRV_LOBBY_TIMEOUT
+ * seconds without a byte taken (pings come every 3 s). */
 #ifndef SRV_LOBBY_H
 #define SRV_LOBBY_H
 
@@ -27,7 +29,7 @@
 #define SRV_SEEKS_MAX 200
 #define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
 #define SRV_SEEK_STALE_MS (30 * 1000)
-#define SRV_LOBBY_BACKLOG (256 * 1024)
+#define SRV_LOBBY_TIMEOUT 60
 #define SRV_LOBBY_TICK_MS 300
 
 typedef struct srv_lobby srv_lobby;

@@ -324,6 +324,53 @@ has "per address: message" "$r" "5 open seeks and challenges come from your addr
 is "Hal from another address" "$(code "$(seek_from "$H" 203.0.113.8)")" 303
 is "the refused seeks were not stored" "$(curl -s "$U/api/lobby" | grep -o '"name":"\(Gus\|Hal\)"' | wc -l)" 6
 
+# ---- a lobby watcher that reads nothing: its backlog is dropped, it is
+# told with an overflow event, its stream ends (python3: a socket with a
+# small receive buffer that reads nothing while the list changes)
+for k in $(seq 1 12); do
+  j=$tmp/many$k.jar
+  form "$j" "$UP/signup" "name=Many$k&password=lobby+password&password2=lobby+password" -H "X-Forwarded-For: 198.51.100.$((40 + k))" > /dev/null
+  for i in 1 2 3; do seek_from "$j" "203.0.113.$((40 + k))" > /dev/null; done
+done
+python3 - "${UP##*:}" "$tmp/lobby-read-now" > "$tmp/lobby-stalled" <<'PY' &
+import os, socket, sys, time
+port, go = int(sys.argv[1]), sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(("127.0.0.1", port))
+s.sendall(b"GET /api/lobby/events HTTP/1.1\r\nHost: x\r\n\r\n")
+print("open", flush=True)
+while not os.path.exists(go):  # reads nothing until told to
+    time.sleep(0.05)
+s.settimeout(5)
+data = b""
+try:
+    while not data.endswith(b"\r\n0\r\n\r\n"):
+        d = s.recv(65536)
+        if not d:
+            break
+        data += d
+except socket.timeout:
+    pass
+print("overflow" if b"event: overflow" in data else "no-overflow", "ended" if data.endswith(b"\r\n0\r\n\r\n") else "open",
+      data.count(b"event: seeks"), flush=True)
+PY
+spy=$!; pids+=($spy)
+until_ok 5 grep -qs '^open' "$tmp/lobby-stalled" || bad "stalled lobby watcher: did not connect"
+sleep 0.5
+gtok=$(csrf "$G")
+for k in $(seq 1 30); do
+  gid=$(curl -s "$U/api/lobby" | grep -o '"id":"[0-9a-f]*","name":"Gus"' | head -n 1 | sed 's/"id":"\([0-9a-f]*\)".*/\1/')
+  form "$G" "$UP/lobby/seek/$gid/cancel" "csrf=$gtok" -H 'X-Forwarded-For: 203.0.113.7' > /dev/null
+  form "$G" "$UP/lobby/seek" "csrf=$gtok&variant=torus&clock=corr$((1 + k % 2 * 2))" -H 'X-Forwarded-For: 203.0.113.7' > /dev/null
+done
+touch "$tmp/lobby-read-now"
+until_ok 15 grep -qs 'ended\|open [0-9]' "$tmp/lobby-stalled" || true
+read -r told ended nlists < <(tail -n 1 "$tmp/lobby-stalled")
+is "stalled lobby watcher: told with an overflow event" "$told" overflow
+is "stalled lobby watcher: its stream ended" "$ended" ended
+[ "${nlists:-61}" -lt 61 ] && passed=$((passed + 1)) || bad "stalled lobby watcher: all $nlists lists kept for it"
+
 # ---- a second process on the same database
 if [ $mode = postgresql ]; then
   start second
