@@ -24,6 +24,7 @@
 #include "game_chat.h"
 #include "lobby_store.h"
 #include "respond.h"
+#include "spectators.h"
 #include "streams.h"
 #include "topochess_explain.h"
 
@@ -46,8 +47,14 @@ struct srv_games {
     tg_listener *listener;
     srv_rate *rate;
     double per_minute;
-    tp_db *db; /* the chat's rows (game_chat.h) */
+    tp_db *db; /* the chat's rows (game_chat.h), the spectators' */
+    srv_spectators *_Atomic spectators; /* set after the listener starts */
 };
+
+static void on_spectators(const char *id, int n, void *ctx)
+{
+    srv_spectators_here(((srv_games *)ctx)->spectators, id, n);
+}
 
 /* A failure of the store as an answer: 503 with Retry-After while the
  * database is being reconnected, else 500. The store's own text (the
@@ -148,6 +155,10 @@ static void on_change(const char *id, int64_t version, void *ctx)
         resync(G, (int)version);
         return;
     }
+    if (version == -1) { /* the spectators of a game changed somewhere */
+        srv_spectators_push(G->spectators, id);
+        return;
+    }
     if (version == 0) { /* a rematch made, or a chat line */
         on_rematch(G, id);
         send_chat(G, id);
@@ -200,6 +211,13 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
         srv_games_stop(G);
         return NULL;
     }
+    G->spectators = srv_spectators_start(G->db, G->streams);
+    if (!G->spectators) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        srv_games_stop(G);
+        return NULL;
+    }
+    srv_streams_on_spectators(G->streams, on_spectators, G);
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
     G->timer = srv_timer_start(G->store, G->streams, G->engines);
     if (!G->engines || !G->timer) {
@@ -230,6 +248,7 @@ void srv_games_stop(srv_games *G)
     srv_engines_stop(G->engines);
     if (G->listener)
         tg_listener_stop(G->listener);
+    srv_spectators_stop(G->spectators);
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
     srv_rate_free(G->rate);

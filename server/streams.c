@@ -56,7 +56,15 @@ struct srv_streams {
     int closing; /* no new streams */
     int total;   /* open streams */
     client *clients[NBUCKETS];
+    void (*on_spectators)(const char *id, int n, void *ctx); /* or NULL: counts sent here */
+    void *spectators_ctx;
 };
+
+void srv_streams_on_spectators(srv_streams *S, void (*fn)(const char *id, int n, void *ctx), void *ctx)
+{
+    S->on_spectators = fn;
+    S->spectators_ctx = ctx;
+}
 
 static unsigned hash_text(const char *s)
 {
@@ -225,6 +233,10 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 /* The spectators of a game here, to its watchers: {"spectators": N}. */
 static void push_spectators(srv_streams *S, const char *id, int n)
 {
+    if (S->on_spectators) {
+        S->on_spectators(id, n, S->spectators_ctx);
+        return;
+    }
     char json[48];
     snprintf(json, sizeof json, "{\"spectators\":%d}", n);
     push_event(S, id, 0, "watchers", json, -1);

@@ -38,6 +38,11 @@ void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d);
  * {"spectators": N}: the streams not opened by a player's page (player 1,
  * as the page says: a count, not a permission). */
 enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g, int player);
+/* Hands the spectator counts to fn (spectators.h sums them across
+ * processes) instead of sending this process's own: fn(id, n, ctx) after
+ * each stream of game id opened or closed here, n the spectators here.
+ * Set before the daemon starts. */
+void srv_streams_on_spectators(srv_streams *S, void (*fn)(const char *id, int n, void *ctx), void *ctx);
 /* Sends an event to every watcher of game id here. When version > 0 the
  * event is a state newer than any sent so far (older ones are dropped). */
 void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json);

@@ -349,6 +349,20 @@ if [ $mode = postgresql ]; then
   is "chat on the first process" "$(status "$r")" 201
   until_ok 10 grep -q '^data: {"lines":1,' "$tmp/watch2" || bad "a chat line did not reach a watcher of the other process"
   is "the chat read on the second" "$("${C[@]}" -H "Authorization: Bearer $PB" "$U2/api/games/$pid2/chat" | jq -r '.chat[0].text')" "from process one"
+  # spectators across processes: the watcher on the second counts on the
+  # first; a process killed stops counting once its rows stop beating
+  second_pid=$pid
+  last_is() { tail -n 2 "$1" | grep -q "^data: {\"spectators\":$2}"; }
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events?as=player" > "$tmp/p2player" & pids+=($!)
+  until_ok 10 last_is "$tmp/p2player" 1 || bad "spectators: the second process's watcher not counted on the first"
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events" > /dev/null & sp1=$!; pids+=($sp1)
+  until_ok 10 last_is "$tmp/p2player" 2 || bad "spectators: one on each process: not 2"
+  kill $sp1
+  until_ok 10 last_is "$tmp/p2player" 1 || bad "spectators: a watcher who left the first process still counted"
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events" > /dev/null & sp1=$!; pids+=($sp1)
+  until_ok 10 last_is "$tmp/p2player" 2 || bad "spectators: a second watcher on the first process not counted"
+  kill -9 "$second_pid"
+  until_ok 20 last_is "$tmp/p2player" 1 || bad "spectators: the killed process's watcher still counted"
 fi
 
 kill "$watch_pid" 2>/dev/null
