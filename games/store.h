@@ -105,6 +105,9 @@ int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg
 typedef void (*tg_change_fn)(const char *id, int64_t version, void *ctx);
 typedef struct tg_listener tg_listener;
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+/* The same on another channel (a plain identifier; the lobby's is
+ * "tg_lobby"): payloads "WORD NUMBER" reach fn as (WORD, NUMBER). */
+tg_listener *tg_store_listen_on(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err);
 void tg_listener_stop(tg_listener *l);
 
 /* ---------------------------------------------------------------- backends */
@@ -129,7 +132,7 @@ struct tg_store {
 
 tg_store *tg_store_open_sqlite(const char *path, tc_error *err);
 tg_store *tg_store_open_pg(const char *url, tc_error *err);
-tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+tg_listener *tg_store_listen_pg(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err);
 
 /* The schema, as numbered migrations (migrations.c). Each is one SQL text
  * that runs on both SQLite and PostgreSQL. */

@@ -20,6 +20,29 @@ static int64_t now_ms(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+/* Something in the lobby changed (tell: here, so every process must
+ * hear): the thread looks at the lists again now, and on PostgreSQL every
+ * other process's too, through NOTIFY (their listeners wake them). */
+static void lobby_changed(srv_lobby *L, int tell)
+{
+    tc_error err;
+    if (tell && tp_db_shared(L->db) && tp_db_notify(L->db, "tg_lobby", "lobby 1", &err))
+        fprintf(stderr, "topochess serve: lobby: %s\n", err.msg);
+    pthread_mutex_lock(&L->sleep_lock);
+    L->dirty = 1;
+    pthread_cond_signal(&L->wake);
+    pthread_mutex_unlock(&L->sleep_lock);
+}
+
+/* A notification from another process (or the listener's connection
+ * made again: what changed meanwhile was not told), on the listener's
+ * thread. */
+static void on_note(const char *word, int64_t n, void *ctx)
+{
+    (void)word, (void)n;
+    lobby_changed(ctx, 0);
+}
+
 /* ---------------------------------------------------------------- seeks */
 
 static int number(const char *s, int lo, int hi, int *out)
@@ -141,7 +164,7 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
         return 500;
     }
     snprintf(id, TP_SEEK_ID_LEN + 1, "%s", s.id);
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 201;
 }
 
@@ -226,7 +249,7 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
     }
     snprintf(location, ln, "/game/%s#token=%s", g.id, g.token[taker]);
     tg_game_free(&g);
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
@@ -238,7 +261,7 @@ int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, ch
         snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open challenge to you with that id");
         return rc < 0 ? 500 : 404;
     }
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
@@ -250,7 +273,7 @@ int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, cha
         snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open seek of yours with that id");
         return rc < 0 ? 500 : 404;
     }
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
@@ -284,7 +307,7 @@ static void lobby_free(void *cls)
     if (w->user_id[0] && !others) {
         tc_error err;
         if (tp_seeks_delete_user_open(L->db, w->user_id, &err) > 0)
-            pthread_cond_signal(&L->wake);
+            lobby_changed(L, 1);
     }
     srv_sse_destroy(&w->q);
     free(w);
@@ -310,6 +333,8 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     w->next = L->ws;
     L->ws = w;
     pthread_mutex_unlock(&L->reg);
+    if (w->user_id[0])
+        lobby_changed(L, 0); /* its challenges and taken seeks, to it */
     /* pinged every 3 s: a client that reads nothing for SRV_LOBBY_TIMEOUT
      * is closed */
     return srv_sse_respond(c, lobby_read, w, lobby_free, NULL, SRV_LOBBY_TIMEOUT);
@@ -361,16 +386,23 @@ int srv_lobby_count_results(srv_lobby *L)
 
 /* ---------------------------------------------------------------- the thread */
 
-/* One tick: sweep, publish the list when it changed, tell owners here of
- * their taken seeks, keep their open seeks alive, count results. */
-static void tick(srv_lobby *L, int round)
+/* One tick. changed: the lobby changed (here, or told by another
+ * process): publish the list when it differs, tell owners here of their
+ * taken seeks and players of their challenges. beat (every
+ * SRV_LOBBY_BEAT_MS): sweep stale seeks, keep the open seeks of owners
+ * here alive, ping the streams, count results. Nothing else asks the
+ * database: an idle lobby is quiet. */
+static void tick(srv_lobby *L, int changed, int beat)
 {
     tc_error err;
     int64_t t = now_ms();
-    /* an idle server asks the database little: the sweep every 3 s (seeks
-     * go stale after 30 s), the list only when someone here watches it */
-    if (round % 10 == 0)
-        tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err);
+    if (beat && tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err) > 0) {
+        lobby_changed(L, 1);
+        pthread_mutex_lock(&L->sleep_lock);
+        L->dirty = 0; /* handled below */
+        pthread_mutex_unlock(&L->sleep_lock);
+        changed = 1;
+    }
     /* the users with a stream here */
     char (*users)[TP_ID_LEN + 1] = NULL;
     int nu = 0, cap = 0;
@@ -394,8 +426,10 @@ static void tick(srv_lobby *L, int round)
     }
     pthread_mutex_unlock(&L->reg);
     for (int i = 0; i < nu; i++) {
-        if (round % 10 == 0)
+        if (beat)
             tp_seeks_touch(L->db, users[i], t, &err);
+        if (!changed)
+            continue;
         /* a challenge to a user with a stream here: tell its pages */
         tp_seek ch[16];
         int nc = tp_challenges(L->db, users[i], 1, ch, 16, &err);
@@ -451,8 +485,10 @@ static void tick(srv_lobby *L, int round)
     pthread_mutex_lock(&L->reg);
     int watched = L->ws != NULL;
     pthread_mutex_unlock(&L->reg);
-    char *list = watched ? srv_lobby_json(L, &len) : NULL;
-    if (!watched) {
+    char *list = watched && changed ? srv_lobby_json(L, &len) : NULL;
+    if (watched && !changed) {
+        /* the list as last published */
+    } else if (!watched) {
         free(L->last); /* the next watcher is sent the list when it comes */
         L->last = NULL;
     } else if (list && (!L->last || strcmp(list, L->last))) {
@@ -471,29 +507,35 @@ static void tick(srv_lobby *L, int round)
     /* a comment every few seconds: a suspended stream is not watched by the
      * daemon, so only a write finds out that its client left; it also keeps
      * proxies from closing idle streams */
-    if (round % 10 == 0) {
+    if (beat) {
         pthread_mutex_lock(&L->reg);
         for (lwatch *w = L->ws; w; w = w->next)
             push(w, ": ping\n\n", 8);
         pthread_mutex_unlock(&L->reg);
     }
-    if (round % 10 == 5)
+    if (beat)
         srv_lobby_count_results(L);
 }
 
 static void *lobby_main(void *arg)
 {
     srv_lobby *L = arg;
-    for (int round = 1; !atomic_load(&L->stop); round++) {
-        tick(L, round);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)SRV_LOBBY_TICK_MS * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
+    int64_t next_beat = now_ms() + SRV_LOBBY_BEAT_MS;
+    int changed = 1;
+    while (!atomic_load(&L->stop)) {
+        int64_t t = now_ms();
+        int beat = t >= next_beat;
+        if (beat)
+            next_beat = t + SRV_LOBBY_BEAT_MS;
+        tick(L, changed, beat);
+        /* sleep until a change (lobby_changed) or the next beat */
+        struct timespec until = {(time_t)(next_beat / 1000), (long)(next_beat % 1000) * 1000000L};
         pthread_mutex_lock(&L->sleep_lock);
-        if (!atomic_load(&L->stop))
-            pthread_cond_timedwait(&L->wake, &L->sleep_lock, &until);
+        while (!L->dirty && !atomic_load(&L->stop) && now_ms() < next_beat)
+            if (pthread_cond_timedwait(&L->wake, &L->sleep_lock, &until))
+                break;
+        changed = L->dirty;
+        L->dirty = 0;
         pthread_mutex_unlock(&L->sleep_lock);
     }
     return NULL;
@@ -515,8 +557,16 @@ srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err)
     pthread_mutex_init(&L->reg, NULL);
     pthread_mutex_init(&L->sleep_lock, NULL);
     pthread_cond_init(&L->wake, NULL);
+    /* other processes' changes come by NOTIFY (PostgreSQL); on SQLite one
+     * process makes them all */
+    if (tp_db_shared(db) && !(L->listener = tg_store_listen_on(url, "tg_lobby", on_note, L, err))) {
+        tg_store_close(L->games);
+        free(L);
+        return NULL;
+    }
     if (pthread_create(&L->thread, NULL, lobby_main, L)) {
         snprintf(err->msg, sizeof err->msg, "cannot start the lobby's thread");
+        tg_listener_stop(L->listener);
         tg_store_close(L->games);
         free(L);
         return NULL;
@@ -533,6 +583,8 @@ void srv_lobby_stop(srv_lobby *L)
     pthread_cond_signal(&L->wake);
     pthread_mutex_unlock(&L->sleep_lock);
     pthread_join(L->thread, NULL);
+    if (L->listener)
+        tg_listener_stop(L->listener);
     tg_store_close(L->games);
     free(L->last);
     free(L->counts);

@@ -5,8 +5,11 @@
  * by an event on its lobby stream. Seeks and the games they made are rows
  * in the shared database, so any server process serves them; a thread per
  * process republishes the list when it changes, tells its owners of taken
- * seeks, sweeps stale seeks and counts the results of rated games
- * (Glicko-2) once they end.
+ * seeks and its players of challenges, woken by each change made here and,
+ * on PostgreSQL, by the other processes' (LISTEN/NOTIFY on tg_lobby: no
+ * polling of the list); every SRV_LOBBY_BEAT_MS it sweeps stale seeks,
+ * keeps its owners' seeks alive, pings its streams and counts the results
+ * of rated games (Glicko-2) once they end.
  *
  * Limits: SRV_SEEKS_PER_USER open seeks per account, SRV_SEEKS_PER_ADDR
  * per client address (several accounts behind one address) and
@@ -30,7 +33,7 @@
 #define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
 #define SRV_SEEK_STALE_MS (30 * 1000)
 #define SRV_LOBBY_TIMEOUT 60
-#define SRV_LOBBY_TICK_MS 300
+#define SRV_LOBBY_BEAT_MS 3000
 
 typedef struct srv_lobby srv_lobby;
 

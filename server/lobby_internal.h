@@ -36,6 +36,8 @@ struct srv_lobby {
     atomic_int stop;
     pthread_mutex_t sleep_lock;
     pthread_cond_t wake;
+    int dirty;             /* changed since the thread last looked (under sleep_lock) */
+    tg_listener *listener; /* PostgreSQL: the other processes' changes (NOTIFY tg_lobby), else NULL */
 };
 
 /* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */

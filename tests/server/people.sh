@@ -400,6 +400,16 @@ if [ $mode = postgresql ]; then
   r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
   is "accepted on process 1" "$(code "$r")" 303
   until_ok 10 grep -q '^event: start' "$tmp/c2.sse" || bad "the owner on process 2 got no start event"
+  # a quiet lobby asks the database little: changes come by NOTIFY, only
+  # the beat (every 3 s: sweep, keep-alive) reads the seeks; the fewest
+  # reads of the seeks table in two windows of 3 s, with a watcher and an
+  # owner on process 2 (statistics reach pg_stat_user_tables late)
+  psql_do() { "$TG_PG_BIN/psql" -X -q -t -A "$TG_TEST_DB" -c "$1" 2>/dev/null; }
+  scans() { psql_do "SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'seeks'"; }
+  d=1000000
+  for _ in 1 2; do s0=$(scans); sleep 3; s1=$(scans); [ $((s1 - s0)) -lt $d ] && d=$((s1 - s0)); done
+  [ "$d" -lt 15 ] && passed=$((passed + 1)) || bad "lobby: $d reads of the seeks in 3 s with nothing changing (polling?)"
+  echo "people-test: seeks read $d times in 3 s by a quiet lobby on 4 processes"
   kill $w2 $c2 2>/dev/null
 fi
 
