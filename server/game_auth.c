@@ -67,20 +67,15 @@ static int session_side(tp_db *db, const tg_game *g, json_t *b, struct MHD_Conne
     }
     if (!change)
         return side;
-    char why[200];
-    if (srv_same_origin(header(c, "Origin"), header(c, MHD_HTTP_HEADER_HOST), header(c, "Sec-Fetch-Site"), why,
-                        sizeof why)) {
-        srv_route_error(r, 403, 1, "%s", why);
-        return -1;
-    }
     const char *csrf = header(c, "X-CSRF-Token");
     json_t *f = b ? json_object_get(b, "csrf") : NULL;
     if (!csrf && f && json_is_string(f))
         csrf = json_string_value(f);
-    if (!srv_csrf_ok(&s, csrf)) {
-        srv_route_error(r, 403, 1, "%s",
-                        csrf ? "the CSRF token does not match your session: reload the page"
-                             : "a change made as a logged-in player needs the session's CSRF token (X-CSRF-Token)");
+    char why[256];
+    int refused = srv_session_change_check(&s, 0, csrf, header(c, "Origin"), header(c, MHD_HTTP_HEADER_HOST),
+                                           header(c, "Sec-Fetch-Site"), "", why, sizeof why);
+    if (refused) {
+        srv_route_error(r, refused, 1, "%s", why);
         return -1;
     }
     return side;

@@ -712,13 +712,12 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     /* the rest: a session and its CSRF token */
     const char *token = field(f, "csrf");
     int lobby = !strncmp(path, "/lobby/", 7) || challenge;
-    if (!s) {
-        srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
-                                       : lobby ? "log in to post or accept a seek (rated or casual)"
-                                               : "not logged in: nothing to log out of");
-    } else if (!srv_csrf_ok(s, token)) {
-        srv_route_error(&out->r, 403, 0, "%s", token ? "the form's CSRF token does not match your session: reload the page"
-                                                     : "the form has no CSRF token: use the page's buttons");
+    int refused = srv_session_change_check(s, stale, token, rq->origin, rq->host, rq->fetch_site,
+                                           lobby ? "log in to post or accept a seek (rated or casual)"
+                                                 : "not logged in: nothing to log out of",
+                                           msg, sizeof msg);
+    if (refused) {
+        srv_route_error(&out->r, refused, 0, "%s", msg);
     } else if (lobby) {
         lobby_post(P, site, out, s, path, f, addr);
     } else {

@@ -564,8 +564,10 @@ static void test_lobby(void)
         char link[64];
         snprintf(link, sizeof link, "<td>0-1</td><td><a href=\"/game/%s\">", game);
         CHECK(has(&a, "Rating history") && has(&a, "<h2>Games</h2>") && has(&a, link) &&
-                  has(&a, "<a href=\"/@/Ann\">Ann</a></td><td><a href=\"/@/Ben\">Ben</a>"),
-              "Ann's page lists the game (White Ann, Black Ben, 0-1) and her history: %s", a.body);
+                  has(&a, "<a href=\"/@/Ann\">Ann</a> <span class=\"tc-rating\">(1500?)</span></td><td><a "
+                          "href=\"/@/Ben\">Ben</a> <span class=\"tc-rating\">(1500?)</span>"),
+              "Ann's page lists the game (White Ann, Black Ben, 0-1, the ratings they began with) and her "
+              "history: %s", a.body);
         free(a.body);
         tg_game_free(&g);
     }
