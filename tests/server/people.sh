@@ -290,6 +290,16 @@ row=$(get /dev/null "$U/games?player=eve" | grep "data-game=\"$cgame\"")
 has "archive: Eve's rating as the game began" "$row" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
 has "archive: Dan's rating as the game began" "$row" 'href="/@/Dan">Dan</a> <span class="tc-rating">(1500?)</span>'
 has "player page: the game with the ratings it began with" "$(get /dev/null "$U/@/Dan")" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
+# a rematch by session: offered by Dan, accepted by Eve; both play it as themselves
+r=$(act "$D" rematch "{\"csrf\":\"$(csrf "$D")\"}")
+is "Dan offers a rematch by session" "$(code "$r")" 200
+r=$(act "$E" rematch "{\"action\":\"accept\",\"csrf\":\"$(csrf "$E")\"}")
+is "Eve accepts it by session" "$(code "$r")" 201
+rgame=$(sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p' <<< "$r")
+is "Dan's side in the rematch, by session" "$(get "$D" "$U/api/games/$rgame" | grep -o '"you":"[a-z]*"')" "\"you\":\"$eve_side\""
+dan_now=$(get /dev/null "$U/@/Dan" | sed -n 's|.*<td class="tc-rating">\([0-9]*\).*|\1|p' | head -n 1)
+[ -n "$dan_now" ] && [ "$dan_now" -gt 1500 ] || bad "Dan's rating after a win: '$dan_now'"
+has "the rematch began with Dan's rating after the win" "$(get /dev/null "$U/games?player=dan" | grep "data-game=\"$rgame\"")" "href=\"/@/Dan\">Dan</a> <span class=\"tc-rating\">($dan_now?)</span>"
 r=$(form "$E" "$U/@/Eve/challenge" "csrf=$(csrf "$E")&variant=torus&clock=corr3")
 is "a challenge to oneself: 400" "$(code "$r")" 400
 kill $eve_pid $dan_pid 2>/dev/null
