@@ -30,10 +30,11 @@ async function account(i) {
   const page = await request('GET', '/account', null, { Cookie: cookie });
   const csrf = page.body.match(/name="csrf" value="([^"]+)"/)?.[1];
   if (!cookie || !csrf) throw new Error(`sign-up ${i}: ${r.status}`);
-  return { cookie, csrf };
+  return { cookie, csrf, from: who['X-Forwarded-For'] };
 }
+// each owner seeks from its own address (seeks are limited per address too)
 const seek = (a, clock) => request('POST', '/lobby/seek', `csrf=${a.csrf}&variant=klein-bottle&clock=${clock}`,
-  { ...form, Cookie: a.cookie });
+  { ...form, Cookie: a.cookie, 'X-Forwarded-For': a.from });
 
 const rss0 = rss();
 // every owner keeps a stream open, as a lobby page does
@@ -90,6 +91,6 @@ const tAll = Date.now() - t1;
 console.log(`watchers ${watchers}, open seeks ${seeks} (+1), owners' streams ${owners.length}`);
 console.log(`opening ${watchers} streams: ${tOpen} ms`);
 console.log(`server RSS: ${rss0.toFixed(1)} MB at start, ${rssFull.toFixed(1)} MB with the streams and seeks`);
-console.log(`a new seek reached ${seen}/${watchers} watchers in ${tAll} ms (the lobby thread ticks every 300 ms)`);
+console.log(`a new seek reached ${seen}/${watchers} watchers in ${tAll} ms (the lobby's thread wakes at each change)`);
 for (const s of streams) s.destroy();
 process.exit(seen === watchers ? 0 : 1);

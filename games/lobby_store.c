@@ -10,19 +10,22 @@
     "max_rating, rating, provisional, created_ms, seen_ms, taken_by, game_id, owner_token, target_user, "     \
     "target_name"
 
+#define SQL_NUM2(x) #x
+#define SQL_NUM(x) SQL_NUM2(x)
+
 static void copy(char *dst, size_t n, const char *src) { snprintf(dst, n, "%s", src ? src : ""); }
 
 int tp_seek_insert(tp_db *d, const tp_seek *s, tc_error *err)
 {
-    tp_arg a[] = {TP_TEXT(s->id), TP_TEXT(s->user_id), TP_TEXT(s->name), TP_TEXT(s->variant),
+    tp_arg a[] = {TP_TEXT(s->addr), TP_TEXT(s->id), TP_TEXT(s->user_id), TP_TEXT(s->name), TP_TEXT(s->variant),
                   TP_INT(s->clock.kind), TP_INT(s->clock.initial_ms), TP_INT(s->clock.increment_ms),
                   TP_INT(s->clock.days), TP_INT(s->rated), TP_TEXT(s->color), TP_INT(s->min_rating),
                   TP_INT(s->max_rating), TP_INT(s->rating), TP_INT(s->provisional), TP_INT(s->created_ms),
                   TP_INT(s->seen_ms), TP_TEXT(s->target_user), TP_TEXT(s->target_name)};
     return tp_db_exec(d,
-                      "INSERT INTO seeks (" SEEK_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12, ?13, ?14, ?15, ?16, '', '', '', ?17, ?18)",
-                      a, 18, NULL, NULL, err) < 0
+                      "INSERT INTO seeks (addr, " SEEK_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                      "?11, ?12, ?13, ?14, ?15, ?16, ?17, '', '', '', ?18, ?19)",
+                      a, 19, NULL, NULL, err) < 0
                ? -1
                : 0;
 }
@@ -116,6 +119,23 @@ int tp_seeks_count_user(tp_db *d, const char *user_id, tc_error *err)
     return rc < 0 ? -1 : (int)n;
 }
 
+int tp_seeks_count_addr(tp_db *d, const char *addr, tc_error *err)
+{
+    long long n = 0;
+    tp_arg a[] = {TP_TEXT(addr)};
+    int rc = tp_db_exec(d, "SELECT COUNT(*) FROM seeks WHERE addr = ?1 AND taken_by = ''", a, 1, first_int, &n, err);
+    return rc < 0 ? -1 : (int)n;
+}
+
+int tp_games_live(tp_db *d, int64_t since_ms, tc_error *err)
+{
+    long long n = 0;
+    tp_arg a[] = {TP_INT(since_ms)};
+    int rc = tp_db_exec(d, "SELECT COUNT(*) FROM games WHERE result = '*' AND updated_ms >= ?1", a, 1, first_int, &n,
+                        err);
+    return rc < 0 ? -1 : (int)n;
+}
+
 int tp_seeks_count_open(tp_db *d, tc_error *err)
 {
     long long n = 0;
@@ -174,9 +194,15 @@ int tp_lobby_game_insert(tp_db *d, const tp_lobby_game *g, int64_t now_ms, tc_er
 {
     tp_arg a[] = {TP_TEXT(g->game_id), TP_TEXT(g->variant), TP_TEXT(g->white), TP_TEXT(g->black), TP_INT(g->rated),
                   TP_INT(now_ms)};
+    /* the players' ratings as the game begins, kept with it (the start
+     * rating for a player with none in the variant yet) */
+#define RATING_AT(col, user)                                                                                    \
+    "COALESCE((SELECT " col " FROM ratings WHERE user_id = " user " AND variant = ?2), "
     return tp_db_exec(d,
                       "INSERT INTO rated_games (game_id, variant, white_user, black_user, rated, applied, "
-                      "created_ms) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)",
+                      "created_ms, white_r, white_rd, black_r, black_rd) VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, "
+                      RATING_AT("rating", "?3") SQL_NUM(TG_RATING_START) "), " RATING_AT("rd", "?3") SQL_NUM(TG_RD_START) "), "
+                      RATING_AT("rating", "?4") SQL_NUM(TG_RATING_START) "), " RATING_AT("rd", "?4") SQL_NUM(TG_RD_START) "))",
                       a, 6, NULL, NULL, err) < 0
                ? -1
                : 0;
@@ -252,7 +278,7 @@ typedef struct {
 static int played_row(void *ctx, int n, const char *const *v)
 {
     played_rows *pr = ctx;
-    if (pr->n >= pr->max || n < 6)
+    if (pr->n >= pr->max || n < 10)
         return 1;
     tp_played *p = &pr->out[pr->n++];
     copy(p->game_id, sizeof p->game_id, v[0]);
@@ -261,6 +287,11 @@ static int played_row(void *ctx, int n, const char *const *v)
     copy(p->black, sizeof p->black, v[3]);
     p->rated = atoi(v[4]);
     p->created_ms = strtoll(v[5], NULL, 10);
+    /* stored as the game began; NULL (read as "") in older rows */
+    p->white_r = v[6] && *v[6] ? (int)(strtod(v[6], NULL) + 0.5) : 0;
+    p->black_r = v[8] && *v[8] ? (int)(strtod(v[8], NULL) + 0.5) : 0;
+    p->white_prov = v[7] && *v[7] && strtod(v[7], NULL) > TG_RD_PROVISIONAL;
+    p->black_prov = v[9] && *v[9] && strtod(v[9], NULL) > TG_RD_PROVISIONAL;
     return 0;
 }
 
@@ -269,7 +300,8 @@ int tp_lobby_games_of(tp_db *d, const char *user_id, tp_played *out, int max, tc
     played_rows pr = {out, 0, max};
     tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
     int rc = tp_db_exec(d,
-                        "SELECT g.game_id, g.variant, w.name, b.name, g.rated, g.created_ms FROM rated_games g "
+                        "SELECT g.game_id, g.variant, w.name, b.name, g.rated, g.created_ms, g.white_r, g.white_rd, "
+                        "g.black_r, g.black_rd FROM rated_games g "
                         "JOIN users w ON w.id = g.white_user JOIN users b ON b.id = g.black_user "
                         "WHERE g.white_user = ?1 OR g.black_user = ?1 ORDER BY g.created_ms DESC LIMIT ?2",
                         a, 2, played_row, &pr, err);

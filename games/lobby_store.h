@@ -26,6 +26,7 @@ typedef struct tp_seek {
     char owner_token[TG_TOKEN_LEN + 1];
     char target_user[TP_ID_LEN + 1]; /* a challenge: the one player who may accept ("" for everyone) */
     char target_name[TP_NAME_MAX + 1];
+    char addr[48]; /* the client address it was posted from (written, not read back) */
 } tp_seek;
 
 int tp_seek_insert(tp_db *d, const tp_seek *s, tc_error *err);
@@ -40,6 +41,11 @@ int tp_seek_get(tp_db *d, const char *id, tp_seek *out, tc_error *err); /* 1, 0,
 /* Open seeks of a user, and in all. */
 int tp_seeks_count_user(tp_db *d, const char *user_id, tc_error *err);
 int tp_seeks_count_open(tp_db *d, tc_error *err);
+/* Games in progress (any, not only the lobby's) that moved or began since
+ * since_ms. */
+int tp_games_live(tp_db *d, int64_t since_ms, tc_error *err);
+/* Open seeks (and challenges) posted from a client address. */
+int tp_seeks_count_addr(tp_db *d, const char *addr, tc_error *err);
 /* Marks an open seek taken by a user for a game: 1 when this call took it,
  * 0 when it was taken (or gone) before, -1. */
 int tp_seek_take(tp_db *d, const char *id, const char *by, const char *game_id, const char *owner_token,
@@ -65,6 +71,8 @@ typedef struct tp_lobby_game {
     int rated;
 } tp_lobby_game;
 
+/* Stores the row with both players' ratings in the variant as they are
+ * now (the archive shows these, not later ones). */
 int tp_lobby_game_insert(tp_db *d, const tp_lobby_game *g, int64_t now_ms, tc_error *err);
 /* Rated games whose result is not counted yet, oldest first. */
 int tp_lobby_games_pending(tp_db *d, tp_lobby_game *out, int max, tc_error *err);
@@ -80,6 +88,8 @@ typedef struct tp_played {
     char white[TP_NAME_MAX + 1], black[TP_NAME_MAX + 1];
     int rated;
     int64_t created_ms;
+    int white_r, black_r;         /* the ratings as the game began (0: not kept, a game from before migration 7) */
+    int white_prov, black_prov;   /* and whether they were provisional */
 } tp_played;
 
 /* The games a user began from the lobby, newest first: the count, -1. */

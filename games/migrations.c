@@ -84,5 +84,22 @@ const tg_migration tg_migrations[] = {
         " user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, granted_ms BIGINT NOT NULL);"
         "CREATE TABLE pages_version (id INTEGER PRIMARY KEY, version BIGINT NOT NULL);"
         "INSERT INTO pages_version (id, version) VALUES (1, 0);"},
+    /* people (docs/accounts.md): the address a seek came from (the limit
+     * per address), the players' ratings when a lobby game began (the
+     * archive shows them, not today's), the spectators each process has of
+     * a game (summed across processes; rows of a process that stopped
+     * beating expire), and the players who opened their chat to watchers */
+    {7, "ALTER TABLE seeks ADD COLUMN addr TEXT NOT NULL DEFAULT '';"
+        "ALTER TABLE rated_games ADD COLUMN white_r DOUBLE PRECISION;"
+        "ALTER TABLE rated_games ADD COLUMN white_rd DOUBLE PRECISION;"
+        "ALTER TABLE rated_games ADD COLUMN black_r DOUBLE PRECISION;"
+        "ALTER TABLE rated_games ADD COLUMN black_rd DOUBLE PRECISION;"
+        "CREATE INDEX seeks_by_addr ON seeks (addr);"
+        "CREATE TABLE game_watchers ("
+        " game_id TEXT NOT NULL, process TEXT NOT NULL, n INTEGER NOT NULL, seen_ms BIGINT NOT NULL,"
+        " PRIMARY KEY (game_id, process));"
+        "CREATE TABLE chat_open ("
+        " game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, side INTEGER NOT NULL,"
+        " PRIMARY KEY (game_id, side));"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

@@ -159,3 +159,13 @@ int tp_db_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_fn f
     pthread_mutex_unlock(&d->lock);
     return rc;
 }
+
+int tp_db_shared(const tp_db *d) { return d->pg != NULL; }
+
+int tp_db_notify(tp_db *d, const char *channel, const char *payload, tc_error *err)
+{
+    if (!d->pg)
+        return 0;
+    tp_arg a[] = {TP_TEXT(channel), TP_TEXT(payload)};
+    return tp_db_exec(d, "SELECT pg_notify(?1, ?2)", a, 2, NULL, NULL, err) < 0 ? -1 : 0;
+}

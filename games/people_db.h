@@ -34,5 +34,10 @@ void tp_db_close(tp_db *d);
  * changed (INSERT, UPDATE, DELETE); -1 with err on failure; TP_EUNIQUE
  * when a uniqueness constraint refused it. */
 int tp_db_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_fn fn, void *ctx, tc_error *err);
+/* Whether other server processes may share the database (PostgreSQL). */
+int tp_db_shared(const tp_db *d);
+/* PostgreSQL: NOTIFY channel with payload (every process listening hears
+ * it); SQLite: nothing (one process). 0, or -1 with err. */
+int tp_db_notify(tp_db *d, const char *channel, const char *payload, tc_error *err);
 
 #endif

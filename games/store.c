@@ -71,7 +71,12 @@ int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg
 
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err)
 {
+    return tg_store_listen_on(url, "tg_games", fn, ctx, err);
+}
+
+tg_listener *tg_store_listen_on(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err)
+{
     if (!url || !is_pg(url))
         return NULL;
-    return tg_store_listen_pg(url, fn, ctx, err);
+    return tg_store_listen_pg(url, channel, fn, ctx, err);
 }

@@ -79,11 +79,14 @@ int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg
     "(clock_kind = 2 AND turn_started_ms + days * 86400000 <= " n ")) ORDER BY id LIMIT " m ""
 
 /* The archive's query, with each backend's placeholders: limit, id,
- * variant, player, result, offset ("" for no filter). */
+ * variant, player, result, offset ("" for no filter). The ratings are
+ * those kept with a lobby game when it began (today's for rows from
+ * before migration 7). */
 #define TG_ARCHIVE_SQL(lim, id, v, pl, res, off)                                                              \
     "SELECT g.id, g.variant, g.result, g.termination, g.nmoves, g.engine_side, g.created_ms, g.updated_ms, "    \
-    "COALESCE(w.name, ''), COALESCE(b.name, ''), COALESCE(wr.rating, 0), COALESCE(br.rating, 0), "              \
-    "COALESCE(rg.rated, 0), COALESCE(wr.rd, -1), COALESCE(br.rd, -1) FROM games g LEFT JOIN rated_games rg ON rg.game_id = g.id "                          \
+    "COALESCE(w.name, ''), COALESCE(b.name, ''), COALESCE(rg.white_r, wr.rating, 0), "                          \
+    "COALESCE(rg.black_r, br.rating, 0), COALESCE(rg.rated, 0), COALESCE(rg.white_rd, wr.rd, -1), "             \
+    "COALESCE(rg.black_rd, br.rd, -1) FROM games g LEFT JOIN rated_games rg ON rg.game_id = g.id "                          \
     "LEFT JOIN users w ON w.id = rg.white_user LEFT JOIN users b ON b.id = rg.black_user "                       \
     "LEFT JOIN ratings wr ON wr.user_id = rg.white_user AND wr.variant = g.variant "                             \
     "LEFT JOIN ratings br ON br.user_id = rg.black_user AND br.variant = g.variant "                             \
@@ -102,6 +105,9 @@ int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg
 typedef void (*tg_change_fn)(const char *id, int64_t version, void *ctx);
 typedef struct tg_listener tg_listener;
 tg_listener *tg_store_listen(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+/* The same on another channel (a plain identifier; the lobby's is
+ * "tg_lobby"): payloads "WORD NUMBER" reach fn as (WORD, NUMBER). */
+tg_listener *tg_store_listen_on(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err);
 void tg_listener_stop(tg_listener *l);
 
 /* ---------------------------------------------------------------- backends */
@@ -126,7 +132,7 @@ struct tg_store {
 
 tg_store *tg_store_open_sqlite(const char *path, tc_error *err);
 tg_store *tg_store_open_pg(const char *url, tc_error *err);
-tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_error *err);
+tg_listener *tg_store_listen_pg(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err);
 
 /* The schema, as numbered migrations (migrations.c). Each is one SQL text
  * that runs on both SQLite and PostgreSQL. */

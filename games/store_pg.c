@@ -484,6 +484,7 @@ static int prepare_all(pg *c, tc_error *err)
 
 struct tg_listener {
     PGconn *db;
+    char channel[32];
     pthread_t thread;
     atomic_int stop;
     atomic_int lost, regained; /* connections lost and made again */
@@ -501,9 +502,11 @@ static int nap(tg_listener *l, int ms)
     return atomic_load(&l->stop);
 }
 
-static int listen_now(PGconn *db)
+static int listen_now(PGconn *db, const char *channel)
 {
-    PGresult *r = PQstatus(db) == CONNECTION_OK ? PQexec(db, "LISTEN tg_games") : NULL;
+    char sql[64];
+    snprintf(sql, sizeof sql, "LISTEN %s", channel);
+    PGresult *r = PQstatus(db) == CONNECTION_OK ? PQexec(db, sql) : NULL;
     int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
     return ok ? 0 : -1;
@@ -541,7 +544,7 @@ static void *listen_loop(void *arg)
         atomic_fetch_add(&l->lost, 1);
         for (int backoff = BACKOFF_MIN; !nap(l, backoff); backoff = next_backoff(backoff)) {
             PQreset(l->db);
-            if (!listen_now(l->db)) {
+            if (!listen_now(l->db, l->channel)) {
                 atomic_fetch_add(&l->regained, 1);
                 l->fn(NULL, 1, l->ctx);
                 break;
@@ -551,7 +554,7 @@ static void *listen_loop(void *arg)
     return NULL;
 }
 
-tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_error *err)
+tg_listener *tg_store_listen_pg(const char *url, const char *channel, tg_change_fn fn, void *ctx, tc_error *err)
 {
     tg_listener *l = calloc(1, sizeof *l);
     if (!l) {
@@ -560,8 +563,9 @@ tg_listener *tg_store_listen_pg(const char *url, tg_change_fn fn, void *ctx, tc_
     }
     l->fn = fn;
     l->ctx = ctx;
+    snprintf(l->channel, sizeof l->channel, "%s", channel);
     l->db = PQconnectdb(url);
-    if (listen_now(l->db)) {
+    if (listen_now(l->db, l->channel)) {
         snprintf(err->msg, sizeof err->msg, "postgresql: listen: %.200s", PQerrorMessage(l->db));
         PQfinish(l->db);
         free(l);

@@ -17,8 +17,8 @@ typedef struct tg_game_summary {
     int engine_side;
     int64_t created_ms, updated_ms;
     /* the archive's (tg_store_archive; pending leaves them empty): the
-     * sides' account names ("" for anonymous sides), their current rating
-     * in the variant (0 for an anonymous side; the start rating, provisional,
+     * sides' account names ("" for anonymous sides), their rating
+     * in the variant as the game began (0 for an anonymous side; the start rating, provisional,
      * before an account's first rated game) and whether it is provisional,
      * whether the game counts for ratings */
     char white[40], black[40];

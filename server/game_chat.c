@@ -1,6 +1,7 @@
 /* The players' chat: see game_chat.h. */
 #include "game_chat.h"
 
+#include "game_auth.h"
 #include "game_state.h"
 #include "games_body.h"
 
@@ -99,9 +100,32 @@ static int line_row(void *ctx, int ncols, const char *const *vals)
     return 0;
 }
 
+static int open_row(void *ctx, int ncols, const char *const *vals)
+{
+    (void)ncols;
+    int side = atoi(vals[0]);
+    if (side == 0 || side == 1)
+        ((int *)ctx)[side] = 1;
+    return 0;
+}
+
+/* Which sides opened the chat to watchers: 0, or -1 (logged). */
+static int sides_open(tp_db *d, const char *game_id, int open[2])
+{
+    tc_error err;
+    open[0] = open[1] = 0;
+    tp_arg a[] = {TP_TEXT(game_id)};
+    if (tp_db_exec(d, "SELECT side FROM chat_open WHERE game_id = ?1", a, 1, open_row, open, &err) < 0) {
+        fprintf(stderr, "topochess serve: chat store: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 json_t *srv_chat_json(tp_db *d, const char *game_id)
 {
     tc_error err;
+    int open[2];
     json_t *lines = json_array();
     tp_arg a[] = {TP_TEXT(game_id), TP_INT(SRV_CHAT_SHOWN)};
     if (tp_db_exec(d, "SELECT side, text, at_ms FROM game_chat WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2", a, 2,
@@ -110,5 +134,71 @@ json_t *srv_chat_json(tp_db *d, const char *game_id)
         json_decref(lines);
         return NULL;
     }
-    return json_pack("{s:o}", "chat", lines);
+    if (sides_open(d, game_id, open)) {
+        json_decref(lines);
+        return NULL;
+    }
+    return json_pack("{s:o, s:{s:b, s:b}}", "chat", lines, "watchers", "white", open[TC_WHITE], "black",
+                     open[TC_BLACK]);
+}
+
+int srv_chat_open(tp_db *d, const tg_game *g)
+{
+    int open[2];
+    if (sides_open(d, g->id, open))
+        return -1;
+    if (g->engine_side == 0 || g->engine_side == 1)
+        open[g->engine_side] = 1;
+    return open[0] && open[1];
+}
+
+int srv_chat_set_open(tp_db *d, const char *game_id, int side, int on, char *why, size_t whylen)
+{
+    tc_error err;
+    tp_arg a[] = {TP_TEXT(game_id), TP_INT(side)};
+    int rc = tp_db_exec(d, "DELETE FROM chat_open WHERE game_id = ?1 AND side = ?2", a, 2, NULL, NULL, &err);
+    if (rc >= 0 && on)
+        rc = tp_db_exec(d, "INSERT INTO chat_open (game_id, side) VALUES (?1, ?2)", a, 2, NULL, NULL, &err);
+    if (rc == TP_EUNIQUE) /* opened meanwhile by another request */
+        rc = 0;
+    if (rc < 0) {
+        fprintf(stderr, "topochess serve: chat store: %s\n", err.msg);
+        snprintf(why, whylen, "the chat cannot be changed now: try again shortly");
+        return 503;
+    }
+    return 0;
+}
+
+void srv_chat_answer(tp_db *d, const tg_game *g, struct MHD_Connection *c, srv_response *r)
+{
+    int side = srv_game_side(d, g, NULL, c, 0, r);
+    if (side == -1)
+        return;
+    int open = side >= 0 ? 1 : srv_chat_open(d, g);
+    json_t *chat = open > 0 ? srv_chat_json(d, g->id) : NULL;
+    if (chat)
+        srv_api_json(r, 200, chat);
+    else if (!open)
+        srv_route_error(r, 403, 1, "the players' chat is for the two players: watchers read it only once both "
+                                   "players open it to them");
+    else
+        srv_route_error(r, 503, 1, "the chat cannot be read now: try again shortly");
+}
+
+char *srv_chat_event(tp_db *d, const tg_game *g)
+{
+    tc_error err;
+    long n = 0;
+    tp_arg a[] = {TP_TEXT(g->id)};
+    if (tp_db_exec(d, "SELECT COUNT(*) FROM game_chat WHERE game_id = ?1", a, 1, count_row, &n, &err) < 0) {
+        fprintf(stderr, "topochess serve: chat store: %s\n", err.msg);
+        return NULL;
+    }
+    int open = srv_chat_open(d, g);
+    if (open < 0)
+        return NULL;
+    char *text = malloc(64);
+    if (text)
+        snprintf(text, 64, "{\"lines\":%ld,\"watchers\":%s}", n, open ? "true" : "false");
+    return text;
 }

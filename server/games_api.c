@@ -20,9 +20,11 @@
 #include "games_pages.h"
 #include "rate_limit.h"
 #include "archive.h"
+#include "game_auth.h"
 #include "game_chat.h"
 #include "lobby_store.h"
 #include "respond.h"
+#include "spectators.h"
 #include "streams.h"
 #include "topochess_explain.h"
 
@@ -45,8 +47,14 @@ struct srv_games {
     tg_listener *listener;
     srv_rate *rate;
     double per_minute;
-    tp_db *db; /* the chat's rows (game_chat.h) */
+    tp_db *db; /* the chat's rows (game_chat.h), the spectators' */
+    srv_spectators *_Atomic spectators; /* set after the listener starts */
 };
+
+static void on_spectators(const char *id, int n, void *ctx)
+{
+    srv_spectators_here(((srv_games *)ctx)->spectators, id, n);
+}
 
 /* A failure of the store as an answer: 503 with Retry-After while the
  * database is being reconnected, else 500. The store's own text (the
@@ -111,12 +119,15 @@ static void send_chat(srv_games *G, const char *id)
 {
     if (!srv_streams_wants(G->streams, id, INT64_MAX))
         return;
-    json_t *chat = srv_chat_json(G->db, id);
-    char *text = chat ? json_dumps(chat, JSON_COMPACT) : NULL;
+    tg_game g;
+    tc_error err;
+    if (srv_gstore_load(G->store, id, &g, &err) != TG_OK)
+        return;
+    char *text = srv_chat_event(G->db, &g); /* no text: each page reads the chat as it may */
     if (text)
         srv_streams_event(G->streams, id, 0, "chat", text);
     free(text);
-    json_decref(chat);
+    tg_game_free(&g);
 }
 
 /* Another process made game id's rematch (version 0): its watchers here
@@ -142,6 +153,10 @@ static void on_change(const char *id, int64_t version, void *ctx)
     srv_games *G = ctx;
     if (!id) {
         resync(G, (int)version);
+        return;
+    }
+    if (version == -1) { /* the spectators of a game changed somewhere */
+        srv_spectators_push(G->spectators, id);
         return;
     }
     if (version == 0) { /* a rematch made, or a chat line */
@@ -196,6 +211,13 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
         srv_games_stop(G);
         return NULL;
     }
+    G->spectators = srv_spectators_start(G->db, G->streams);
+    if (!G->spectators) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        srv_games_stop(G);
+        return NULL;
+    }
+    srv_streams_on_spectators(G->streams, on_spectators, G);
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
     G->timer = srv_timer_start(G->store, G->streams, G->engines);
     if (!G->engines || !G->timer) {
@@ -226,6 +248,7 @@ void srv_games_stop(srv_games *G)
     srv_engines_stop(G->engines);
     if (G->listener)
         tg_listener_stop(G->listener);
+    srv_spectators_stop(G->spectators);
     srv_streams_free(G->streams);
     srv_gstore_close(G->store);
     srv_rate_free(G->rate);
@@ -246,27 +269,6 @@ int srv_games_owns(const char *t)
 
 
 
-
-/* The side a request speaks for: its token from the body or an
- * "Authorization: Bearer" header; -1 with a 403 answer. */
-static int request_side(const tg_game *g, json_t *body, struct MHD_Connection *c, srv_response *r)
-{
-    const char *tok = NULL;
-    json_t *t = body ? json_object_get(body, "token") : NULL;
-    if (t && json_is_string(t))
-        tok = json_string_value(t);
-    if (!tok) {
-        const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-        if (h && !strncmp(h, "Bearer ", 7))
-            tok = h + 7;
-    }
-    int side = tok ? tg_game_side_of(g, tok) : -1;
-    if (side < 0)
-        srv_route_error(r, 403, 1, tok ? "wrong token for this game" : "this needs a side's token");
-    else if (side == g->engine_side)
-        side = -1, srv_route_error(r, 403, 1, "the engine's side is played by the server");
-    return side;
-}
 
 static void finish_create(srv_games *G, struct MHD_Connection *c, tg_game *g, srv_response *r)
 {
@@ -447,14 +449,15 @@ static int rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int sid
 }
 
 
-/* A chat line of side's, stored, then sent to the game's watchers: here
- * directly when no other process can exist (SQLite), else through the
- * store's notification (on_change, version 0), which reaches every
- * process. */
-static void post_chat(srv_games *G, const tg_game *g, int side, const char *text, srv_response *r)
+/* A chat line of side's (or, open >= 0, side opening or closing the chat
+ * to watchers), stored, then told to the game's watchers: here directly
+ * when no other process can exist (SQLite), else through the store's
+ * notification (on_change, version 0), which reaches every process. */
+static void post_chat(srv_games *G, const tg_game *g, int side, const char *text, int open, srv_response *r)
 {
     char why[160];
-    int st = srv_chat_post(G->db, g->id, side, text, srv_now_ms(), why, sizeof why);
+    int st = open >= 0 ? srv_chat_set_open(G->db, g->id, side, open, why, sizeof why)
+                       : srv_chat_post(G->db, g->id, side, text, srv_now_ms(), why, sizeof why);
     if (st) {
         srv_route_error(r, st, 1, "%s", why);
         if (st == 429)
@@ -484,7 +487,8 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
         return;
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"),
         is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch"),
-        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat");
+        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat"),
+        is_cw = !strcmp(action, "chat-watchers");
     for (int attempt = 0; attempt < 8; attempt++) {
         tg_game g;
         tc_error err;
@@ -496,13 +500,13 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
                 store_error(r, rc, 1, &err);
             break;
         }
-        int side = request_side(&g, b, c, r);
+        int side = srv_game_side(G->db, &g, b, c, 1, r);
         if (side < 0) {
             tg_game_free(&g);
             break;
         }
-        if (is_chat) {
-            post_chat(G, &g, side, move, r);
+        if (is_chat || is_cw) {
+            post_chat(G, &g, side, move, is_cw ? !strcmp(what, "on") : -1, r);
             tg_game_free(&g);
             break;
         }
@@ -733,7 +737,7 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
         } else if (n == 1 && strlen(path) == 11 + strlen(id)) {
             tg_game g;
             const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-            json_t *hit = get && !h ? srv_gstore_cached_state(G->store, id, srv_now_ms()) : NULL;
+            json_t *hit = get && !h && !srv_game_has_session(c) ? srv_gstore_cached_state(G->store, id, srv_now_ms()) : NULL;
             uint64_t gen = srv_gstore_cache_gen(G->store, id);
             if (hit)
                 srv_api_json(&r, 200, hit);
@@ -741,17 +745,16 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
                 r.allow = 2, srv_route_error(&r, 405, 1, "a game's state only reads; post to /move, /draw, ...");
             else if (!read_game(G, id, &g, &r, 1)) {
                 json_t *st = srv_state_json(&g, srv_now_ms());
-                /* with a side's token (Authorization: Bearer): which side it is */
-                if (h && !strncmp(h, "Bearer ", 7)) {
-                    int side = tg_game_side_of(&g, h + 7);
-                    if (side < 0) {
-                        json_decref(st);
-                        srv_route_error(&r, 403, 1, "wrong token for this game");
-                        tg_game_free(&g);
-                        return srv_http_send(c, &r, G->cors);
-                    }
-                    json_object_set_new(st, "you", json_string(srv_side_name(side)));
+                /* with a side's token (Authorization: Bearer) or a
+                 * player's session: which side it is */
+                int side = srv_game_side(G->db, &g, NULL, c, 0, &r);
+                if (side == -1) {
+                    json_decref(st);
+                    tg_game_free(&g);
+                    return srv_http_send(c, &r, G->cors);
                 }
+                if (side >= 0)
+                    json_object_set_new(st, "you", json_string(srv_side_name(side)));
                 srv_api_json(&r, 200, st);
                 srv_gstore_cache_put(G->store, &g, gen);
             }
@@ -764,11 +767,7 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
         } else if (n == 2 && !strcmp(action, "chat") && get) {
             tg_game g;
             if (!read_game(G, id, &g, &r, 1)) {
-                json_t *chat = srv_chat_json(G->db, id);
-                if (chat)
-                    srv_api_json(&r, 200, chat);
-                else
-                    srv_route_error(&r, 503, 1, "the chat cannot be read now: try again shortly");
+                srv_chat_answer(G->db, &g, c, &r);
                 tg_game_free(&g);
             }
         } else if (n == 2 && !strcmp(action, "events") && !strcmp(method, "GET")) {

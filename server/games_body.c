@@ -204,7 +204,7 @@ int srv_api_create_variant(const srv_site *site, const srv_create_req *q, tc_var
 json_t *srv_api_action_body(const char *action, const char *body, size_t len, const char **move_out,
                             const char **what_out, srv_response *r)
 {
-    static const char *const fields[] = {"token", "move", "action", "text", NULL};
+    static const char *const fields[] = {"token", "move", "action", "text", "csrf", NULL};
     json_t *b = read_body(body, len, fields, r);
     if (!b)
         return NULL;
@@ -216,9 +216,11 @@ json_t *srv_api_action_body(const char *action, const char *body, size_t len, co
     }
     int is_move = !strcmp(action, "move"), is_draw = !strcmp(action, "draw"), is_tb = !strcmp(action, "takeback"),
         is_resign = !strcmp(action, "resign"), is_rematch = !strcmp(action, "rematch"),
-        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat");
-    if (!is_move && !is_draw && !is_tb && !is_resign && !is_rematch && !is_abort && !is_chat) {
-        srv_route_error(r, 404, 1, "no such action '%.32s': move, draw, takeback, resign, abort, rematch or chat",
+        is_abort = !strcmp(action, "abort"), is_chat = !strcmp(action, "chat"),
+        is_cw = !strcmp(action, "chat-watchers");
+    if (!is_move && !is_draw && !is_tb && !is_resign && !is_rematch && !is_abort && !is_chat && !is_cw) {
+        srv_route_error(r, 404, 1,
+                        "no such action '%.32s': move, draw, takeback, resign, abort, rematch, chat or chat-watchers",
                         action);
         json_decref(b);
         return NULL;
@@ -235,6 +237,11 @@ json_t *srv_api_action_body(const char *action, const char *body, size_t len, co
     }
     if (is_chat && (!text || !text[0])) {
         srv_route_error(r, 400, 1, "field 'text' (the chat line, 1 to %d bytes) is missing", SRV_CHAT_MAX);
+        json_decref(b);
+        return NULL;
+    }
+    if (is_cw && (!what || (strcmp(what, "on") && strcmp(what, "off")))) {
+        srv_route_error(r, 400, 1, "field 'action' must be on or off (whether watchers may read the players' chat)");
         json_decref(b);
         return NULL;
     }

@@ -173,7 +173,7 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
     }
     if (n)
         srv_buf_str(&m, "</tbody></table></div>\n<p class=\"tc-archive-note\">Ratings are the players' ratings in "
-                        "the variant now (? while provisional); games from the lobby name their players, games "
+                        "the variant when the game began (? while provisional); games from the lobby name their players, games "
                         "made by link are anonymous.</p>\n");
     else
         srv_buf_str(&m, page > 1 ? "<p class=\"tc-game-none\">No more games.</p>\n"

@@ -20,6 +20,29 @@ static int64_t now_ms(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+/* Something in the lobby changed (tell: here, so every process must
+ * hear): the thread looks at the lists again now, and on PostgreSQL every
+ * other process's too, through NOTIFY (their listeners wake them). */
+static void lobby_changed(srv_lobby *L, int tell)
+{
+    tc_error err;
+    if (tell && tp_db_shared(L->db) && tp_db_notify(L->db, "tg_lobby", "lobby 1", &err))
+        fprintf(stderr, "topochess serve: lobby: %s\n", err.msg);
+    pthread_mutex_lock(&L->sleep_lock);
+    L->dirty = 1;
+    pthread_cond_signal(&L->wake);
+    pthread_mutex_unlock(&L->sleep_lock);
+}
+
+/* A notification from another process (or the listener's connection
+ * made again: what changed meanwhile was not told), on the listener's
+ * thread. */
+static void on_note(const char *word, int64_t n, void *ctx)
+{
+    (void)word, (void)n;
+    lobby_changed(ctx, 0);
+}
+
 /* ---------------------------------------------------------------- seeks */
 
 static int number(const char *s, int lo, int hi, int *out)
@@ -90,14 +113,21 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
             return 400;
         }
     }
+    const char *addr = f->addr ? f->addr : "";
     int mine = tp_seeks_count_user(L->db, user_id, &err);
-    int open = mine < 0 ? -1 : tp_seeks_count_open(L->db, &err);
-    if (mine < 0 || open < 0) {
+    int here = mine < 0 ? -1 : tp_seeks_count_addr(L->db, addr, &err);
+    int open = here < 0 ? -1 : tp_seeks_count_open(L->db, &err);
+    if (mine < 0 || here < 0 || open < 0) {
         snprintf(msg, n, "the lobby's store failed: %s", err.msg);
         return 500;
     }
     if (mine >= SRV_SEEKS_PER_USER) {
         snprintf(msg, n, "you have %d open seeks and challenges already: at most %d", mine, SRV_SEEKS_PER_USER);
+        return 429;
+    }
+    if (here >= SRV_SEEKS_PER_ADDR) {
+        snprintf(msg, n, "%d open seeks and challenges come from your address already (%.47s): at most %d per "
+                 "address; withdraw one or wait for it to be taken", here, addr, SRV_SEEKS_PER_ADDR);
         return 429;
     }
     if (open >= SRV_SEEKS_MAX) {
@@ -120,6 +150,7 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
     s.max_rating = hi;
     snprintf(s.target_user, sizeof s.target_user, "%s", target.id);
     snprintf(s.target_name, sizeof s.target_name, "%s", target.name);
+    snprintf(s.addr, sizeof s.addr, "%s", addr);
     tg_rating r = tg_rating_new();
     if (tp_rating_of(L->db, user_id, p->slug, &r, &err) < 0) {
         snprintf(msg, n, "the lobby's store failed: %s", err.msg);
@@ -133,7 +164,7 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
         return 500;
     }
     snprintf(id, TP_SEEK_ID_LEN + 1, "%s", s.id);
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 201;
 }
 
@@ -218,7 +249,7 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
     }
     snprintf(location, ln, "/game/%s#token=%s", g.id, g.token[taker]);
     tg_game_free(&g);
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
@@ -230,7 +261,7 @@ int srv_lobby_decline(srv_lobby *L, const char *user_id, const char *seek_id, ch
         snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open challenge to you with that id");
         return rc < 0 ? 500 : 404;
     }
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
@@ -242,48 +273,18 @@ int srv_lobby_cancel(srv_lobby *L, const char *user_id, const char *seek_id, cha
         snprintf(msg, n, "%s", rc < 0 ? err.msg : "no open seek of yours with that id");
         return rc < 0 ? 500 : 404;
     }
-    pthread_cond_signal(&L->wake);
+    lobby_changed(L, 1);
     return 303;
 }
 
 /* ---------------------------------------------------------------- streams */
 
-static void push(lwatch *w, const char *text, size_t n)
-{
-    pthread_mutex_lock(&w->lock);
-    if (w->out.len - w->off + n > SRV_LOBBY_BACKLOG)
-        w->out.failed = 1; /* a client that does not read: its stream ends */
-    else
-        srv_buf_put(&w->out, text, n);
-    if (w->suspended) {
-        w->suspended = 0;
-        MHD_resume_connection(w->conn);
-    }
-    pthread_mutex_unlock(&w->lock);
-}
+static void push(lwatch *w, const char *text, size_t n) { srv_sse_push(&w->q, text, n); }
 
 static ssize_t lobby_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    lwatch *w = cls;
-    pthread_mutex_lock(&w->lock);
-    size_t have = w->out.len - w->off;
-    if (!have) {
-        w->out.len = w->off = 0;
-        if (w->out.failed) {
-            pthread_mutex_unlock(&w->lock);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-        w->suspended = 1;
-        MHD_suspend_connection(w->conn);
-        pthread_mutex_unlock(&w->lock);
-        return 0;
-    }
-    size_t n = have < max ? have : max;
-    memcpy(buf, w->out.p + w->off, n);
-    w->off += n;
-    pthread_mutex_unlock(&w->lock);
-    return (ssize_t)n;
+    return srv_sse_read(&((lwatch *)cls)->q, buf, max);
 }
 
 /* A stream closed: when it was its owner's last here, the owner's open
@@ -306,10 +307,9 @@ static void lobby_free(void *cls)
     if (w->user_id[0] && !others) {
         tc_error err;
         if (tp_seeks_delete_user_open(L->db, w->user_id, &err) > 0)
-            pthread_cond_signal(&L->wake);
+            lobby_changed(L, 1);
     }
-    pthread_mutex_destroy(&w->lock);
-    srv_buf_free(&w->out);
+    srv_sse_destroy(&w->q);
     free(w);
 }
 
@@ -318,35 +318,26 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     lwatch *w = calloc(1, sizeof *w);
     if (!w)
         return MHD_NO;
-    w->conn = c;
     w->L = L;
     snprintf(w->user_id, sizeof w->user_id, "%s", user_id ? user_id : "");
-    pthread_mutex_init(&w->lock, NULL);
     size_t len = 0;
     char *list = srv_lobby_json(L, &len);
-    srv_buf_printf(&w->out, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
+    srv_buf first = {0};
+    srv_buf_printf(&first, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
     free(list);
+    srv_sse_init(&w->q, c, first.p);
+    srv_buf_free(&first);
     pthread_mutex_lock(&L->reg);
     if (L->closing)
-        w->out.failed = 1; /* the server stops: the stream ends at once */
+        srv_sse_end(&w->q, NULL); /* the server stops: the stream ends at once */
     w->next = L->ws;
     L->ws = w;
     pthread_mutex_unlock(&L->reg);
-    struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, lobby_read, w, lobby_free);
-    if (!resp) {
-        lobby_free(w);
-        return MHD_NO;
-    }
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)0);
-    srv_response r;
-    memset(&r, 0, sizeof r);
-    r.type = "text/event-stream";
-    r.cache = "no-store";
-    srv_http_common_headers(resp, &r, NULL);
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
-    return ok;
+    if (w->user_id[0])
+        lobby_changed(L, 0); /* its challenges and taken seeks, to it */
+    /* pinged every 3 s: a client that reads nothing for SRV_LOBBY_TIMEOUT
+     * is closed */
+    return srv_sse_respond(c, lobby_read, w, lobby_free, NULL, SRV_LOBBY_TIMEOUT);
 }
 
 void srv_lobby_close_streams(srv_lobby *L)
@@ -355,15 +346,8 @@ void srv_lobby_close_streams(srv_lobby *L)
         return;
     pthread_mutex_lock(&L->reg);
     L->closing = 1;
-    for (lwatch *w = L->ws; w; w = w->next) {
-        pthread_mutex_lock(&w->lock);
-        w->out.failed = 1;
-        if (w->suspended) {
-            w->suspended = 0;
-            MHD_resume_connection(w->conn);
-        }
-        pthread_mutex_unlock(&w->lock);
-    }
+    for (lwatch *w = L->ws; w; w = w->next)
+        srv_sse_end(&w->q, NULL);
     pthread_mutex_unlock(&L->reg);
 }
 
@@ -402,16 +386,23 @@ int srv_lobby_count_results(srv_lobby *L)
 
 /* ---------------------------------------------------------------- the thread */
 
-/* One tick: sweep, publish the list when it changed, tell owners here of
- * their taken seeks, keep their open seeks alive, count results. */
-static void tick(srv_lobby *L, int round)
+/* One tick. changed: the lobby changed (here, or told by another
+ * process): publish the list when it differs, tell owners here of their
+ * taken seeks and players of their challenges. beat (every
+ * SRV_LOBBY_BEAT_MS): sweep stale seeks, keep the open seeks of owners
+ * here alive, ping the streams, count results. Nothing else asks the
+ * database: an idle lobby is quiet. */
+static void tick(srv_lobby *L, int changed, int beat)
 {
     tc_error err;
     int64_t t = now_ms();
-    /* an idle server asks the database little: the sweep every 3 s (seeks
-     * go stale after 30 s), the list only when someone here watches it */
-    if (round % 10 == 0)
-        tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err);
+    if (beat && tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err) > 0) {
+        lobby_changed(L, 1);
+        pthread_mutex_lock(&L->sleep_lock);
+        L->dirty = 0; /* handled below */
+        pthread_mutex_unlock(&L->sleep_lock);
+        changed = 1;
+    }
     /* the users with a stream here */
     char (*users)[TP_ID_LEN + 1] = NULL;
     int nu = 0, cap = 0;
@@ -435,8 +426,10 @@ static void tick(srv_lobby *L, int round)
     }
     pthread_mutex_unlock(&L->reg);
     for (int i = 0; i < nu; i++) {
-        if (round % 10 == 0)
+        if (beat)
             tp_seeks_touch(L->db, users[i], t, &err);
+        if (!changed)
+            continue;
         /* a challenge to a user with a stream here: tell its pages */
         tp_seek ch[16];
         int nc = tp_challenges(L->db, users[i], 1, ch, 16, &err);
@@ -492,8 +485,10 @@ static void tick(srv_lobby *L, int round)
     pthread_mutex_lock(&L->reg);
     int watched = L->ws != NULL;
     pthread_mutex_unlock(&L->reg);
-    char *list = watched ? srv_lobby_json(L, &len) : NULL;
-    if (!watched) {
+    char *list = watched && changed ? srv_lobby_json(L, &len) : NULL;
+    if (watched && !changed) {
+        /* the list as last published */
+    } else if (!watched) {
         free(L->last); /* the next watcher is sent the list when it comes */
         L->last = NULL;
     } else if (list && (!L->last || strcmp(list, L->last))) {
@@ -512,29 +507,35 @@ static void tick(srv_lobby *L, int round)
     /* a comment every few seconds: a suspended stream is not watched by the
      * daemon, so only a write finds out that its client left; it also keeps
      * proxies from closing idle streams */
-    if (round % 10 == 0) {
+    if (beat) {
         pthread_mutex_lock(&L->reg);
         for (lwatch *w = L->ws; w; w = w->next)
             push(w, ": ping\n\n", 8);
         pthread_mutex_unlock(&L->reg);
     }
-    if (round % 10 == 5)
+    if (beat)
         srv_lobby_count_results(L);
 }
 
 static void *lobby_main(void *arg)
 {
     srv_lobby *L = arg;
-    for (int round = 1; !atomic_load(&L->stop); round++) {
-        tick(L, round);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)SRV_LOBBY_TICK_MS * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
+    int64_t next_beat = now_ms() + SRV_LOBBY_BEAT_MS;
+    int changed = 1;
+    while (!atomic_load(&L->stop)) {
+        int64_t t = now_ms();
+        int beat = t >= next_beat;
+        if (beat)
+            next_beat = t + SRV_LOBBY_BEAT_MS;
+        tick(L, changed, beat);
+        /* sleep until a change (lobby_changed) or the next beat */
+        struct timespec until = {(time_t)(next_beat / 1000), (long)(next_beat % 1000) * 1000000L};
         pthread_mutex_lock(&L->sleep_lock);
-        if (!atomic_load(&L->stop))
-            pthread_cond_timedwait(&L->wake, &L->sleep_lock, &until);
+        while (!L->dirty && !atomic_load(&L->stop) && now_ms() < next_beat)
+            if (pthread_cond_timedwait(&L->wake, &L->sleep_lock, &until))
+                break;
+        changed = L->dirty;
+        L->dirty = 0;
         pthread_mutex_unlock(&L->sleep_lock);
     }
     return NULL;
@@ -556,8 +557,16 @@ srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err)
     pthread_mutex_init(&L->reg, NULL);
     pthread_mutex_init(&L->sleep_lock, NULL);
     pthread_cond_init(&L->wake, NULL);
+    /* other processes' changes come by NOTIFY (PostgreSQL); on SQLite one
+     * process makes them all */
+    if (tp_db_shared(db) && !(L->listener = tg_store_listen_on(url, "tg_lobby", on_note, L, err))) {
+        tg_store_close(L->games);
+        free(L);
+        return NULL;
+    }
     if (pthread_create(&L->thread, NULL, lobby_main, L)) {
         snprintf(err->msg, sizeof err->msg, "cannot start the lobby's thread");
+        tg_listener_stop(L->listener);
         tg_store_close(L->games);
         free(L);
         return NULL;
@@ -574,6 +583,8 @@ void srv_lobby_stop(srv_lobby *L)
     pthread_cond_signal(&L->wake);
     pthread_mutex_unlock(&L->sleep_lock);
     pthread_join(L->thread, NULL);
+    if (L->listener)
+        tg_listener_stop(L->listener);
     tg_store_close(L->games);
     free(L->last);
     free(L->counts);

@@ -5,13 +5,19 @@
  * by an event on its lobby stream. Seeks and the games they made are rows
  * in the shared database, so any server process serves them; a thread per
  * process republishes the list when it changes, tells its owners of taken
- * seeks, sweeps stale seeks and counts the results of rated games
- * (Glicko-2) once they end.
+ * seeks and its players of challenges, woken by each change made here and,
+ * on PostgreSQL, by the other processes' (LISTEN/NOTIFY on tg_lobby: no
+ * polling of the list); every SRV_LOBBY_BEAT_MS it sweeps stale seeks,
+ * keeps its owners' seeks alive, pings its streams and counts the results
+ * of rated games (Glicko-2) once they end.
  *
- * Limits: SRV_SEEKS_PER_USER open seeks per account and SRV_SEEKS_MAX in
- * all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
+ * Limits: SRV_SEEKS_PER_USER open seeks per account, SRV_SEEKS_PER_ADDR
+ * per client address (several accounts behind one address) and
+ * SRV_SEEKS_MAX in all; a seek lives SRV_SEEK_LIFE_MS at most, and SRV_SEEK_STALE_MS after
  * its owner's last lobby stream went away; a stream may leave
- * SRV_LOBBY_BACKLOG bytes unread before it is dropped. */
+ * SRV_SSE_BACKLOG bytes unread (sse_queue.h: past that it gets an
+ * "overflow" event and ends) and is closed after SRV_LOBBY_TIMEOUT
+ * seconds without a byte taken (pings come every 3 s). */
 #ifndef SRV_LOBBY_H
 #define SRV_LOBBY_H
 
@@ -22,11 +28,12 @@
 #include <microhttpd.h>
 
 #define SRV_SEEKS_PER_USER 3
+#define SRV_SEEKS_PER_ADDR 5
 #define SRV_SEEKS_MAX 200
 #define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
 #define SRV_SEEK_STALE_MS (30 * 1000)
-#define SRV_LOBBY_BACKLOG (256 * 1024)
-#define SRV_LOBBY_TICK_MS 300
+#define SRV_LOBBY_TIMEOUT 60
+#define SRV_LOBBY_BEAT_MS 3000
 
 typedef struct srv_lobby srv_lobby;
 
@@ -39,11 +46,12 @@ void srv_lobby_stop(srv_lobby *L);
 typedef struct srv_seek_form {
     const char *variant, *clock, *rated, *color, *min_rating, *max_rating;
     const char *target; /* a challenge: the name of the one player who may accept, else NULL */
+    const char *addr;   /* the client's address as the rate limits read it (--trusted-proxy honoured) */
 } srv_seek_form;
 
 /* Posts a seek (or a challenge) for a signed-in user. The HTTP status (201
  * made, 400 a bad field or a challenge to oneself, 404 no such player, 429
- * too many) with msg; id gets the seek's id. */
+ * too many from the account, the address or in all) with msg; id gets the seek's id. */
 int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, const char *name,
                    const srv_seek_form *f, char *id, char *msg, size_t n);
 /* Accepts a seek: 303 with location (the game with the taker's token),
@@ -62,6 +70,14 @@ char *srv_lobby_json(srv_lobby *L, size_t *len);
  * with its CSRF token, its variant `pick` when that is a page's slug:
  * /lobby?variant=SLUG, linked from the page), the list. */
 char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, const char *csrf, const char *pick);
+
+/* The home page's summary of the lobby (heap HTML; NULL on a fault): the
+ * number of open seeks and the first SRV_HOME_SEEKS of them, the number
+ * of games being played (in progress, a move in the last
+ * SRV_LIVE_WINDOW_MS), a link to /lobby. */
+#define SRV_HOME_SEEKS 5
+#define SRV_LIVE_WINDOW_MS (30 * 60 * 1000)
+char *srv_lobby_summary(srv_lobby *L, const srv_site *site);
 
 /* The player page's list of a user's games from the lobby (heap HTML;
  * NULL on a fault): at most SRV_PLAYER_GAMES, newest first, with the

@@ -6,6 +6,7 @@
 #include "lobby.h"
 
 #include "buf.h"
+#include "sse_queue.h"
 #include "store.h"
 
 #include <pthread.h>
@@ -16,11 +17,7 @@ typedef struct lwatch lwatch;
 /// One lobby stream on this process: whose (or "" for a watcher), and the
 /// bytes queued for it.
 struct lwatch {
-    struct MHD_Connection *conn;
-    pthread_mutex_t lock;
-    srv_buf out;
-    size_t off;
-    int suspended;
+    srv_sse_queue q;
     char user_id[TP_ID_LEN + 1];
     srv_lobby *L;
     lwatch *next;
@@ -39,6 +36,8 @@ struct srv_lobby {
     atomic_int stop;
     pthread_mutex_t sleep_lock;
     pthread_cond_t wake;
+    int dirty;             /* changed since the thread last looked (under sleep_lock) */
+    tg_listener *listener; /* PostgreSQL: the other processes' changes (NOTIFY tg_lobby), else NULL */
 };
 
 /* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */

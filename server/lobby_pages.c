@@ -176,6 +176,57 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
     return srv_buf_take(&b, NULL);
 }
 
+char *srv_lobby_summary(srv_lobby *L, const srv_site *site)
+{
+    tc_error err;
+    tp_seek *list = malloc(SRV_SEEKS_MAX * sizeof *list);
+    int n = list ? tp_seeks_open(L->db, list, SRV_SEEKS_MAX, &err) : -1;
+    int live = n < 0 ? -1 : tp_games_live(L->db, now_ms() - SRV_LIVE_WINDOW_MS, &err);
+    if (live < 0) {
+        free(list);
+        return NULL;
+    }
+    srv_buf b = {0};
+    srv_buf_printf(&b, "<section class=\"tc-lobby-summary\"><h2><a href=\"/lobby\">Lobby</a></h2>\n<p>"
+                       "<span class=\"tc-seek-count\">%d</span> open seek%s &middot; <span class=\"tc-live-count\">"
+                       "%d</span> game%s being played</p>\n",
+                   n, n == 1 ? "" : "s", live, live == 1 ? "" : "s");
+    if (n > 0)
+        srv_buf_str(&b, "<ul class=\"tc-home-seeks\">\n");
+    for (int i = 0; i < n && i < SRV_HOME_SEEKS; i++) {
+        const tp_seek *s = &list[i];
+        const srv_page *p = srv_site_find(site, s->variant);
+        char buf[32];
+        srv_buf_printf(&b, "<li data-seek=\"%s\"><a href=\"/@/", s->id);
+        srv_buf_html(&b, s->name);
+        srv_buf_str(&b, "\">");
+        srv_buf_html(&b, s->name);
+        srv_buf_printf(&b, "</a> (%d%s): ", s->rating, s->provisional ? "?" : "");
+        srv_buf_html(&b, p ? p->title : s->variant);
+        srv_buf_printf(&b, ", %s, %s</li>\n", clock_label(&s->clock, buf, sizeof buf), s->rated ? "rated" : "casual");
+    }
+    if (n > 0)
+        srv_buf_str(&b, "</ul>\n");
+    srv_buf_printf(&b, "<p><a href=\"/lobby\">%s</a></p></section>\n",
+                   n > SRV_HOME_SEEKS ? "every seek in the lobby" : n ? "play one in the lobby" : "post a seek in the lobby");
+    free(list);
+    return srv_buf_take(&b, NULL);
+}
+
+/* A side of a played game: the name linked, the rating it had as the
+ * game began (when kept). */
+static void player_cell(srv_buf *b, const char *name, int rating, int provisional)
+{
+    srv_buf_str(b, "<td><a href=\"/@/");
+    srv_buf_html(b, name);
+    srv_buf_str(b, "\">");
+    srv_buf_html(b, name);
+    srv_buf_str(b, "</a>");
+    if (rating)
+        srv_buf_printf(b, " <span class=\"tc-rating\">(%d%s)</span>", rating, provisional ? "?" : "");
+    srv_buf_str(b, "</td>");
+}
+
 char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *user_id)
 {
     tc_error err;
@@ -206,15 +257,10 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
         const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
         srv_buf_printf(&b, "<tr><td>%s</td><td>", when);
         srv_buf_html(&b, pg ? pg->title : p->variant);
-        srv_buf_str(&b, "</td><td><a href=\"/@/");
-        srv_buf_html(&b, p->white);
-        srv_buf_str(&b, "\">");
-        srv_buf_html(&b, p->white);
-        srv_buf_str(&b, "</a></td><td><a href=\"/@/");
-        srv_buf_html(&b, p->black);
-        srv_buf_str(&b, "\">");
-        srv_buf_html(&b, p->black);
-        srv_buf_printf(&b, "</a></td><td>%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
+        srv_buf_str(&b, "</td>");
+        player_cell(&b, p->white, p->white_r, p->white_prov);
+        player_cell(&b, p->black, p->black_r, p->black_prov);
+        srv_buf_printf(&b, "<td>%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
                        p->rated ? "" : " (casual)", p->game_id);
     }
     if (n)

@@ -139,6 +139,22 @@ static int signed_in(const srv_pf_user *u, srv_pf_result *r, const char *what)
 
 static int may_edit(const srv_pf_user *u, const tp_page *p) { return u->editor || !strcmp(u->id, p->author_id); }
 
+/* Before a change of a page's state: a signed-in user, the page (into p),
+ * and the right to do it (editors only, else its author or an editor).
+ * 1, or 0 with the refusal in r (refused: what only the allowed do). */
+static int may_change(tp_db *d, const srv_pf_user *u, const char *slug, int editors_only, const char *what,
+                      const char *refused, tp_page *p, srv_pf_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!signed_in(u, r, what) || !find_page(d, slug, p, r))
+        return 0;
+    if (editors_only ? !u->editor : !may_edit(u, p)) {
+        answer(r, 403, "%s '%s'", refused, p->slug);
+        return 0;
+    }
+    return 1;
+}
+
 static void save_stale(tp_db *d, const char *slug, int base_rev, const tp_page *p, srv_pf_result *r)
 {
     tc_error err;
@@ -263,15 +279,10 @@ static int head_valid(tp_db *d, const tp_page *p, srv_pf_result *r, const char *
 
 void srv_pf_submit(tp_db *d, const srv_pf_user *u, const char *slug, int64_t now_ms, srv_pf_result *r)
 {
-    memset(r, 0, sizeof *r);
     tc_error err;
     tp_page p;
-    if (!signed_in(u, r, "submit a page") || !find_page(d, slug, &p, r))
+    if (!may_change(d, u, slug, 0, "submit a page", "only the page's author may submit", &p, r))
         return;
-    if (!may_edit(u, &p)) {
-        answer(r, 403, "only the page's author may submit '%s'", p.slug);
-        return;
-    }
     if (p.state != TP_PAGE_DRAFT) {
         answer(r, 409, "'%s' is %s, not a draft", p.slug, tp_page_state_name(p.state));
         return;
@@ -300,15 +311,10 @@ void srv_pf_submit(tp_db *d, const srv_pf_user *u, const char *slug, int64_t now
 
 void srv_pf_publish(tp_db *d, const srv_pf_user *u, const char *slug, int64_t now_ms, srv_pf_result *r)
 {
-    memset(r, 0, sizeof *r);
     tc_error err;
     tp_page p;
-    if (!signed_in(u, r, "publish a page") || !find_page(d, slug, &p, r))
+    if (!may_change(d, u, slug, 1, "publish a page", "only editors may publish", &p, r))
         return;
-    if (!u->editor) {
-        answer(r, 403, "only editors publish pages");
-        return;
-    }
     if (!head_valid(d, &p, r, "published"))
         return;
     if (tp_page_set_state(d, p.slug, TP_PAGE_PUBLISHED, p.head_rev, now_ms, &err) < 0) {
@@ -321,15 +327,10 @@ void srv_pf_publish(tp_db *d, const srv_pf_user *u, const char *slug, int64_t no
 
 void srv_pf_unpublish(tp_db *d, const srv_pf_user *u, const char *slug, int64_t now_ms, srv_pf_result *r)
 {
-    memset(r, 0, sizeof *r);
     tc_error err;
     tp_page p;
-    if (!signed_in(u, r, "unpublish a page") || !find_page(d, slug, &p, r))
+    if (!may_change(d, u, slug, 1, "unpublish a page", "only editors may unpublish", &p, r))
         return;
-    if (!u->editor) {
-        answer(r, 403, "only editors unpublish pages");
-        return;
-    }
     if (tp_page_set_state(d, p.slug, TP_PAGE_DRAFT, 0, now_ms, &err) < 0) {
         fault(r, &err);
         return;

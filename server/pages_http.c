@@ -382,17 +382,10 @@ int srv_pages_http(tp_db *d, const tp_session *s, const srv_pages_call *c, int64
         return 0;
     }
     char msg[256];
-    if (srv_same_origin(c->origin, c->host, c->fetch_site, msg, sizeof msg)) {
-        srv_route_error(out, 403, 1, "%s", msg);
-        return 0;
-    }
-    if (!s) {
-        srv_route_error(out, 401, 1, "sign in to change pages");
-        return 0;
-    }
-    if (!srv_csrf_ok(s, c->csrf)) {
-        srv_route_error(out, 403, 1, "%s", c->csrf ? "the X-CSRF-Token does not match your session: reload the page"
-                                                   : "the request has no X-CSRF-Token header");
+    int refused = srv_session_change_check(s, 0, c->csrf, c->origin, c->host, c->fetch_site, "sign in to change pages",
+                                           msg, sizeof msg);
+    if (refused) {
+        srv_route_error(out, refused, 1, "%s", msg);
         return 0;
     }
     tc_error err;

@@ -90,7 +90,8 @@ int srv_people_owns(const char *target)
     return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
            path_is(target, "/account") || path_is(target, "/account/logout-all") || !strncmp(target, "/@/", 3) ||
            path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
-           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target);
+           path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target) ||
+           !strcmp(target, "/");
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
@@ -485,12 +486,12 @@ static void lobby_page(srv_people *P, const srv_site *site, srv_people_response 
 
 /* POST /lobby/seek, /lobby/seek/ID/accept, /lobby/seek/ID/cancel. */
 static void lobby_post(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
-                       const char *path, const form *f)
+                       const char *path, const form *f, const char *addr)
 {
     char msg[256], where[200];
     if (!strcmp(path, "/lobby/seek")) {
         srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
-                            field(f, "min_rating"), field(f, "max_rating"), NULL};
+                            field(f, "min_rating"), field(f, "max_rating"), NULL, addr};
         char id[TP_SEEK_ID_LEN + 1];
         int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, id, msg, sizeof msg);
         if (st == 201)
@@ -510,7 +511,7 @@ static void lobby_post(srv_people *P, const srv_site *site, srv_people_response 
         memcpy(target, path + 3, tn);
         target[tn] = '\0';
         srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
-                            field(f, "min_rating"), field(f, "max_rating"), target};
+                            field(f, "min_rating"), field(f, "max_rating"), target, addr};
         char cid[TP_SEEK_ID_LEN + 1];
         int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, cid, msg, sizeof msg);
         if (st == 201)
@@ -588,6 +589,21 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         return;
     }
     int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;
+
+    if (!strcmp(t, "/")) { /* the home page, with the lobby's summary */
+        if (!get) {
+            out->r.allow = 1;
+            srv_route_error(&out->r, 405, 0, "the home page only reads (GET, HEAD)");
+            return;
+        }
+        char *summary = srv_lobby_summary(P->lobby, site);
+        size_t len = 0;
+        char *doc = srv_site_home(site, summary ? summary : "", &len);
+        free(summary);
+        srv_route_page(&out->r, doc, len);
+        out->r.cache = "no-cache";
+        return;
+    }
 
     if (!strcmp(path, "/lobby") || !strcmp(path, "/api/lobby")) {
         if (!get) {
@@ -714,15 +730,14 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     /* the rest: a session and its CSRF token */
     const char *token = field(f, "csrf");
     int lobby = !strncmp(path, "/lobby/", 7) || challenge;
-    if (!s) {
-        srv_route_error(&out->r, 401, 0, "%s", stale ? "your session has ended or was logged out: log in again"
-                                       : lobby ? "log in to post or accept a seek (rated or casual)"
-                                               : "not logged in: nothing to log out of");
-    } else if (!srv_csrf_ok(s, token)) {
-        srv_route_error(&out->r, 403, 0, "%s", token ? "the form's CSRF token does not match your session: reload the page"
-                                                     : "the form has no CSRF token: use the page's buttons");
+    int refused = srv_session_change_check(s, stale, token, rq->origin, rq->host, rq->fetch_site,
+                                           lobby ? "log in to post or accept a seek (rated or casual)"
+                                                 : "not logged in: nothing to log out of",
+                                           msg, sizeof msg);
+    if (refused) {
+        srv_route_error(&out->r, refused, 0, "%s", msg);
     } else if (lobby) {
-        lobby_post(P, site, out, s, path, f);
+        lobby_post(P, site, out, s, path, f, addr);
     } else {
         int rc = !strcmp(path, "/logout") ? srv_session_close(P->db, sid, &err)
                                           : tp_sessions_delete_user(P->db, s->user_id, &err);

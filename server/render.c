@@ -352,7 +352,8 @@ static void hub_entry(srv_buf *b, const srv_page *p)
     srv_buf_str(b, "</li>\n");
 }
 
-char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author)
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author,
+                          const char *extra)
 {
     srv_buf b = {0};
     if (size && !*size)
@@ -368,6 +369,7 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
                     "account, and explains on each page what the joins do.</p>\n");
     srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/games\">archive of "
                     "games</a> &middot; <a href=\"/new\">new variant</a></p>\n");
+    srv_buf_str(&b, extra ? extra : "");
     srv_buf_str(&b, "<p class=\"tc-legend\">Lines on the boards: "
                     "<span class=\"tc-legend-wrap\">blue</span>, an edge wraps round to the opposite edge; "
                     "<span class=\"tc-legend-twist\">red</span>, a join with a half-twist (files mirrored); "

@@ -44,8 +44,10 @@ char *srv_render_error_page(int status, const char *message, size_t *len);
 /* The hub's list and the variant page's main part. */
 /* size ("8x14"), topology (as the list shows it) and author (the page's
  * author: its account, else its front matter's author:) filter the list;
- * NULL or "": any. */
-char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author);
+ * NULL or "": any. extra (HTML, or NULL) goes under the links (the
+ * lobby's summary). */
+char *srv_render_hub_main(const srv_site *s, const char *size, const char *topology, const char *author,
+                          const char *extra);
 /* extra_html (generated sections) goes between the page's text and the app. */
 char *srv_render_variant_main(const srv_page *p, const char *extra_html);
 

@@ -492,7 +492,8 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
     srv_docs_answer doc;
     if (!strcmp(path, "/") && (get(&ps, "size") || get(&ps, "topology") || get(&ps, "author"))) {
         /* the filters work without JavaScript: the list is written per request */
-        char *main_html = srv_render_hub_main(s, get(&ps, "size"), get(&ps, "topology"), get(&ps, "author"));
+        char *main_html =
+            srv_render_hub_main(s, get(&ps, "size"), get(&ps, "topology"), get(&ps, "author"), NULL);
         srv_doc d = {"hub", "topochess: variants", main_html ? main_html : "", s->hub_data.p, NULL};
         size_t len = 0;
         r->owned = main_html ? srv_render_document(&d, &len) : NULL;

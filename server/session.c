@@ -106,3 +106,22 @@ int srv_same_origin(const char *origin, const char *host, const char *fetch_site
     }
     return 0;
 }
+
+int srv_session_change_check(const tp_session *s, int stale, const char *csrf, const char *origin, const char *host,
+                             const char *fetch_site, const char *login_for, char *msg, size_t n)
+{
+    if (srv_same_origin(origin, host, fetch_site, msg, n))
+        return 403;
+    if (!s) {
+        snprintf(msg, n, "%s", stale ? "your session has ended or was logged out: log in again" : login_for);
+        return 401;
+    }
+    if (!srv_csrf_ok(s, csrf)) {
+        snprintf(msg, n, "%s",
+                 csrf ? "the CSRF token does not match your session: reload the page"
+                      : "no CSRF token: forms send it as the field csrf, scripts as the X-CSRF-Token header (use "
+                        "the page's buttons)");
+        return 403;
+    }
+    return 0;
+}

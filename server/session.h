@@ -39,4 +39,13 @@ int srv_csrf_ok(const tp_session *s, const char *token);
  * with neither (not from a browser) passes. 0, or -1 with the reason. */
 int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n);
 
+/* The checks every change that a cookie authorises must pass, in order:
+ * from the hub's own pages (srv_same_origin), a live session s (stale:
+ * the request's cookie named one that ended), its CSRF token (a form's
+ * field csrf or a script's X-CSRF-Token header). 0, or the status of the
+ * refusal (403, or 401 without a session: login_for says what to do) with
+ * the reason in msg. */
+int srv_session_change_check(const tp_session *s, int stale, const char *csrf, const char *origin, const char *host,
+                             const char *fetch_site, const char *login_for, char *msg, size_t n);
+
 #endif

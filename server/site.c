@@ -479,7 +479,7 @@ static int build_site_texts(srv_site *s)
     char *data = srv_json_text(hub, &n);
     if (set_text(&s->hub_data, data, n))
         return -1;
-    char *main_html = srv_render_hub_main(s, NULL, NULL, NULL);
+    char *main_html = srv_render_hub_main(s, NULL, NULL, NULL, NULL);
     srv_doc d = {"hub", "topochess: variants", main_html, data, NULL};
     char *doc = main_html ? srv_render_document(&d, &n) : NULL;
     free(main_html);
@@ -660,4 +660,13 @@ void srv_site_suggest(const srv_site *s, const char *name, char *out, size_t siz
         n = (size_t)snprintf(out, size, "did you mean '%s'? ", s->pages[owner[best]].slug);
     for (int i = 0; i < s->nvariants && n < size; i++)
         n += (size_t)snprintf(out + n, size - n, "%s%s", i ? ", " : "known: ", s->pages[i].slug);
+}
+
+char *srv_site_home(const srv_site *s, const char *extra, size_t *len)
+{
+    char *main_html = srv_render_hub_main(s, NULL, NULL, NULL, extra);
+    srv_doc d = {"hub", "topochess: variants", main_html ? main_html : "", s->hub_data.p, NULL};
+    char *doc = main_html ? srv_render_document(&d, len) : NULL;
+    free(main_html);
+    return doc;
 }

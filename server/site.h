@@ -22,6 +22,11 @@ void srv_site_free(srv_site *s);
  * (tc_preset_lookup: "moebius", "klein", "standard", "Klein Bottle"), else
  * a page's title in any case. */
 const srv_page *srv_site_find(const srv_site *s, const char *name);
+
+/* The home page (the hub's list) with extra HTML under its links (heap,
+ * *len; NULL when memory runs out): the lobby's summary, rendered per
+ * request where the plain hub page is rendered once. */
+char *srv_site_home(const srv_site *s, const char *extra, size_t *len);
 /* Writes "did you mean 'SLUG'? " naming the page closest to `name`
  * (tc_closest_name over the slugs and titles), or "" when none is close,
  * then "known: slug, slug, ..." (cut to fit). */

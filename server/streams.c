@@ -4,12 +4,12 @@
 #include "buf.h"
 #include "game_state.h"
 #include "respond.h"
+#include "sse_queue.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 
 #define NBUCKETS 256 /* game groups, hashed by id */
@@ -25,15 +25,10 @@ struct client {
 };
 typedef struct group group;
 
-/// One live connection. Its queue is written by whoever publishes and read
-/// by the daemon's content callback.
+/// One live connection. Its queue (sse_queue.h) is written by whoever
+/// publishes and read by the daemon's content callback.
 struct watcher {
-    struct MHD_Connection *conn;
-    pthread_mutex_t lock;
-    srv_buf out; /* bytes not yet sent */
-    size_t off;  /* how far out has been sent */
-    int suspended;
-    int ending; /* the server stops: end the stream once out is sent */
+    srv_sse_queue q;
     int player; /* opened by a player's page (?as=player): not a spectator */
     group *g;
     client *cl;
@@ -61,7 +56,15 @@ struct srv_streams {
     int closing; /* no new streams */
     int total;   /* open streams */
     client *clients[NBUCKETS];
+    void (*on_spectators)(const char *id, int n, void *ctx); /* or NULL: counts sent here */
+    void *spectators_ctx;
 };
+
+void srv_streams_on_spectators(srv_streams *S, void (*fn)(const char *id, int n, void *ctx), void *ctx)
+{
+    S->on_spectators = fn;
+    S->spectators_ctx = ctx;
+}
 
 static unsigned hash_text(const char *s)
 {
@@ -110,30 +113,7 @@ void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d)
     pthread_mutex_unlock(&S->lock);
 }
 
-static void watcher_push(watcher *w, const char *text, size_t n)
-{
-    static const char over[] = "event: overflow\ndata: {\"error\":\"this stream was not read: reconnect\"}\n\n";
-    pthread_mutex_lock(&w->lock);
-    if (w->ending) {
-        /* ended: nothing more */
-    } else if (w->out.len - w->off + n > SRV_WATCHER_BACKLOG) {
-        /* a client that does not read: its backlog is dropped, it is told
-         * why, and its stream ends once that is sent (or the daemon's
-         * timeout closes it) */
-        srv_buf_free(&w->out);
-        memset(&w->out, 0, sizeof w->out);
-        w->off = 0;
-        srv_buf_put(&w->out, over, sizeof over - 1);
-        w->ending = 1;
-    } else {
-        srv_buf_put(&w->out, text, n);
-    }
-    if (w->suspended) {
-        w->suspended = 0;
-        MHD_resume_connection(w->conn);
-    }
-    pthread_mutex_unlock(&w->lock);
-}
+static void watcher_push(watcher *w, const char *text, size_t n) { srv_sse_push(&w->q, text, n); }
 
 static group *group_find(srv_streams *S, const char *id, int make)
 {
@@ -247,36 +227,16 @@ char (*srv_streams_due(srv_streams *S, int64_t now, int *count))[TG_ID_LEN + 1] 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    watcher *w = cls;
-    pthread_mutex_lock(&w->lock);
-    size_t have = w->out.len - w->off;
-    if (!have) {
-        w->out.len = w->off = 0;
-        if (w->out.p)
-            w->out.p[0] = '\0';
-        if (w->out.failed) {
-            pthread_mutex_unlock(&w->lock);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-        if (w->ending) {
-            pthread_mutex_unlock(&w->lock);
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        }
-        w->suspended = 1;
-        MHD_suspend_connection(w->conn);
-        pthread_mutex_unlock(&w->lock);
-        return 0;
-    }
-    size_t n = have < max ? have : max;
-    memcpy(buf, w->out.p + w->off, n);
-    w->off += n;
-    pthread_mutex_unlock(&w->lock);
-    return (ssize_t)n;
+    return srv_sse_read(&((watcher *)cls)->q, buf, max);
 }
 
 /* The spectators of a game here, to its watchers: {"spectators": N}. */
 static void push_spectators(srv_streams *S, const char *id, int n)
 {
+    if (S->on_spectators) {
+        S->on_spectators(id, n, S->spectators_ctx);
+        return;
+    }
     char json[48];
     snprintf(json, sizeof json, "{\"spectators\":%d}", n);
     push_event(S, id, 0, "watchers", json, -1);
@@ -308,8 +268,7 @@ static void sse_free(void *cls)
     }
     int spectators = g->n - g->players;
     pthread_mutex_unlock(&S->lock);
-    pthread_mutex_destroy(&w->lock);
-    srv_buf_free(&w->out);
+    srv_sse_destroy(&w->q);
     free(w);
     push_spectators(S, id, spectators);
 }
@@ -320,15 +279,16 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     if (!w)
         return MHD_NO;
     w->player = !!player;
-    w->conn = c;
     w->S = S;
-    pthread_mutex_init(&w->lock, NULL);
     json_t *st = srv_state_json(g, srv_now_ms());
     char *text = json_dumps(st, JSON_COMPACT);
     json_decref(st);
-    srv_buf_printf(&w->out, "retry: 1000\nid: %lld\nevent: state\ndata: %s\n\n", (long long)g->version,
+    srv_buf first = {0};
+    srv_buf_printf(&first, "retry: 1000\nid: %lld\nevent: state\ndata: %s\n\n", (long long)g->version,
                    text ? text : "{}");
     free(text);
+    srv_sse_init(&w->q, c, first.p);
+    srv_buf_free(&first);
     char addr[48];
     srv_client_addr(c, S->proxy, addr);
     pthread_mutex_lock(&S->lock);
@@ -346,8 +306,7 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
         int closing = S->closing;
         if (full && !closing) {
             pthread_mutex_unlock(&S->lock);
-            srv_buf_free(&w->out);
-            pthread_mutex_destroy(&w->lock);
+            srv_sse_destroy(&w->q);
             free(w);
             srv_response r;
             memset(&r, 0, sizeof r);
@@ -359,8 +318,7 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
             return srv_http_send(c, &r, S->cors);
         }
         pthread_mutex_unlock(&S->lock);
-        srv_buf_free(&w->out);
-        pthread_mutex_destroy(&w->lock);
+        srv_sse_destroy(&w->q);
         free(w);
         if (!closing)
             return MHD_NO;
@@ -386,32 +344,9 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
     S->total++;
     pthread_mutex_unlock(&S->lock);
     push_spectators(S, g->id, spectators);
-    struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, w, sse_free);
-    if (!resp) {
-        sse_free(w);
-        return MHD_NO;
-    }
-    /* the kernel's buffer for the stream stays small (its autotuning
-     * would let a watcher that does not read hold megabytes): the
-     * backlog above is the limit that counts */
-    const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (fd) {
-        int size = SRV_STREAM_SNDBUF;
-        setsockopt(fd->connect_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
-    }
     /* a stream is idle between moves, but pinged every 5 s: a watcher
      * that reads nothing for SRV_STREAM_TIMEOUT is closed */
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)SRV_STREAM_TIMEOUT);
-    srv_response r;
-    memset(&r, 0, sizeof r);
-    r.fd = -1;
-    r.type = "text/event-stream";
-    r.cache = "no-store";
-    srv_http_common_headers(resp, &r, S->cors);
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
-    return ok;
+    return srv_sse_respond(c, sse_read, w, sse_free, S->cors, SRV_STREAM_TIMEOUT);
 }
 
 void srv_streams_close_all(srv_streams *S, int wait_ms)
@@ -421,16 +356,8 @@ void srv_streams_close_all(srv_streams *S, int wait_ms)
     S->closing = 1;
     for (int b = 0; b < NBUCKETS; b++)
         for (group *g = S->groups[b]; g; g = g->next)
-            for (watcher *w = g->ws; w; w = w->next) {
-                pthread_mutex_lock(&w->lock);
-                srv_buf_put(&w->out, bye, sizeof bye - 1);
-                w->ending = 1;
-                if (w->suspended) {
-                    w->suspended = 0;
-                    MHD_resume_connection(w->conn);
-                }
-                pthread_mutex_unlock(&w->lock);
-            }
+            for (watcher *w = g->ws; w; w = w->next)
+                srv_sse_end(&w->q, bye);
     pthread_mutex_unlock(&S->lock);
     /* the streams drain (a watcher that does not read is cut by the daemon's stop) */
     for (int t = 0; t < wait_ms; t += 20) {

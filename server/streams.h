@@ -4,14 +4,14 @@
  * Limits: SRV_STREAMS_PER_ADDR open streams per client address (behind
  * --trusted-proxy, the address it names: srv_client_addr) and
  * SRV_MAX_STREAMS in all (more: 429 with Retry-After). A watcher may leave
- * SRV_WATCHER_BACKLOG bytes unread (beside a kernel send buffer fixed at
- * SRV_STREAM_SNDBUF); past that its backlog is dropped, it
+ * SRV_SSE_BACKLOG bytes unread (sse_queue.h, beside a kernel send buffer
+ * cut to SRV_SSE_SNDBUF); past that its backlog is dropped, it
  * gets an "overflow" event and its stream ends; a stream that takes no
  * byte for SRV_STREAM_TIMEOUT seconds (pings come every 5 s) is closed, and
  * a watcher that left is noticed by the next ping.
  * Events older than the newest state sent for a game are dropped.
  *
- * Calls game_state.h, respond.h and libmicrohttpd only. */
+ * Calls game_state.h, respond.h, sse_queue.h and libmicrohttpd only. */
 #ifndef SRV_STREAMS_H
 #define SRV_STREAMS_H
 
@@ -20,8 +20,6 @@
 #include <microhttpd.h>
 #include <stdint.h>
 
-#define SRV_WATCHER_BACKLOG (64 * 1024)
-#define SRV_STREAM_SNDBUF (32 * 1024)
 #define SRV_STREAMS_PER_ADDR 32
 #define SRV_MAX_STREAMS 4096
 #define SRV_STREAM_TIMEOUT 60
@@ -40,6 +38,11 @@ void srv_streams_set_daemon(srv_streams *S, struct MHD_Daemon *d);
  * {"spectators": N}: the streams not opened by a player's page (player 1,
  * as the page says: a count, not a permission). */
 enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const tg_game *g, int player);
+/* Hands the spectator counts to fn (spectators.h sums them across
+ * processes) instead of sending this process's own: fn(id, n, ctx) after
+ * each stream of game id opened or closed here, n the spectators here.
+ * Set before the daemon starts. */
+void srv_streams_on_spectators(srv_streams *S, void (*fn)(const char *id, int n, void *ctx), void *ctx);
 /* Sends an event to every watcher of game id here. When version > 0 the
  * event is a state newer than any sent so far (older ones are dropped). */
 void srv_streams_event(srv_streams *S, const char *id, int64_t version, const char *event, const char *json);

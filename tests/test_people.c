@@ -12,6 +12,7 @@
 #include "people.h"
 #include "session.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,7 +67,8 @@ static answer ask(srv_people *P, call c)
                              c.body ? "application/x-www-form-urlencoded" : NULL,
                              c.addr ? c.addr : "192.0.2.1",
                              c.body,
-                             c.body ? strlen(c.body) : 0};
+                             c.body ? strlen(c.body) : 0,
+                             NULL};
     srv_people_response out;
     srv_people_handle(P, the_site, &rq, &out);
     answer a;
@@ -381,7 +383,7 @@ static void test_secure_and_input(void)
 
     th_case("bad requests: wrong content type 415, a huge form 413, an unknown route 404, GET /logout 405");
     srv_people_request rq = {"POST", "/login", NULL, NULL, "hub.test", NULL, NULL, NULL, "application/json", "192.0.2.1",
-                             "{}", 2};
+                             "{}", 2, NULL};
     srv_people_response out;
     srv_people_handle(P, NULL, &rq, &out);
     CHECK(out.r.status == 415, "json body: %d", out.r.status);
@@ -564,8 +566,10 @@ static void test_lobby(void)
         char link[64];
         snprintf(link, sizeof link, "<td>0-1</td><td><a href=\"/game/%s\">", game);
         CHECK(has(&a, "Rating history") && has(&a, "<h2>Games</h2>") && has(&a, link) &&
-                  has(&a, "<a href=\"/@/Ann\">Ann</a></td><td><a href=\"/@/Ben\">Ben</a>"),
-              "Ann's page lists the game (White Ann, Black Ben, 0-1) and her history: %s", a.body);
+                  has(&a, "<a href=\"/@/Ann\">Ann</a> <span class=\"tc-rating\">(1500?)</span></td><td><a "
+                          "href=\"/@/Ben\">Ben</a> <span class=\"tc-rating\">(1500?)</span>"),
+              "Ann's page lists the game (White Ann, Black Ben, 0-1, the ratings they began with) and her "
+              "history: %s", a.body);
         free(a.body);
         tg_game_free(&g);
     }
@@ -681,6 +685,54 @@ static void test_lobby(void)
     srv_site_free(site);
 }
 
+/* The home page's lobby summary escapes what it shows: a seek on a page
+ * whose title is markup shows the title as text. */
+static void test_home_summary(void)
+{
+    th_case("home page: the lobby summary, a page title of markup shown as text");
+    FILE *f = fopen("variants/torus.md", "rb");
+    CHECK(f != NULL, "variants/torus.md");
+    if (!f)
+        return;
+    static char text[64 * 1024];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *title = strstr(text, "title: Toroidal Chess\n"), *slug = strstr(text, "slug: torus\n");
+    CHECK(title && slug, "torus.md's front matter changed");
+    if (!title || !slug)
+        return;
+    static char page[64 * 1024 + 64];
+    snprintf(page, sizeof page, "%.*stitle: \"<b>Tor & us</b>\"\n%.*sslug: tor-us\n%s", (int)(title - text), text,
+             (int)(slug - title - 22), title + 22, slug + 12);
+    const char *names[] = {"tor-us.md"}, *texts[] = {page};
+    tc_error e;
+    srv_site *site = srv_site_from_texts("test", NULL, 1, names, texts, &e);
+    CHECK(site && srv_site_find(site, "tor-us"), "site: %s", site ? "no page tor-us" : e.msg);
+    if (!site || !srv_site_find(site, "tor-us")) {
+        srv_site_free(site);
+        return;
+    }
+    the_site = site;
+    srv_people *P = start(0, NULL);
+    if (P) {
+        char esc[64], et[64], form[160];
+        member(P, "Esc", esc, et);
+        snprintf(form, sizeof form, "csrf=%s&variant=tor-us&clock=corr3", et);
+        answer a = ask(P, (call){"POST", "/lobby/seek", esc, form, NULL, "198.51.100.77", NULL, NULL});
+        CHECK(a.status == 303, "seek on tor-us: %d %s", a.status, a.body);
+        free(a.body);
+        a = ask(P, (call){"GET", "/", NULL, NULL, NULL, NULL, NULL, NULL});
+        CHECK(a.status == 200 && has(&a, "href=\"/@/Esc\">Esc</a> (1500?): &lt;b&gt;Tor &amp; us&lt;/b&gt;, 3 days a move, casual") &&
+                  !has(&a, "<b>Tor"),
+              "the summary: %s", a.body ? strstr(a.body, "tc-lobby-summary") : "");
+        free(a.body);
+        srv_people_stop(P);
+    }
+    the_site = NULL;
+    srv_site_free(site);
+}
+
 void suite_people(void)
 {
     test_rules();
@@ -688,4 +740,5 @@ void suite_people(void)
     test_throttle();
     test_secure_and_input();
     test_lobby();
+    test_home_summary();
 }

@@ -176,7 +176,24 @@ until_ok 10 bash -c "tail -n 3 '$tmp/player.sse' | grep -q '^data: {\"spectators
 post_is "chat: a line" 201 "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"<b>hello</b> & good luck\"}"
 is "chat: kept as written" "$(body "$r" | jq -r '.chat[-1].side + ": " + .chat[-1].text')" "white: <b>hello</b> & good luck"
 until_ok 10 grep -q '^event: chat' "$tmp/chat.sse" || bad "chat: the watchers got no chat event"
-is "chat: read back" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
+grep -q 'good luck' "$tmp/chat.sse" && bad "chat: the text went out on the public stream"
+is "chat: read back by a player" "$("${C[@]}" -H "Authorization: Bearer $aw" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
+# the chat is the players': watchers read it only once both open it to them
+r=$("${C[@]}" -w '\n%{http_code}' "$U/api/games/$aid/chat")
+is "chat: a watcher reads nothing: 403" "$(status "$r")" 403
+has_text() { grep -q -- "$2" <<< "$1" && passed=$((passed + 1)) || bad "$3: no '$2' in $1"; }
+has_text "$r" "only once both players open it" "chat: the watcher is told why"
+grep -q 'good luck' <<< "$r" && bad "chat: a watcher read a line"
+is "chat: a watcher may not open it: 403" "$(status "$(post "$U/api/games/$aid/chat-watchers" '{"action":"on"}')")" 403
+is "chat: a bad switch: 400" "$(status "$(post "$U/api/games/$aid/chat-watchers" "{\"token\":\"$aw\",\"action\":\"yes\"}")")" 400
+r=$(post "$U/api/games/$aid/chat-watchers" "{\"token\":\"$aw\",\"action\":\"on\"}")
+is "chat: White opens it" "$(body "$r" | jq -c .watchers)" '{"white":true,"black":false}'
+is "chat: one player is not enough: 403" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games/$aid/chat")" 403
+post "$U/api/games/$aid/chat-watchers" "{\"token\":\"$ab\",\"action\":\"on\"}" > /dev/null
+until_ok 10 grep -q '^data: {"lines":1,"watchers":true}' "$tmp/chat.sse" || bad "chat: the watchers were not told it opened"
+is "chat: both opened: a watcher reads it" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat[0].text')" "<b>hello</b> & good luck"
+post "$U/api/games/$aid/chat-watchers" "{\"token\":\"$ab\",\"action\":\"off\"}" > /dev/null
+is "chat: closed again: 403" "$("${C[@]}" -o /dev/null -w '%{http_code}' "$U/api/games/$aid/chat")" 403
 long=$(head -c 281 /dev/zero | tr '\0' x)
 post_is "chat: 281 bytes: 400" 400 "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"$long\"}"
 grep -q "longer than 280 bytes" <<< "$r" || bad "chat: the over-long line's reason: $r"
@@ -184,12 +201,12 @@ is "chat: a watcher (no token): 403" "$(status "$(post "$U/api/games/$aid/chat" 
 is "chat: another game's token: 403" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$dw\",\"text\":\"hi\"}")")" 403
 is "chat: a line break: 400" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"a\\nb\"}")")" 400
 is "chat: empty: 400" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"\"}")")" 400
-is "chat: nothing refused was kept" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
+is "chat: nothing refused was kept" "$("${C[@]}" -H "Authorization: Bearer $aw" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 1
 codes=""
 for k in 1 2 3 4 5 6; do codes+="$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$ab\",\"text\":\"line $k\"}")") "; done
 is "chat: 5 lines in 10 s, then 429" "$codes" "201 201 201 201 201 429 "
 is "chat: the other side may still write" "$(status "$(post "$U/api/games/$aid/chat" "{\"token\":\"$aw\",\"text\":\"ok\"}")")" 201
-is "chat: the lines" "$("${C[@]}" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 7
+is "chat: the lines" "$("${C[@]}" -H "Authorization: Bearer $aw" "$U/api/games/$aid/chat" | jq -r '.chat | length')" 7
 
 # ---- lists and pages
 is "list: the games" "$("${C[@]}" "$U/api/games?variant=klein-bottle" | jq -r --arg id "$id" 'map(.id) | index($id) != null')" true
@@ -262,8 +279,22 @@ if [ $mode = postgresql ]; then
   is "the first process sees it" "$("${C[@]}" "$U/api/games/$pid2" | jq -c '[.moves[].san]')" '["e3","e11"]'
   # chat across processes: written on one, heard by a watcher of the other
   post_is "chat on the first process" 201 "$U/api/games/$pid2/chat" "{\"token\":\"$PW\",\"text\":\"from process one\"}"
-  until_ok 10 grep -q '^data: {"chat":.*from process one' "$tmp/watch2" || bad "a chat line did not reach a watcher of the other process"
-  is "the chat read on the second" "$("${C[@]}" "$U2/api/games/$pid2/chat" | jq -r '.chat[0].text')" "from process one"
+  until_ok 10 grep -q '^data: {"lines":1,' "$tmp/watch2" || bad "a chat line did not reach a watcher of the other process"
+  is "the chat read on the second" "$("${C[@]}" -H "Authorization: Bearer $PB" "$U2/api/games/$pid2/chat" | jq -r '.chat[0].text')" "from process one"
+  # spectators across processes: the watcher on the second counts on the
+  # first; a process killed stops counting once its rows stop beating
+  second_pid=$pid
+  last_is() { tail -n 2 "$1" | grep -q "^data: {\"spectators\":$2}"; }
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events?as=player" > "$tmp/p2player" & pids+=($!)
+  until_ok 10 last_is "$tmp/p2player" 1 || bad "spectators: the second process's watcher not counted on the first"
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events" > /dev/null & sp1=$!; pids+=($sp1)
+  until_ok 10 last_is "$tmp/p2player" 2 || bad "spectators: one on each process: not 2"
+  kill $sp1
+  until_ok 10 last_is "$tmp/p2player" 1 || bad "spectators: a watcher who left the first process still counted"
+  "${C[@]}" --max-time 60 -N "$U/api/games/$pid2/events" > /dev/null & sp1=$!; pids+=($sp1)
+  until_ok 10 last_is "$tmp/p2player" 2 || bad "spectators: a second watcher on the first process not counted"
+  kill -9 "$second_pid"
+  until_ok 20 last_is "$tmp/p2player" 1 || bad "spectators: the killed process's watcher still counted"
 fi
 
 # the servers stop cleanly on SIGTERM; under the sanitizers (make

@@ -111,9 +111,16 @@ form "$E" "$U/signup" 'name=Eve&password=lobby+password&password2=lobby+password
 stream /dev/null "$tmp/watch.sse"; watch_pid=$spid
 stream "$D" "$tmp/dan.sse"; dan_pid=$spid
 until_ok 10 grep -q '^event: seeks' "$tmp/watch.sse" || bad "the lobby stream sent no list"
+home=$(get /dev/null "$U/")
+has "home: no seeks yet" "$home" '<span class="tc-seek-count">0</span> open seeks'
+has "home: no games being played" "$home" '<span class="tc-live-count">0</span> games being played'
+has "home: the lobby's link" "$home" '<h2><a href="/lobby">Lobby</a></h2>'
 r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=klein-bottle&clock=5%2B3&rated=1&color=black")
 is "seek: 303" "$(code "$r")" 303
 until_ok 10 grep -q '"name":"Dan"' "$tmp/watch.sse" || bad "a watcher did not see Dan's seek"
+home=$(get /dev/null "$U/")
+has "home: one open seek" "$home" '<span class="tc-seek-count">1</span> open seek '
+has "home: the seek, escaped and linked" "$home" 'href="/@/Dan">Dan</a> (1500?): Klein Bottle Chess, 5+3, rated</li>'
 sid=$(curl -s "$U/api/lobby" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
 is "seek id" "${#sid}" 12
 r=$(form "$D" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$D")")
@@ -133,6 +140,9 @@ has "the game is Klein-bottle chess" "$st" '"variant":"klein-bottle"'
 r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
   --data "{\"token\":\"${eve_url#*#token=}\",\"move\":\"d2d3\"}" "$U/api/games/$game/move")
 is "Eve (White: Dan asked for Black) moves first" "$(code "$r")" 200
+home=$(get /dev/null "$U/")
+has "home: the seek went once taken" "$home" '<span class="tc-seek-count">0</span> open seeks'
+has "home: one game being played" "$home" '<span class="tc-live-count">1</span> game being played'
 # the archive: players and ratings from the lobby, filters, pages, bad queries
 anon=$("${C[@]}" -X POST -H 'Content-Type: application/json' --data '{"variant":"torus"}' "$U/api/games" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
 r=$(get /dev/null "$U/games")
@@ -187,13 +197,73 @@ until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not 
 stream "$E" "$tmp/eve.sse"; eve_pid=$spid
 stream "$D" "$tmp/dan2.sse"; dan_pid=$spid
 until_ok 10 grep -q '^event: seeks' "$tmp/eve.sse" || bad "Eve's stream sent no list"
-r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+r=$(form "$D" "$U/@/eve/challenge" "csrf=$(csrf "$D")&variant=torus&clock=corr3&rated=1")
 is "Dan challenges Eve" "$(code "$r")" 303
 until_ok 10 grep -q '"to_you":1' "$tmp/eve.sse" || bad "Eve's stream did not hear of the challenge"
 cid=$(get "$E" "$U/lobby" | sed -n 's|.*action="/lobby/seek/\([0-9a-f]*\)/accept".*|\1|p' | head -n 1)
 r=$(form "$E" "$U/lobby/seek/$cid/accept" "csrf=$(csrf "$E")")
 is "Eve accepts" "$(code "$r")" 303
 until_ok 10 grep -q '^event: start' "$tmp/dan2.sse" || bad "Dan's stream got no start for his challenge"
+# the rated challenge ends; the archive and the player pages keep the
+# ratings the players had when it began, while their ratings move on
+eve_url=$(sed -n 's/^Location: \(.*\)\r$/\1/p' <<< "$r")
+cgame=${eve_url#/game/}; cgame=${cgame%%#*}
+# the players act as their signed-in selves, without the link's token:
+# the session's CSRF token and a same-origin request, as forms need
+act() { # JAR ACTION JSON [curl options]
+  local jar=$1 action=$2 data=$3; shift 3
+  "${C[@]}" -b "$jar" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' --data "$data" "$@" "$U/api/games/$cgame/$action"
+}
+dan_side=$(get "$D" "$U/api/games/$cgame" | sed -n 's/.*"you":"\([a-z]*\)".*/\1/p')
+eve_side=$(get "$E" "$U/api/games/$cgame" | sed -n 's/.*"you":"\([a-z]*\)".*/\1/p')
+is "the players' sessions know their sides" "$dan_side$eve_side" "$([ "$dan_side" = white ] && echo whiteblack || echo blackwhite)"
+is "a watcher's state names no side" "$(get "$tmp/f.jar" "$U/api/games/$cgame" | grep -c '"you"')" 0
+if [ "$dan_side" = white ]; then WJ=$D BJ=$E; else WJ=$E BJ=$D; fi
+r=$(act "$WJ" move '{"move":"e3"}')
+is "a session's move without the CSRF token: 403" "$(code "$r")" 403
+has "no CSRF: message" "$r" "no CSRF token"
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$WJ")" -H 'Origin: https://evil.test')
+is "a session's move from another site: 403" "$(code "$r")" 403
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$BJ")")
+is "another session's CSRF token: 403" "$(code "$r")" 403
+r=$(act "$tmp/f.jar" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$tmp/f.jar")")
+is "a signed-in non-player: 403" "$(code "$r")" 403
+has "a non-player: message" "$r" "logged in as Fay, who plays neither side of this game"
+r=$(act "$tmp/f.jar" chat '{"text":"hi"}' -H "X-CSRF-Token: $(csrf "$tmp/f.jar")")
+is "a non-player's chat: 403" "$(code "$r")" 403
+is "nothing was played by the refused requests" "$("${C[@]}" "$U/api/games/$cgame" | grep -c '"moves":\[\]')" 1
+r=$(act "$WJ" move '{"move":"e3"}' -H "X-CSRF-Token: $(csrf "$WJ")")
+is "White's move by session" "$(code "$r")" 200
+r=$(act "$BJ" move "{\"move\":\"e6\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's move by session (the token in the body)" "$(code "$r")" 200
+r=$(act "$BJ" draw "{\"action\":\"offer\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's draw offer by session" "$(code "$r")" 200
+r=$(act "$WJ" draw "{\"action\":\"decline\",\"csrf\":\"$(csrf "$WJ")\"}")
+is "White declines by session" "$(code "$r")" 200
+r=$(act "$BJ" chat "{\"text\":\"good game\",\"csrf\":\"$(csrf "$BJ")\"}")
+is "Black's chat by session" "$(code "$r")" 201
+is "the chat read by White's session" "$(get "$WJ" "$U/api/games/$cgame/chat" | grep -c 'good game')" 1
+is "the chat refused to a signed-in watcher" "$(code "$(get "$tmp/f.jar" "$U/api/games/$cgame/chat")")" 403
+r=$("${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' \
+  --data "{\"token\":\"${eve_url#*#token=}\"}" "$U/api/games/$cgame/resign")
+is "Eve resigns the rated challenge" "$(code "$r")" 200
+until_ok 10 bash -c "curl -s '$U/@/Eve' | grep -q 'class=\"tc-ratings\"'" || bad "Eve's loss was not counted"
+eve_now=$(get /dev/null "$U/@/Eve" | sed -n 's|.*<td class="tc-rating">\([0-9]*\).*|\1|p' | head -n 1)
+[ -n "$eve_now" ] && [ "$eve_now" -lt 1500 ] || bad "Eve's rating after a loss: '$eve_now', expected below 1500"
+row=$(get /dev/null "$U/games?player=eve" | grep "data-game=\"$cgame\"")
+has "archive: Eve's rating as the game began" "$row" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
+has "archive: Dan's rating as the game began" "$row" 'href="/@/Dan">Dan</a> <span class="tc-rating">(1500?)</span>'
+has "player page: the game with the ratings it began with" "$(get /dev/null "$U/@/Dan")" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
+# a rematch by session: offered by Dan, accepted by Eve; both play it as themselves
+r=$(act "$D" rematch "{\"csrf\":\"$(csrf "$D")\"}")
+is "Dan offers a rematch by session" "$(code "$r")" 200
+r=$(act "$E" rematch "{\"action\":\"accept\",\"csrf\":\"$(csrf "$E")\"}")
+is "Eve accepts it by session" "$(code "$r")" 201
+rgame=$(sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p' <<< "$r")
+is "Dan's side in the rematch, by session" "$(get "$D" "$U/api/games/$rgame" | grep -o '"you":"[a-z]*"')" "\"you\":\"$eve_side\""
+dan_now=$(get /dev/null "$U/@/Dan" | sed -n 's|.*<td class="tc-rating">\([0-9]*\).*|\1|p' | head -n 1)
+[ -n "$dan_now" ] && [ "$dan_now" -gt 1500 ] || bad "Dan's rating after a win: '$dan_now'"
+has "the rematch began with Dan's rating after the win" "$(get /dev/null "$U/games?player=dan" | grep "data-game=\"$rgame\"")" "href=\"/@/Dan\">Dan</a> <span class=\"tc-rating\">($dan_now?)</span>"
 r=$(form "$E" "$U/@/Eve/challenge" "csrf=$(csrf "$E")&variant=torus&clock=corr3")
 is "a challenge to oneself: 400" "$(code "$r")" 400
 kill $eve_pid $dan_pid 2>/dev/null
@@ -210,6 +280,48 @@ has "trusted proxy over HTTPS: Secure" "$r" "SameSite=Lax; Secure"
 r=$(form "$tmp/p2.jar" "$U/login" 'name=alice&password=klein+bottle' -H 'X-Forwarded-Proto: https')
 grep -q "Secure" <<< "$(grep -i '^Set-Cookie' <<< "$r")" && bad "X-Forwarded-Proto believed from an untrusted peer"
 is "untrusted X-Forwarded-Proto ignored" "$(code "$r")" 303
+
+# ---- seeks per address (behind the trusted proxy: the address it names)
+G=$tmp/gus.jar H=$tmp/hal.jar
+form "$G" "$UP/signup" 'name=Gus&password=lobby+password&password2=lobby+password' -H 'X-Forwarded-For: 198.51.100.20' > /dev/null
+form "$H" "$UP/signup" 'name=Hal&password=lobby+password&password2=lobby+password' -H 'X-Forwarded-For: 198.51.100.21' > /dev/null
+seek_from() { form "$1" "$UP/lobby/seek" "csrf=$(csrf "$1")&variant=torus&clock=corr3" -H "X-Forwarded-For: $2"; }
+for i in 1 2 3; do is "Gus's seek $i" "$(code "$(seek_from "$G" 203.0.113.7)")" 303; done
+r=$(seek_from "$G" 203.0.113.8)
+is "a 4th seek of one account: 429" "$(code "$r")" 429
+has "per account: message" "$r" "you have 3 open seeks"
+is "Hal's seek 1 from Gus's address" "$(code "$(seek_from "$H" 203.0.113.7)")" 303
+is "Hal's seek 2 from Gus's address" "$(code "$(seek_from "$H" 203.0.113.7)")" 303
+r=$(seek_from "$H" 203.0.113.7)
+is "a 6th seek from one address: 429" "$(code "$r")" 429
+has "per address: message" "$r" "5 open seeks and challenges come from your address already (203.0.113.7): at most 5 per address"
+is "Hal from another address" "$(code "$(seek_from "$H" 203.0.113.8)")" 303
+is "the refused seeks were not stored" "$(curl -s "$U/api/lobby" | grep -o '"name":"\(Gus\|Hal\)"' | wc -l)" 6
+
+# ---- a lobby watcher that reads nothing: its backlog is dropped, it is
+# told with an overflow event, its stream ends (sse_stall.py: a socket with a
+# small receive buffer that reads nothing while the list changes)
+for k in $(seq 1 12); do
+  j=$tmp/many$k.jar
+  form "$j" "$UP/signup" "name=Many$k&password=lobby+password&password2=lobby+password" -H "X-Forwarded-For: 198.51.100.$((40 + k))" > /dev/null
+  for i in 1 2 3; do seek_from "$j" "203.0.113.$((40 + k))" > /dev/null; done
+done
+python3 tests/server/sse_stall.py "${UP##*:}" /api/lobby/events "$tmp/lobby-read-now" seeks > "$tmp/lobby-stalled" &
+spy=$!; pids+=($spy)
+until_ok 5 grep -qs '^open' "$tmp/lobby-stalled" || bad "stalled lobby watcher: did not connect"
+sleep 0.5
+gtok=$(csrf "$G")
+for k in $(seq 1 30); do
+  gid=$(curl -s "$U/api/lobby" | grep -o '"id":"[0-9a-f]*","name":"Gus"' | head -n 1 | sed 's/"id":"\([0-9a-f]*\)".*/\1/')
+  form "$G" "$UP/lobby/seek/$gid/cancel" "csrf=$gtok" -H 'X-Forwarded-For: 203.0.113.7' > /dev/null
+  form "$G" "$UP/lobby/seek" "csrf=$gtok&variant=torus&clock=corr$((1 + k % 2 * 2))" -H 'X-Forwarded-For: 203.0.113.7' > /dev/null
+done
+touch "$tmp/lobby-read-now"
+until_ok 15 grep -qs 'ended\|open [0-9]' "$tmp/lobby-stalled" || true
+read -r told ended nlists < <(tail -n 1 "$tmp/lobby-stalled")
+is "stalled lobby watcher: told with an overflow event" "$told" overflow
+is "stalled lobby watcher: its stream ended" "$ended" ended
+[ "${nlists:-61}" -lt 61 ] && passed=$((passed + 1)) || bad "stalled lobby watcher: all $nlists lists kept for it"
 
 # ---- a second process on the same database
 if [ $mode = postgresql ]; then
@@ -240,6 +352,16 @@ if [ $mode = postgresql ]; then
   r=$(form "$E" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$E")")
   is "accepted on process 1" "$(code "$r")" 303
   until_ok 10 grep -q '^event: start' "$tmp/c2.sse" || bad "the owner on process 2 got no start event"
+  # a quiet lobby asks the database little: changes come by NOTIFY, only
+  # the beat (every 3 s: sweep, keep-alive) reads the seeks; the fewest
+  # reads of the seeks table in two windows of 3 s, with a watcher and an
+  # owner on process 2 (statistics reach pg_stat_user_tables late)
+  psql_do() { "$TG_PG_BIN/psql" -X -q -t -A "$TG_TEST_DB" -c "$1" 2>/dev/null; }
+  scans() { psql_do "SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'seeks'"; }
+  d=1000000
+  for _ in 1 2; do s0=$(scans); sleep 3; s1=$(scans); [ $((s1 - s0)) -lt $d ] && d=$((s1 - s0)); done
+  [ "$d" -lt 15 ] && passed=$((passed + 1)) || bad "lobby: $d reads of the seeks in 3 s with nothing changing (polling?)"
+  echo "people-test: seeks read $d times in 3 s by a quiet lobby on 4 processes"
   kill $w2 $c2 2>/dev/null
 fi
 

@@ -1,7 +1,8 @@
 // /game/<id>: a game hosted by the server (docs/api.md). With a side's
 // token (the link's fragment #token=..., kept in this browser's storage so
-// a reload still plays) the page moves for that side; without one it
-// watches. The server judges every move; the page follows the game through
+// a reload still plays) the page moves for that side; so it does for the
+// signed-in account that plays a side (a lobby game: the session's cookie
+// and its CSRF token); else it watches. The server judges every move; the page follows the game through
 // the live stream (server-sent events), which reconnects by itself after a
 // dropped connection or a restarted server.
 import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
@@ -114,6 +115,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   let state = data.game;
   const token = tokenFor(state.id);
   let you: Side | null = null;
+  let csrf: string | null = null; // a signed-in player's, when there is no token
   const ctl = new GameController(rules, state.start_fen);
   const players = data.players ?? { white: null, black: null, rated: false };
 
@@ -200,6 +202,10 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const chatInput = el('input', { type: 'text', maxlength: '280', placeholder: 'Say something to your opponent', 'data-chat-input': '', 'aria-label': 'chat line' });
   const chatForm = el('form', { class: 'tc-gp-chat-form' }, chatInput, el('button', { type: 'submit', 'data-action': 'chat-send' }, 'Send'));
   const chatToggle = el('button', { type: 'button', 'data-action': 'chat-show' }, 'Show the players\u2019 chat');
+  const chatClosed = el('p', { class: 'tc-gp-chat-closed', 'data-chat-closed': '', hidden: '' },
+    'The players keep their chat to themselves.');
+  const chatOpen = el('input', { type: 'checkbox', 'data-chat-watchers': '' }) as HTMLInputElement;
+  const chatOpenLabel = el('label', { class: 'tc-check tc-gp-chat-open' }, chatOpen, ' Let watchers read our chat (both players must agree)');
   let chatOn = false;
   const drawChat = (lines: ChatLine[]) => {
     chatList.replaceChildren(
@@ -207,10 +213,21 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     );
     chatList.scrollTop = chatList.scrollHeight;
   };
-  const loadChat = async () => {
-    const r = await fetch(`/api/games/${state.id}/chat`);
-    if (r.ok) drawChat(((await r.json()) as { chat: ChatLine[] }).chat);
+  // who the page speaks for: the token, else the session (its CSRF token)
+  const credentials = (): Record<string, string> =>
+    token ? { Authorization: `Bearer ${token}` } : csrf ? { 'X-CSRF-Token': csrf } : {};
+  type Chat = { chat: ChatLine[]; watchers?: { white: boolean; black: boolean } };
+  const showChat = (c: Chat) => {
+    drawChat(c.chat);
+    if (you && c.watchers) chatOpen.checked = c.watchers[you];
   };
+  const loadChat = async () => {
+    const r = await fetch(`/api/games/${state.id}/chat`, { headers: credentials() });
+    chatClosed.hidden = r.status !== 403 || !!you;
+    if (r.ok) showChat((await r.json()) as Chat);
+    else if (r.status === 403) chatList.replaceChildren();
+  };
+  chatOpen.addEventListener('change', () => void act('chat-watchers', { action: chatOpen.checked ? 'on' : 'off' }));
   chatForm.addEventListener('submit', (e) => {
     e.preventDefault();
     const text = chatInput.value.trim();
@@ -218,22 +235,22 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     void (async () => {
       const r = await fetch(`/api/games/${state.id}/chat`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ token, text }),
+        headers: { 'Content-Type': 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) },
+        body: JSON.stringify(token ? { token, text } : { text }),
       });
-      const j = (await r.json()) as { chat?: ChatLine[]; error?: string };
+      const j = (await r.json()) as Chat & { error?: string };
       if (!r.ok) {
         note.textContent = j.error ?? `error ${r.status}`;
         return;
       }
       chatInput.value = '';
-      drawChat(j.chat ?? []);
+      showChat(j);
     })();
   });
   chatToggle.addEventListener('click', () => {
     chatOn = true;
     chatToggle.remove();
-    chatBox.append(chatList);
+    chatBox.append(chatList, chatClosed);
     void loadChat();
   });
   side.append(chatBox);
@@ -335,7 +352,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     if (you && !chatList.isConnected) chatBox.prepend(chatList);
     if (!you || state.engine) chatBox.hidden = !!state.engine;
     if (!you && chatForm.isConnected) chatForm.remove();
-    if (you && !state.engine && !chatForm.isConnected) chatBox.append(chatForm);
+    if (you && !state.engine && !chatForm.isConnected) chatBox.append(chatForm, chatOpenLabel);
     drawClocks();
   };
 
@@ -367,18 +384,21 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
       leaving = true;
       keepToken(id, token);
       location.href = `/game/${id}#token=${token}`;
+    } else if (csrf) { // the signed-in player plays the rematch too
+      leaving = true;
+      location.href = `/game/${id}`;
     } else {
       note.replaceChildren('Rematch: ', el('a', { href: `/game/${id}`, 'data-rematch': id }, `game ${id}`));
     }
   };
 
   async function act(action: string, body: Record<string, string>): Promise<void> {
-    if (!token) return;
+    if (!token && !csrf) return;
     try {
       const r = await fetch(`/api/games/${state.id}/${action}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ token, ...body }),
+        headers: { 'Content-Type': 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) },
+        body: JSON.stringify(token ? { token, ...body } : body),
       });
       const j = (await r.json()) as GameState & { error?: string; url?: string; token?: string; side?: string };
       if (!r.ok) {
@@ -389,6 +409,10 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
       note.textContent = '';
       if (action === 'rematch' && j.url && j.token) {
         goRematch(j.id);
+        return;
+      }
+      if (action === 'chat-watchers') {
+        showChat(j as unknown as Chat);
         return;
       }
       apply(j);
@@ -428,6 +452,16 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     } else {
       note.textContent = 'The token in this link is not one of this game\'s.';
     }
+  } else {
+    // no token: the signed-in account may play a side (a lobby game)
+    const r = await fetch(`/api/games/${state.id}`);
+    const s = r.ok ? ((await r.json()) as GameState) : null;
+    if (s?.you) {
+      const a = await fetch('/api/account');
+      csrf = a.ok ? ((await a.json()) as { csrf: string }).csrf : null;
+      if (csrf) you = s.you;
+      apply(s);
+    }
   }
   if (you === 'black') {
     view.board.flip();
@@ -450,8 +484,9 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     const { id } = JSON.parse((e as MessageEvent<string>).data) as { id: string };
     goRematch(id);
   });
-  events.addEventListener('chat', (e) => {
-    if (you || chatOn) drawChat((JSON.parse((e as MessageEvent<string>).data) as { chat: ChatLine[] }).chat);
+  events.addEventListener('chat', () => {
+    // the event says a line came (no text): the page reads the chat as it may
+    if (you || chatOn) void loadChat();
   });
   events.addEventListener('open', () => app.setAttribute('data-live', 'true'));
   events.addEventListener('error', () => app.setAttribute('data-live', 'false'));

@@ -195,6 +195,34 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     assert(bob.page.url().includes(`/game/${rid}`), 'the rematch put the players in different games');
     assert((await ann.page.getAttribute('#tc-app', 'data-you')) === 'black', 'Ann does not play Black in the rematch');
     assert((await bob.page.getAttribute('#tc-app', 'data-you')) === 'white', 'Bob does not play White in the rematch');
+    // Ann again without the link's token (as from another browser of
+    // hers): her session plays her side, with its CSRF token
+    await ann.page.evaluate((id) => localStorage.removeItem(`tc-token-${id}`), rid);
+    await ann.page.goto(`${b}/game/${rid}`);
+    await ann.page.waitForSelector('#tc-app[data-you="black"]', { timeout: 30000 });
+    await mv(bob, 'e2', 'e4', 1);
+    await mv(ann, 'e7', 'e5', 2);
+    // the chat is the players': a watcher reads it once both open it
+    await ann.page.fill('[data-chat-input]', 'rematch, by session');
+    await ann.page.click('[data-action="chat-send"]');
+    await bob.page.waitForFunction(() => document.querySelector('[data-chat-lines]')?.textContent?.includes('rematch, by session'), null, { timeout: 10000 });
+    const watcher = await open(1366, 768);
+    await watcher.page.goto(`${b}/game/${rid}`);
+    await watcher.page.waitForSelector('#tc-app[data-you="watcher"]', { timeout: 30000 });
+    await watcher.page.click('[data-action="chat-show"]');
+    await watcher.page.waitForSelector('[data-chat-closed]:not([hidden])', { timeout: 10000 });
+    assert(!(await watcher.page.textContent('[data-chat]')).includes('rematch, by session'), 'a watcher read the closed chat');
+    const direct = await fetch(`${b}/api/games/${rid}/chat`);
+    assert(direct.status === 403, `the API gave a watcher the closed chat: ${direct.status}`);
+    await ann.page.check('[data-chat-watchers]');
+    await bob.page.check('[data-chat-watchers]');
+    await watcher.page.waitForFunction(() => document.querySelector('[data-chat-lines]')?.textContent?.includes('rematch, by session'), null, { timeout: 10000 });
+    await shot(watcher.page, 'game-1366-watcher-chat');
+    // the home page sums the lobby up: games being played, a link to it
+    await watcher.page.goto(`${b}/`);
+    assert(Number(await watcher.page.textContent('.tc-live-count')) >= 1, 'the home page counts no game being played');
+    await shot(watcher.page, 'home-1366-lobby');
+    await watcher.page.close();
     // the archive lists both games with the players' names
     const arch = await (await fetch(`${b}/games?variant=klein-bottle`)).text();
     for (const id of [gid, rid]) assert(new RegExp(`data-game="${id}"[^\\n]*Ann[^\\n]*`).test(arch), `game ${id} not in the archive with its players`);
