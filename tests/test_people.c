@@ -707,7 +707,7 @@ static void test_home_summary(void)
              (int)(slug - title - 22), title + 22, slug + 12);
     const char *names[] = {"tor-us.md"}, *texts[] = {page};
     tc_error e;
-    srv_site *site = srv_site_from_texts("test", NULL, 1, names, texts, &e);
+    srv_site *site = srv_site_from_texts("test", NULL, 1, names, texts, NULL, &e);
     CHECK(site && srv_site_find(site, "tor-us"), "site: %s", site ? "no page tor-us" : e.msg);
     if (!site || !srv_site_find(site, "tor-us")) {
         srv_site_free(site);
