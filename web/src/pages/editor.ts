@@ -7,6 +7,7 @@
 // and the text stays here.
 import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
+import { preview3d } from '../app/view3d-host';
 import { topochess, topologyOf } from '../app/rules';
 import type { FileRule, RankRule, Topochess, VariantDef } from '../lib/topochess';
 
@@ -130,7 +131,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const boardEl = el('div', { class: 'tc-board-holder', 'data-preview-board': '' });
   const problems = el('p', { class: 'tc-ed-problems', 'data-problems': '', role: 'status' });
   const report = el('dl', { class: 'tc-report', 'data-report': '' });
-  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report);
+  const view3dEl = el('div', { class: 'tc-3d', 'data-preview-3d': '' });
+  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, view3dEl, el('h3', {}, 'Topology report'), report);
 
   // ---- saving
   const msg = el('div', { class: 'tc-ed-msg', 'data-msg': '', role: 'status' });
@@ -258,6 +260,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       board?.destroy();
       boardEl.replaceChildren();
       board = createBoard(boardEl, topo, { fen: v.startFen, movable: 'none' });
+      preview3d(view3dEl, board, topo, boardEl);
       const r = v.report();
       report.replaceChildren();
       const row = (k: string, val: string, key: string) => report.append(el('dt', {}, k), el('dd', { 'data-figure': key }, val));
