@@ -184,6 +184,7 @@ export function createBoardView(
     const mode = layout.getAttribute('data-view3d');
     view3d.style.top = view3d.style.left = view3d.style.marginTop = '';
     if (mode === 'instead') {
+      view3d.style.marginTop = '0px';
       view3d.style.top = `${boardEl.offsetTop}px`;
       view3d.style.left = `${boardEl.offsetLeft}px`;
     } else if (mode === 'on' && view3d.offsetLeft > boardEl.offsetLeft + 20) {

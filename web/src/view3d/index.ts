@@ -38,6 +38,8 @@ export interface Host3d {
 const CELL_PX = 96;
 const SEGMENTS = 6;
 const FOV = 38;
+/** the least height of a cell name's tag on the screen, in CSS pixels */
+const LABEL_PX = 17;
 
 function surfaceGeometry(s: Surface, rows: number, cols: number): THREE.BufferGeometry {
   const nu = rows * SEGMENTS;
@@ -76,7 +78,7 @@ function labelTexture(text: string): THREE.CanvasTexture {
   c.width = 128;
   c.height = 64;
   const ctx = c.getContext('2d')!;
-  ctx.fillStyle = 'rgba(255, 252, 244, 0.82)';
+  ctx.fillStyle = '#fffcf4';
   ctx.beginPath();
   ctx.roundRect(4, 6, 120, 52, 16);
   ctx.fill();
@@ -214,7 +216,7 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
   const labels = new THREE.Group();
   const labelTextures: THREE.CanvasTexture[] = [];
   const labelMats: THREE.SpriteMaterial[] = [];
-  const labelOf = new Map<number, THREE.Sprite>();
+  const labelOf = new Map<number, THREE.Sprite[]>();
   for (const p of places) {
     const tx = labelTexture(t.cellName(p.cell));
     const mat = new THREE.SpriteMaterial({ map: tx, depthTest: true, depthWrite: false, transparent: true });
@@ -227,12 +229,13 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
     for (const face of twoFaced ? [1, -1] : [1]) {
       const sp = new THREE.Sprite(mat);
       sp.scale.set(2 * h, h, 1);
+      sp.userData.height = h;
       sp.position.copy(at).addScaledVector(v3(p.normal), face * h * 0.7);
       sp.renderOrder = 3;
       sp.userData.cell = p.cell;
       sp.userData.normal = v3(p.normal).multiplyScalar(face);
       labels.add(sp);
-      if (face === 1) labelOf.set(p.cell, sp);
+      labelOf.set(p.cell, [...(labelOf.get(p.cell) ?? []), sp]);
     }
   }
   scene.add(labels);
@@ -351,12 +354,17 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
   controls.enableDamping = false;
 
   // a name shows where its cell's face turns towards the camera (the strip's
-  // two faces each have theirs; the see-through bottle's far sheets none)
+  // two faces each have theirs; the see-through bottle's far sheets none),
+  // and is never under LABEL_PX tall on the screen (up to twice its size)
   const toCam = new THREE.Vector3();
   const faceLabels = () => {
+    const perUnit = renderer.domElement.clientHeight / (2 * Math.tan((FOV * Math.PI) / 360));
     for (const sp of labels.children) {
       toCam.copy(camera.position).sub(sp.position);
       sp.visible = toCam.dot(sp.userData.normal as THREE.Vector3) > 0;
+      const h0 = sp.userData.height as number;
+      const h = Math.min(2 * h0, Math.max(h0, (LABEL_PX * toCam.length()) / perUnit));
+      sp.scale.set(2 * h, h, 1);
     }
   };
   const render = () => {
@@ -459,14 +467,21 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
       /** the label's screen rectangle and its texture's reading direction on the screen */
       label(name: string) {
         const p = places.find((q) => t.cellName(q.cell) === name);
-        const sp = p && labelOf.get(p.cell);
+        // the one that shows (the strip has one on each face)
+        const list = (p && labelOf.get(p.cell)) ?? [];
+        const sp = list.find((x) => x.visible) ?? list[0];
         if (!sp) return null;
         sp.updateMatrixWorld();
         // the sprite's corners as the sprite shader places them: in view space, around its centre
         const mv = sp.position.clone().applyMatrix4(camera.matrixWorldInverse);
         const corner = (sx: number, sy: number) =>
           toScreen(new THREE.Vector3(mv.x + sx * sp.scale.x * 0.5, mv.y + sy * sp.scale.y * 0.5, mv.z).applyMatrix4(camera.matrixWorld));
-        return { left: corner(-1, 0), right: corner(1, 0), top: corner(0, 1), bottom: corner(0, -1), rotation: (sp.material as THREE.SpriteMaterial).rotation };
+        return { left: corner(-1, 0), right: corner(1, 0), top: corner(0, 1), bottom: corner(0, -1), visible: sp.visible };
+      },
+      /** the picked cell and the targets drawn for it */
+      picked: () => {
+        const c = host.picked();
+        return { cell: c === null ? null : t.cellName(c), targets: host.targets().map((x) => t.cellName(x)) };
       },
       /** turn the camera about the target by an angle (radians) and draw */
       turn(a: number) {

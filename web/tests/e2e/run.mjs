@@ -23,6 +23,7 @@ import './cases-board.mjs';
 import './cases-layout.mjs';
 import './cases-hosted.mjs';
 import './cases-analysis.mjs';
+import './cases-3d.mjs';
 
 async function measure() {
   const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
