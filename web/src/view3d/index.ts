@@ -372,7 +372,15 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
     sun.position.copy(camera.position).add(new THREE.Vector3(0, 0, sphere.radius));
     renderer.render(scene, camera);
   };
-  controls.addEventListener('change', render);
+  // a drag sends more pointer events than the screen shows frames: one draw a frame
+  let queued = 0;
+  const renderSoon = () => {
+    if (!queued) queued = requestAnimationFrame(() => {
+      queued = 0;
+      render();
+    });
+  };
+  controls.addEventListener('change', renderSoon);
 
   // ---- clicks: a press and release without a drag between them
   const ray = new THREE.Raycaster();
@@ -499,6 +507,7 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
   return {
     update,
     dispose() {
+      cancelAnimationFrame(queued);
       observer.disconnect();
       controls.dispose();
       canvas.removeEventListener('pointerdown', onDown);
