@@ -205,10 +205,10 @@ export function createBoardView(
       b3d.disabled = false;
     }
     mode3d('on');
-    // on a wide screen with no room beside the board, in its place rather
-    // than out of sight below it
+    // with no room beside the board (a phone, a wide board): in its place
+    // rather than out of sight below it
     const below = view3d.getBoundingClientRect().bottom > window.innerHeight && view3d.offsetLeft < boardEl.offsetLeft + 20;
-    if (below && window.innerWidth >= 720) mode3d('instead');
+    if (below) mode3d('instead');
   };
   toolbar.addEventListener('click', (e) => {
     const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');

@@ -4,7 +4,7 @@
 // 3-D on the play and analysis pages, cell names that read the right way
 // round on the screen (their pixels, not only their geometry), the view
 // instead of the board, and the editor's live preview.
-import { mkdtempSync, rmSync, tmpdir, join, chromium, ARGS, PRESETS, SHOTS, assert, base, customBase, fenOf, open3d, openPage, plies, test } from './harness.mjs';
+import { mkdtempSync, rmSync, tmpdir, join, chromium, ARGS, DOCS, PRESETS, SHOTS, assert, base, customBase, fenOf, open3d, openPage, plies, test, top } from './harness.mjs';
 
 const view = '#tc-app .tc-3d';
 
@@ -259,4 +259,27 @@ test('3d: the editor shows the 3-D view of the board being edited, and follows t
     await ctx.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('3d: pictures for docs/web-play.md (with TC_E2E_DOCS=1)', async () => {
+  if (!DOCS) return;
+  // a laptop: the bottle beside the board, after two moves clicked in 3-D, a piece picked
+  let { page } = await openPage(`${base}/play?variant=klein-bottle`, { width: 1366, height: 768 });
+  await open3d(page);
+  for (let k = 1; k <= 2; k++) {
+    const m = await clickableMove(page);
+    assert(m, 'no move in sight');
+    await click3d(page, m[1]);
+    await page.waitForFunction((n) => document.querySelectorAll('#tc-app .tc-moves [data-ply]').length === n, k);
+  }
+  assert(await clickableMove(page), 'no piece to pick');
+  await page.waitForTimeout(300);
+  await page.locator('#tc-app .tc-3d').screenshot({ path: join(top, 'docs/web-3d-klein-1366.png') });
+  await page.close();
+  // a phone: the torus instead of the board
+  ({ page } = await openPage(`${base}/play?variant=torus`, { width: 390, height: 844 }));
+  await open3d(page);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(top, 'docs/web-3d-torus-390.png') });
+  await page.close();
 });
