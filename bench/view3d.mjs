@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,28 +15,18 @@ const bin = resolve(process.env.TC_BIN ?? join(root, 'topochess'));
 const { chromium } = createRequire(join(root, 'web/package.json'))('playwright-core');
 const scratch = mkdtempSync(join(tmpdir(), 'tc-bench-3d-'));
 
-const freePort = () =>
-  new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
+// the server picks a free port and says which on its first line
+const proc = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1', '--pages', join(root, 'variants'),
+  '--static', join(root, 'web/dist'), '--db', join(scratch, 'bench.db')], { stdio: ['ignore', 'pipe', 'ignore'] });
+const base = await new Promise((res, rej) => {
+  let out = '';
+  proc.stdout.on('data', (d) => {
+    out += d;
+    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+    if (m) res(m[0]);
   });
-
-const port = await freePort();
-const proc = spawn(bin, ['serve', '--port', String(port), '--host', '127.0.0.1', '--pages', join(root, 'variants'),
-  '--static', join(root, 'web/dist'), '--db', join(scratch, 'bench.db')], { stdio: 'ignore' });
-const base = `http://127.0.0.1:${port}`;
-for (let k = 0; k < 200; k++) {
-  try {
-    if ((await fetch(`${base}/`)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  await new Promise((r) => setTimeout(r, 50));
-}
+  proc.on('exit', () => rej(new Error(`topochess serve exited: ${out}`)));
+});
 
 /** Frames for ms milliseconds; with turn, the view turns a little each frame (and draws). */
 const frames = (page, ms, turn) =>
@@ -90,6 +79,8 @@ try {
     let worst = 0;
     let n = 0;
     let ms = 0;
+    // (moves are clicked on the flat board: on a phone, back from the view's place into sight)
+    if ((await page.getAttribute('#tc-app .tc-boardview', 'data-view3d')) === 'instead') await page.click('#tc-app [data-action="view3d-swap"]');
     for (let k = 0; k < MOVES; k++) {
       const plies = await page.locator('#tc-app .tc-moves [data-ply]').count();
       if (!(await playSome(page))) break;

@@ -92,6 +92,21 @@ function labelTexture(text: string): THREE.CanvasTexture {
   return tex;
 }
 
+/** Is WebGL drawn by the processor (SwiftShader, llvmpipe)? Smoothing the
+ * edges there costs more than the picture gains. */
+function softwareGl(): boolean {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return false;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return false;
+  }
+}
+
 const v3 = (a: Vec3) => new THREE.Vector3(a[0], a[1], a[2]);
 
 export function mount3d(container: HTMLElement, host: Host3d): View3d {
@@ -119,7 +134,7 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
 
   let renderer: THREE.WebGLRenderer;
   try {
-    renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareGl(), preserveDrawingBuffer: true });
   } catch (e) {
     caption.textContent = `The 3-D view needs WebGL, which this browser does not offer (${(e as Error).message}).`;
     canvas.remove();
@@ -412,9 +427,6 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
   };
   canvas.addEventListener('pointerdown', onDown);
   canvas.addEventListener('pointerup', onUp);
-  // the flat board under or beside the canvas must not roll or pick on these
-  const stop = (e: Event) => e.stopPropagation();
-  for (const ev of ['pointerdown', 'pointermove', 'pointerup', 'wheel']) container.addEventListener(ev, stop);
 
   // ---- size: the flat board's box (or a square as wide as the container)
   let framed = false;
@@ -512,7 +524,6 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
       controls.dispose();
       canvas.removeEventListener('pointerdown', onDown);
       canvas.removeEventListener('pointerup', onUp);
-      for (const ev of ['pointerdown', 'pointermove', 'pointerup', 'wheel']) container.removeEventListener(ev, stop);
       geometry.dispose();
       for (const m of surfaceMats) m.dispose();
       for (const x of extras) {

@@ -116,6 +116,30 @@ for (const url of ['/play?variant=chess', '/play?variant=klein-bottle', '/analys
   });
 }
 
+test('3d: a drag turns the view and moves nothing; the wheel zooms', async () => {
+  const { page, errors } = await openPage(`${base}/play?variant=cylinder`, { width: 1366, height: 768 });
+  await open3d(page);
+  const cam = () => page.evaluate((sel) => document.querySelector(sel).tc3d.camera(), view);
+  const box = await page.locator(`${view} canvas`).boundingBox();
+  const before = await cam();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 30, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const turned = await cam();
+  const moved = Math.hypot(...turned.position.map((x, i) => x - before.position[i]));
+  assert(moved > 0.5, `the camera moved ${moved.toFixed(3)} after a drag`);
+  assert((await plies(page)) === 0, 'the drag made a move');
+  assert((await page.evaluate((sel) => document.querySelector(sel).tc3d.picked(), view)).cell === null, 'the drag picked a piece');
+  const dist = (c) => Math.hypot(...c.position.map((x, i) => x - c.target[i]));
+  await page.mouse.wheel(0, -400);
+  await page.waitForTimeout(100);
+  assert(dist(await cam()) < dist(turned) - 0.1, `the wheel did not zoom in: ${dist(turned)} -> ${dist(await cam())}`);
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 /**
  * The label's pixels against the name drawn upright and drawn mirrored:
  * the dark pixels of the rendered label match the upright drawing better.
