@@ -94,7 +94,13 @@ function labelTexture(text: string): THREE.CanvasTexture {
 
 /** Is WebGL drawn by the processor (SwiftShader, llvmpipe)? Smoothing the
  * edges there costs more than the picture gains. */
+let software: boolean | undefined; // asked once a page
 function softwareGl(): boolean {
+  software ??= probeSoftwareGl();
+  return software;
+}
+
+function probeSoftwareGl(): boolean {
   try {
     const gl = document.createElement('canvas').getContext('webgl2');
     if (!gl) return false;
