@@ -347,7 +347,6 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
     camera.far = reach + sphere.radius * 6;
     camera.updateProjectionMatrix();
     // from the surface's own side, or higher up where that shows it larger
-    // (a ring in a tall frame is best seen from above)
     // (a ring in a tall frame is best seen from above): the tilt whose
     // picture covers most of the frame
     let best = { d: Infinity, tilt: 0, area: 0 };
@@ -479,12 +478,20 @@ export function mount3d(container: HTMLElement, host: Host3d): View3d {
   };
   Object.assign(container, {
     tc3d: {
-      /** a cell's centre on the screen (page pixels), and whether a click there lands on it */
+      /** a point of the cell on the screen (page pixels) where a click lands
+       * on it, as a person would click its visible part: the centre, else
+       * the first of a 5x5 grid over the cell; hits false when none does */
       cell(name: string) {
         const p = places.find((q) => t.cellName(q.cell) === name);
         if (!p) return null;
-        const s = toScreen(v3(p.centre));
-        return { ...s, hits: cellAtPixel(s.x, s.y) === p.cell };
+        const at = (du: number, dv: number) => toScreen(v3(surface.point((p.row + 0.5 + du) / rows, (p.col + 0.5 + dv) / cols)));
+        const centre = at(0, 0);
+        for (const du of [0, -0.35, 0.35, -0.2, 0.2])
+          for (const dv of [0, -0.35, 0.35, -0.2, 0.2]) {
+            const s = at(du, dv);
+            if (cellAtPixel(s.x, s.y) === p.cell) return { ...s, hits: true };
+          }
+        return { ...centre, hits: false };
       },
       cells: () => places.map((p) => ({ name: t.cellName(p.cell), ...toScreen(v3(p.centre)) })),
       /** every piece model: its cell, letter and the side it stands on */

@@ -250,6 +250,28 @@ test('3d: instead of the board: same box, board hidden, moves still work', async
   await page.close();
 });
 
+test('3d: a promotion clicked in 3-D asks for the piece over the view', async () => {
+  const fen = encodeURIComponent('7k/4P3/8/8/8/8/8/4K3 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/play?variant=chess&fen=${fen}`, { width: 1366, height: 768 });
+  await open3d(page);
+  await click3d(page, 'e7');
+  await click3d(page, 'e8');
+  // the chooser shows above the 3-D view (which stands where the board was)
+  const q = page.locator('#tc-app [data-promote="n"]');
+  await q.waitFor({ state: 'visible', timeout: 5000 });
+  const box = await q.boundingBox();
+  const top = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-promote]')?.getAttribute('data-promote'), [box.x + box.width / 2, box.y + box.height / 2]);
+  assert(top === 'n', `the knight's button is covered (${top})`);
+  await q.click();
+  await page.waitForFunction(() => document.querySelectorAll('#tc-app .tc-moves [data-ply]').length === 1, null, { timeout: 10000 });
+  const pieces = fenPieces(await fenOf(page));
+  assert(pieces.get('e8') === 'N', `e8 holds ${pieces.get('e8')}`);
+  const shown = await page.evaluate((sel) => document.querySelector(sel).tc3d.pieces(), view);
+  assert(shown.some((p) => p.cell === 'e8' && p.letter === 'N'), '3-D view has no knight on e8');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
+
 test('3d: the editor shows the 3-D view of the board being edited, and follows the typing', async () => {
   // an account of its own, in a browser profile of its own
   const dir = mkdtempSync(join(tmpdir(), 'tc-e2e-3d-'));
