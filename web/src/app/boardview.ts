@@ -10,6 +10,8 @@ import type { GameController } from './game';
 import type { GameRules, Rules } from './types';
 import { el } from './dom';
 import { playSound, setSoundOn, soundOn } from './sound';
+import { open3dView } from './view3d-host';
+import type { View3d } from '../view3d/index';
 
 export interface BoardViewOptions {
   /** may the user move now? (the engine's turn, a finished game, a past ply) */
@@ -160,18 +162,53 @@ export function createBoardView(
   const bSound = button('♪', 'sound', 'Sounds for moves, captures and checks');
   bSound.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
 
-  let three: { update(): void; dispose(): void } | null = null;
+  const bSwap = button('⇄', 'view3d-swap', 'Show the 3-D view instead of the flat board');
+  bSwap.hidden = true;
+  bSwap.setAttribute('aria-pressed', 'false');
+
+  // The 3-D view is as large as the board: beside it where the page has
+  // room (the page's layout decides), else below it, or instead of it.
+  let three: View3d | null = null;
+  const mode3d = (mode: '' | 'on' | 'instead') => {
+    if (mode) layout.setAttribute('data-view3d', mode);
+    else layout.removeAttribute('data-view3d');
+    bSwap.hidden = !mode;
+    bSwap.setAttribute('aria-pressed', mode === 'instead' ? 'true' : 'false');
+    bSwap.title = mode === 'instead' ? 'Show the flat board again' : 'Show the 3-D view instead of the flat board';
+    b3d.setAttribute('aria-pressed', mode ? 'true' : 'false');
+    layout.dispatchEvent(new CustomEvent('tc-view3d', { bubbles: true }));
+    place3d();
+  };
+  // instead: over the board's own box; beside: level with the board
+  const place3d = () => {
+    const mode = layout.getAttribute('data-view3d');
+    view3d.style.top = view3d.style.left = view3d.style.marginTop = '';
+    if (mode === 'instead') {
+      view3d.style.marginTop = '0px';
+      view3d.style.top = `${boardEl.offsetTop}px`;
+      view3d.style.left = `${boardEl.offsetLeft}px`;
+    } else if (mode === 'on' && view3d.offsetLeft > boardEl.offsetLeft + 20) {
+      view3d.style.marginTop = `${boardEl.offsetTop}px`;
+    }
+  };
+  new ResizeObserver(place3d).observe(layout);
   const open3d = async () => {
     if (three) return;
     b3d.disabled = true;
     view3d.hidden = false;
-    view3d.textContent = 'Loading the 3-D view…';
-    const mod = await import('../view3d/index');
-    view3d.textContent = '';
-    three = mod.mount3d(view3d, rules.topology, () => board.state.placement, () => board.state.config.lastMove);
-    board.onChange(() => three?.update());
-    b3d.disabled = false;
-    b3d.setAttribute('aria-pressed', 'true');
+    const loading = el('p', { class: 'tc-3d-caption' }, 'Loading the 3-D view…');
+    view3d.replaceChildren(loading);
+    try {
+      three = await open3dView(view3d, board, rules.topology, boardEl, true);
+    } finally {
+      loading.remove();
+      b3d.disabled = false;
+    }
+    mode3d('on');
+    // with no room beside the board (a phone, a wide board): in its place
+    // rather than out of sight below it
+    const below = view3d.getBoundingClientRect().bottom > window.innerHeight && view3d.offsetLeft < boardEl.offsetLeft + 20;
+    if (below) mode3d('instead');
   };
   toolbar.addEventListener('click', (e) => {
     const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
@@ -192,10 +229,13 @@ export function createBoardView(
           three = null;
           view3d.hidden = true;
           view3d.replaceChildren();
-          b3d.setAttribute('aria-pressed', 'false');
+          mode3d('');
         } else {
           void open3d();
         }
+        break;
+      case 'view3d-swap':
+        if (three) mode3d(layout.getAttribute('data-view3d') === 'instead' ? 'on' : 'instead');
         break;
     }
   });

@@ -69,6 +69,9 @@ export function createArena(app: HTMLElement, ...headItems: HTMLElement[]): Aren
     const user = storedWidth();
     const w = Math.max(160, Math.min(maxW, user ?? avail * aspect));
     root.style.setProperty('--tc-board-w', `${Math.floor(w)}px`);
+    // an open 3-D view (as large as the board) goes beside it where the side panel keeps its width
+    const with3d = board.querySelector('.tc-boardview[data-view3d="on"]') !== null;
+    root.classList.toggle('tc-3d-beside', with3d && !narrow && root.clientWidth - 2 * Math.floor(w) - 2 * GAP >= SIDE_MIN);
   };
 
   // The resize handle at the board's lower right corner.
@@ -123,6 +126,7 @@ export function createArena(app: HTMLElement, ...headItems: HTMLElement[]): Aren
     });
   };
   window.addEventListener('resize', refit);
+  board.addEventListener('tc-view3d', () => fit());
   new ResizeObserver(refit).observe(root);
   return { root, head, board, side, fit };
 }

@@ -7,7 +7,7 @@
 // promotion choices are buttons with data-promote="q|r|b|n".
 import { animatePath } from './animate';
 import { configure, defaults, type BoardConfig, type Topology } from './config';
-import { bindInput, cellByName, type Host } from './drag';
+import { bindInput, cellByName, clickOn, type Host } from './drag';
 import { canRollFiles, canRollRanks, type Roll } from './picture';
 import { CELL, render, renderPromotion } from './render';
 import { initialState, readFen, setRoll, type BoardState } from './state';
@@ -24,6 +24,9 @@ export interface Board {
   resetRoll(): void;
   canRoll(): { files: boolean; ranks: boolean };
   cell(name: string): number | null;
+  /** a click on a cell from outside the board (the 3-D view): picks,
+   * shows the legal targets, moves, as a click on the board does */
+  click(cell: number): void;
   /** a cell's element (by index) */
   cellElement(cell: number): Element | null;
   /** shows the piece on the path's last cell travelling along the path
@@ -112,6 +115,9 @@ export function createBoard(element: HTMLElement, topology: Topology, config: Pa
     },
     cell(name) {
       return cellByName(state, name);
+    },
+    click(cell) {
+      clickOn(host, cell);
     },
     cellElement(cell) {
       return element.querySelector(`[data-cell="${topology.cellName(cell)}"]`);

@@ -61,6 +61,36 @@ export function finish(host: Host, move: BoardMove): void {
   s.config.onMove(move);
 }
 
+/** A click on a cell while a piece is picked: the move there, or its
+ * refusal (onIllegal) when no piece of the mover's is there. True when
+ * the click was taken. */
+function playPicked(host: Host, cell: number): boolean {
+  const s = host.state;
+  if (s.picked === null || s.picked === cell) return false;
+  if (s.config.dests(s.picked).some((m) => m.to === cell)) return tryMove(host, s.picked, cell);
+  if (canPick(s, cell)) return false;
+  const from = s.picked;
+  s.picked = null;
+  host.redraw();
+  s.config.onIllegal?.(from, cell);
+  return true;
+}
+
+/** A click on a cell made elsewhere (the 3-D view): what a click on the
+ * board does, without a drag. */
+export function clickOn(host: Host, cell: number): void {
+  const s = host.state;
+  if (s.promotion || playPicked(host, cell)) return;
+  if (canPick(s, cell)) {
+    s.picked = s.picked === cell ? null : cell;
+    host.redraw();
+    return;
+  }
+  s.picked = null;
+  host.redraw();
+  s.config.onCellClick?.(cell);
+}
+
 function press(host: Host, e: PointerEvent): void {
   const s = host.state;
   if (s.promotion) return;
@@ -77,16 +107,8 @@ function press(host: Host, e: PointerEvent): void {
     }
     return;
   }
-  if (s.picked !== null && s.picked !== cell && s.config.dests(s.picked).some((m) => m.to === cell)) {
-    tryMove(host, s.picked, cell);
+  if (playPicked(host, cell)) {
     e.preventDefault();
-    return;
-  }
-  if (s.picked !== null && s.picked !== cell && !canPick(s, cell)) {
-    const from = s.picked;
-    s.picked = null;
-    host.redraw();
-    s.config.onIllegal?.(from, cell);
     return;
   }
   if (canPick(s, cell)) {

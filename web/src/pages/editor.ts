@@ -8,6 +8,7 @@
 import { createBoard, type Board } from '../board/api';
 import { el } from '../app/dom';
 import { askInline } from '../app/confirm';
+import { preview3d } from '../app/view3d-host';
 import { topochess, topologyOf } from '../app/rules';
 import { endingsPanel } from './editor-endings';
 import { frontMatterOf, splitPage, updateFrontMatter, withLine } from './frontmatter-edit';
@@ -94,7 +95,8 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
   const boardEl = el('div', { class: 'tc-board-holder', 'data-preview-board': '' });
   const problems = el('p', { class: 'tc-ed-problems', 'data-problems': '', role: 'status' });
   const report = el('dl', { class: 'tc-report', 'data-report': '' });
-  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, el('h3', {}, 'Topology report'), report);
+  const view3dEl = el('div', { class: 'tc-3d', 'data-preview-3d': '' });
+  const preview = el('section', { class: 'tc-ed-preview' }, el('h2', {}, 'Preview'), problems, boardEl, view3dEl, el('h3', {}, 'Topology report'), report);
   const endings = endingsPanel(tc); // the solved endings, below the report
   preview.append(endings.el);
 
@@ -230,6 +232,7 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
       board?.destroy();
       boardEl.replaceChildren();
       board = createBoard(boardEl, topo, { fen: v.startFen, movable: 'none' });
+      preview3d(view3dEl, board, topo, boardEl);
       const r = v.report();
       report.replaceChildren();
       const row = (k: string, val: string, key: string) => report.append(el('dt', {}, k), el('dd', { 'data-figure': key }, val));

@@ -15,6 +15,8 @@ export interface Surface {
   point(u: number, v: number): [number, number, number];
   /** a point the outward normal at (u, v) points away from (null: keep the raw normal) */
   inside(u: number, v: number): [number, number, number] | null;
+  /** where the surface passes through itself: a circle in the z = 0 plane around the z axis */
+  selfIntersection?(): { centre: [number, number, number]; radius: number };
 }
 
 export function surfaceKind(t: Topology): SurfaceKind {
@@ -138,8 +140,17 @@ export function makeSurface(t: Topology): Surface {
           const d = R + a * (c * Math.sin(ph) - s * Math.sin(2 * ph));
           return [d * Math.cos(th), d * Math.sin(th), a * (s * Math.sin(ph) + c * Math.sin(2 * ph))];
         },
-        // the figure-8 tube has no outside: keep the map's own normal
-        inside: () => null,
+        // Pieces stand outside each lobe of the figure 8 (away from the
+        // lobe's middle); the two lobes meet where the tube crosses itself,
+        // and there the side flips, as it must on a one-sided surface.
+        inside: (u, v) => {
+          const th = TAU * u;
+          const lobe = Math.sin(TAU * v) >= 0 ? 0.6 : -0.6;
+          const d = R + a * Math.cos(th / 2) * lobe;
+          return [d * Math.cos(th), d * Math.sin(th), a * Math.sin(th / 2) * lobe];
+        },
+        // the figure 8 crosses itself at its centre (phi = 0 and pi): the circle of radius R
+        selfIntersection: () => ({ centre: [0, 0, 0], radius: R }),
       };
     }
     case 'pillow': {
@@ -160,5 +171,112 @@ export function makeSurface(t: Topology): Surface {
         inside: (u) => [0, (u - 0.5) * H, 0],
       };
     }
+  }
+}
+
+export type Vec3 = [number, number, number];
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const unit = (a: Vec3): Vec3 => {
+  const l = Math.hypot(a[0], a[1], a[2]) || 1;
+  return [a[0] / l, a[1] / l, a[2] / l];
+};
+
+/** The unit normal at (u, v): dP/dv x dP/du, turned away from the
+ * surface's inside where it has one (the pieces stand on that side). On
+ * the strip and the bottle, which have no outside, it is the map's own
+ * normal: it turns over where u = 1 meets u = 0, the twist line. */
+export function normalAt(s: Surface, u: number, v: number): Vec3 {
+  const e = 1e-4;
+  const du = sub(s.point(Math.min(1, u + e), v), s.point(Math.max(0, u - e), v));
+  const dv = sub(s.point(u, Math.min(1, v + e)), s.point(u, Math.max(0, v - e)));
+  let n = unit(cross(dv, du));
+  const inside = s.inside(u, v);
+  if (inside && dot(n, sub(s.point(u, v), inside)) < 0) n = [-n[0], -n[1], -n[2]];
+  return n;
+}
+
+/** The unit tangent along the ranks (growing u) at (u, v). */
+export function rankTangent(s: Surface, u: number, v: number): Vec3 {
+  const e = 1e-4;
+  return unit(sub(s.point(Math.min(1, u + e), v), s.point(Math.max(0, u - e), v)));
+}
+
+/** Where a cell of the walked grid sits: its centre, normal, rank tangent
+ * and size (the shorter of its two sides). */
+export interface CellPlace {
+  cell: number;
+  row: number;
+  col: number;
+  centre: Vec3;
+  normal: Vec3;
+  forward: Vec3;
+  /** the cell's sides along the ranks and across them, and the shorter */
+  along: number;
+  across: number;
+  size: number;
+}
+
+export function cellPlaces(s: Surface, grid: Placed[][]): CellPlace[] {
+  const rows = grid.length;
+  const cols = grid[0].length;
+  const out: CellPlace[] = [];
+  const len = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  grid.forEach((row, r) =>
+    row.forEach((p, c) => {
+      const u = (r + 0.5) / rows;
+      const v = (c + 0.5) / cols;
+      const along = len(s.point(u - 0.5 / rows, v), s.point(u + 0.5 / rows, v));
+      const across = len(s.point(u, v - 0.5 / cols), s.point(u, v + 0.5 / cols));
+      out.push({ cell: p.cell, row: r, col: c, centre: s.point(u, v), normal: normalAt(s, u, v), forward: rankTangent(s, u, v), along, across, size: Math.min(along, across) });
+    }),
+  );
+  return out;
+}
+
+/** The smallest sphere around the centre of the points' box that holds them all. */
+export function boundingSphere(points: Vec3[]): { centre: Vec3; radius: number } {
+  const lo: Vec3 = [Infinity, Infinity, Infinity];
+  const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const p of points)
+    for (let i = 0; i < 3; i++) {
+      lo[i] = Math.min(lo[i], p[i]);
+      hi[i] = Math.max(hi[i], p[i]);
+    }
+  const centre: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+  let radius = 0;
+  for (const p of points) radius = Math.max(radius, Math.hypot(p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]));
+  return { centre, radius };
+}
+
+/** How far from a sphere's centre a perspective camera (vertical field
+ * of view fovY degrees, width/height aspect) must stand to see all of it,
+ * with a margin (1 = touching the frame's nearer sides). */
+export function fitDistance(radius: number, fovY: number, aspect: number, margin = 1.08): number {
+  const half = (fovY * Math.PI) / 360;
+  const halfX = Math.atan(Math.tan(half) * aspect);
+  return (margin * radius) / Math.sin(Math.min(half, halfX));
+}
+
+/** The first view of each surface: where the camera looks from (a
+ * direction from the centre) and which way is up. White's side is near. */
+export function firstView(kind: SurfaceKind): { from: Vec3; up: Vec3 } {
+  switch (kind) {
+    case 'plane':
+      return { from: unit([0, -1, 1.25]), up: [0, 0, 1] };
+    case 'pillow':
+      return { from: unit([0.25, -1, 1.3]), up: [0, 0, 1] };
+    case 'cylinder-files':
+      return { from: unit([0, 0.35, -1]), up: [0, 1, 0] };
+    case 'cylinder-ranks':
+      return { from: unit([0.25, -1, 0.3]), up: [0, 0, 1] };
+    case 'torus':
+      return { from: unit([1, -0.35, 0.9]), up: [0, 0, 1] };
+    case 'mobius':
+      return { from: unit([-0.3, 0.8, 1]), up: [0, 0, 1] };
+    case 'klein':
+      return { from: unit([-0.35, 1, 0.45]), up: [0, 0, 1] };
   }
 }

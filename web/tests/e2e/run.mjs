@@ -23,6 +23,7 @@ import './cases-board.mjs';
 import './cases-layout.mjs';
 import './cases-hosted.mjs';
 import './cases-analysis.mjs';
+import './cases-3d.mjs';
 
 async function measure() {
   const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
@@ -162,7 +163,7 @@ try {
     await shot('/play?variant=klein-bottle', 1366, 768, 'web-klein-rolled.png', async (page) => {
       await page.click('#tc-app [data-action="roll-down"]');
     });
-    const { page } = await openPage(`${base}/play?variant=klein-bottle`, { width: 1280, height: 900 });
+    const { page } = await openPage(`${base}/play?variant=klein-bottle`, { width: 1366, height: 768 });
     await playClicks(page, [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6']]);
     await open3d(page);
     await page.locator('#tc-app .tc-boardview').screenshot({ path: join(top, 'docs/web-klein-bottle.png') });
