@@ -281,9 +281,15 @@ export async function editorPage(app: HTMLElement, data: EditorData): Promise<vo
     if (d) fillForm(d); // else the preview says why; the form waits
     schedule();
   };
+  // An edit after a refusal takes the old refusal away (it may no longer
+  // hold); a stale edit's diff stays, as it is what the edit must merge.
+  const clearRefusal = () => {
+    if (msg.querySelector('.tc-error') && !msg.querySelector('[data-diff]')) msg.replaceChildren();
+  };
   for (const f of Object.values(fields)) f.addEventListener('input', fromForm);
   raw.addEventListener('input', fromText);
   body.addEventListener('input', () => app.setAttribute('data-dirty', 'true'));
+  for (const f of [...Object.values(fields), raw, body]) f.addEventListener('input', clearRefusal);
 
   const load = (text: string) => {
     const { fm, body: b } = splitPage(text);

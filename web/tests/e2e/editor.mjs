@@ -132,6 +132,7 @@ try {
   check((await p.getAttribute('#tc-app', 'data-last')) === 'save:refused' && /^slug: .*reserved.*\(line 3\)$/.test(refusal ?? ''),
     `a reserved slug is refused naming the field and line: ${refusal}`);
   await p.fill('[data-field="slug"]', slug);
+  check((await p.locator('[data-msg] .tc-error').count()) === 0, 'an edit takes the old refusal off the screen');
   const raw = await p.inputValue('[data-raw]');
   check(raw.includes('seam: 9') && raw.includes('ranks: twist') && raw.includes('cols: 6'), `the raw front matter follows the form: ${raw}`);
   const report = await p.textContent('[data-report]');
