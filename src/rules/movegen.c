@@ -241,10 +241,20 @@ int tc_is_legal(const tc_position *p, tc_move m)
     return ok;
 }
 
+/* The attack test on the board after the move, read off this one: the cells
+ * the move empties (its start, an en passant victim) and the piece it puts
+ * down. Castling moves two pieces and is rare: it is made. */
 int tc_gives_check(tc_position *p, tc_move m)
 {
-    tc_make_move(p, m);
-    int c = tc_in_check(p);
-    tc_unmake_move(p);
-    return c;
+    int kind = TC_MOVE_KIND(m);
+    if (kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q) {
+        tc_make_move(p, m);
+        int c = tc_in_check(p);
+        tc_unmake_move(p);
+        return c;
+    }
+    int us = p->side, from = TC_MOVE_FROM(m), promo = TC_MOVE_PROMO(m);
+    int put = promo ? TC_PIECE(us, promo) : p->board[from];
+    int victim = kind == TC_MOVE_EP ? p->ep_victim : -1;
+    return attacked_after(p, p->king[!us], us, from, victim, TC_MOVE_TO(m), put);
 }
