@@ -59,7 +59,8 @@ function nativeSearches() {
 }
 
 const list = smoke ? node.presets.slice(0, 2) : node.presets; // nnue_bench --smoke does the same two
-wasmSearch(list[0], HIDDEN); // warm-up: V8 tiers hot wasm code up while it runs
+wasmSearch(list[0], 0); // warm-up, both evaluations: V8 tiers hot wasm code up while it runs
+wasmSearch(list[0], HIDDEN);
 const native = nativeSearches();
 const chrome = await chromiumSearches(bytes, list, DEPTH, HIDDEN);
 const knps = (r) => (r && r.ms > 0 ? Math.round(r.nodes / r.ms) : 0);
