@@ -2,8 +2,8 @@
 # Speed of the learned evaluation (docs/nnue.md): nodes per second of the
 # search with a random net (H 256) beside the hand-written evaluation,
 # natively (build/nnue_bench: also evaluations per second per SIMD level)
-# and in wasm under Node (bench/nnue-wasm.mjs, beside the native UCI
-# engine). Prints figures; asserts nothing.
+# and in wasm under Node and in headless Chromium (bench/nnue-wasm.mjs,
+# beside the native searches). Prints figures; asserts nothing.
 #   bench/nnue.sh            depth 9 native (DEPTH), depth 8 wasm (WASM_DEPTH), every preset
 #   SMOKE=1 bench/nnue.sh    depth 5 native, 4 wasm, two presets (CI)
 set -euo pipefail

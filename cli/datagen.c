@@ -30,11 +30,12 @@ void dg_usage(FILE *out)
     fprintf(out,
             "usage: topochess datagen --out FILE [--variant NAME | --variant-file PAGE] [--nodes 5000]\n"
             "                         [--games N | --positions N] [--threads N] [--seed 1] [--random-plies 8]\n"
-            "                         [--hash 16] [--max-plies 400]\n"
+            "                         [--hash 16] [--max-plies 400] [--eval-file NET]\n"
             "       topochess datagen --to-text FILE\n"
             "Plays self-play games at a node budget per move and appends their quiet positions\n"
             "(search score and game result) to FILE; a second run continues the file. Without\n"
-            "--games or --positions it runs until stopped. --to-text writes a file as text.\n");
+            "--games or --positions it runs until stopped. --eval-file: the net that evaluates\n"
+            "(its checksum goes into the file's header). --to-text writes a file as text.\n");
 }
 
 void dg_config_init(dg_config *c)
@@ -76,7 +77,7 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
 {
     static const char *const value_opts[] = {"--variant", "--variant-file", "--out",  "--nodes",
                                              "--games",   "--positions",    "--threads", "--seed",
-                                             "--random-plies", "--hash",    "--max-plies", "--to-text"};
+                                             "--random-plies", "--hash",    "--max-plies", "--eval-file", "--to-text"};
     enum { NOPTS = sizeof value_opts / sizeof value_opts[0] };
     const char *vals[NOPTS] = {0};
     *to_text = NULL;
@@ -122,14 +123,14 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
         }
     }
     const char *variant = vals[0], *page = vals[1];
-    if (vals[11]) {
+    if (vals[12]) {
         for (int k = 0; k < NOPTS - 1; k++)
             if (vals[k]) {
                 snprintf(err->msg, sizeof err->msg,
                          "datagen: --to-text converts a file and takes no other option (got %s)", value_opts[k]);
                 return -1;
             }
-        *to_text = vals[11];
+        *to_text = vals[12];
         return 0;
     }
     if (variant && page) {
@@ -174,6 +175,7 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
             return -1;
         c->max_plies = (int)n;
     }
+    c->eval_file = vals[11];
     if (!vals[2]) {
         snprintf(err->msg, sizeof err->msg, "datagen needs --out FILE (the data file to write or continue)");
         return -1;
@@ -411,6 +413,25 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Which evaluation scores the games (the engine's default, or the net of
+ * --eval-file), as the header records it; -1 with err if the net is refused. */
+static int scorer(const dg_config *c, const tc_variant *v, dg_header *h, tc_error *err)
+{
+    tc_engine *e = tc_engine_new(v, 1, 1);
+    tc_error e2;
+    if (!e) {
+        snprintf(err->msg, sizeof err->msg, "datagen: out of memory");
+        return -1;
+    }
+    int bad = c->eval_file && tc_engine_load_net(e, c->eval_file, &e2);
+    if (bad)
+        snprintf(err->msg, sizeof err->msg, "datagen: --eval-file: %.220s", e2.msg);
+    h->scored_by_net = tc_engine_has_net(e) ? 1 : 0;
+    h->net_crc = tc_engine_net_crc(e);
+    tc_engine_free(e);
+    return bad ? -1 : 0;
+}
+
 int dg_run(const dg_config *c, tc_error *err)
 {
     dg_shared sh;
@@ -424,6 +445,10 @@ int dg_run(const dg_config *c, tc_error *err)
     }
     dg_header h;
     memset(&h, 0, sizeof h);
+    if (scorer(c, sh.v, &h, err)) {
+        tc_variant_free(sh.v);
+        return -1;
+    }
     h.version = DG_VERSION;
     h.width = (uint32_t)c->def.width;
     h.height = (uint32_t)c->def.height;
@@ -464,6 +489,11 @@ int dg_run(const dg_config *c, tc_error *err)
         w[i].list = malloc(sizeof *w[i].list);
         if (!w[i].e || !w[i].p || !w[i].list) {
             snprintf(err->msg, sizeof err->msg, "datagen: out of memory for thread %d", i + 1);
+            status = -1;
+        } else if (c->eval_file && (tc_engine_load_net(w[i].e, c->eval_file, &e) ||
+                                    tc_engine_net_crc(w[i].e) != h.net_crc)) {
+            snprintf(err->msg, sizeof err->msg, "datagen: --eval-file: %.220s",
+                     tc_engine_has_net(w[i].e) ? "the net file changed while the threads started" : e.msg);
             status = -1;
         }
     }

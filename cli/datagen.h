@@ -12,7 +12,9 @@
 #include <stdio.h>
 
 #define DG_MAGIC "TCPD"
-#define DG_VERSION 1u
+/* Version 2 added which evaluation scored the data; version 1 files (the
+ * hand-written evaluation's) are still read and continued. */
+#define DG_VERSION 2u
 #define DG_HEADER_SIZE 128
 /* Scores are clamped to this (a mate scores it). */
 #define DG_SCORE_MAX 10000
@@ -30,6 +32,8 @@ typedef struct dg_header {
     uint32_t hash_mb;       /* hash table per game (it changes the searches) */
     uint32_t max_plies;     /* a game this long is a draw */
     char name[64];          /* the variant's name, NUL-terminated */
+    uint32_t scored_by_net; /* 1: a net's evaluation, 0: the hand-written one */
+    uint32_t net_crc;       /* that net's file checksum (its name), else 0 */
 } dg_header;
 
 /// One position as the file holds it. Cells are numbered as in the
@@ -53,6 +57,8 @@ void dg_record_unpack(const uint8_t *in, int cells, dg_record *r);
 void dg_record_from_position(dg_record *r, const tc_position *p);
 
 /* The header's 128 bytes, and back (-1 with err naming what is wrong). */
+/* "net 1a2b3c4d" or "the hand-written evaluation". */
+void dg_scorer_text(const dg_header *h, char *buf, size_t n);
 void dg_header_pack(const dg_header *h, uint8_t out[DG_HEADER_SIZE]);
 int dg_header_unpack(const uint8_t in[DG_HEADER_SIZE], dg_header *h, tc_error *err);
 
@@ -101,6 +107,7 @@ typedef struct dg_config {
     int random_plies;
     int hash_mb;             /* hash table per thread */
     int max_plies;           /* a game this long is a draw */
+    const char *eval_file;   /* the net that evaluates in the searches (NULL: the engine's default) */
     FILE *progress;          /* progress lines, or NULL */
     double progress_seconds; /* between progress lines */
 } dg_config;

@@ -93,6 +93,8 @@ void dg_header_pack(const dg_header *h, uint8_t out[DG_HEADER_SIZE])
     put32(out + 44, h->max_plies);
     size_t n = strnlen(h->name, sizeof h->name - 1);
     memcpy(out + 48, h->name, n);
+    put32(out + 112, h->scored_by_net);
+    put32(out + 116, h->net_crc);
 }
 
 int dg_header_unpack(const uint8_t in[DG_HEADER_SIZE], dg_header *h, tc_error *err)
@@ -103,8 +105,8 @@ int dg_header_unpack(const uint8_t in[DG_HEADER_SIZE], dg_header *h, tc_error *e
         return -1;
     }
     h->version = get32(in + 4);
-    if (h->version != DG_VERSION) {
-        snprintf(err->msg, sizeof err->msg, "datagen file version %u, this program reads version %u",
+    if (h->version < 1 || h->version > DG_VERSION) {
+        snprintf(err->msg, sizeof err->msg, "datagen file version %u, this program reads versions 1 to %u",
                  (unsigned)h->version, DG_VERSION);
         return -1;
     }
@@ -118,6 +120,15 @@ int dg_header_unpack(const uint8_t in[DG_HEADER_SIZE], dg_header *h, tc_error *e
     h->max_plies = get32(in + 44);
     memcpy(h->name, in + 48, 63);
     h->name[63] = '\0';
+    if (h->version >= 2) {
+        h->scored_by_net = get32(in + 112);
+        h->net_crc = get32(in + 116);
+    }
+    if (h->scored_by_net > 1) {
+        snprintf(err->msg, sizeof err->msg, "datagen file header: evaluation %u is not 0 (hand-written) or 1 (a net)",
+                 (unsigned)h->scored_by_net);
+        return -1;
+    }
     if (h->width < 2 || h->width > TC_MAX_FILES || h->height < 2 || h->height > TC_MAX_RANKS) {
         snprintf(err->msg, sizeof err->msg, "datagen file header: board %ux%u is not 2..%d by 2..%d",
                  (unsigned)h->width, (unsigned)h->height, TC_MAX_FILES, TC_MAX_RANKS);
@@ -130,6 +141,14 @@ int dg_header_unpack(const uint8_t in[DG_HEADER_SIZE], dg_header *h, tc_error *e
         return -1;
     }
     return 0;
+}
+
+void dg_scorer_text(const dg_header *h, char *buf, size_t n)
+{
+    if (h->scored_by_net)
+        snprintf(buf, n, "net %08x", (unsigned)h->net_crc);
+    else
+        snprintf(buf, n, "the hand-written evaluation");
 }
 
 /* ---------------------------------------------------------------- files */
@@ -197,7 +216,12 @@ static int header_mismatch(const dg_header *have, const dg_header *want, char *m
     else if (have->max_plies != want->max_plies)
         snprintf(msg, n, "it was made with --max-plies %u, not %u", (unsigned)have->max_plies,
                  (unsigned)want->max_plies);
-    else
+    else if (have->scored_by_net != want->scored_by_net || have->net_crc != want->net_crc) {
+        char a[40], b[40];
+        dg_scorer_text(have, a, sizeof a);
+        dg_scorer_text(want, b, sizeof b);
+        snprintf(msg, n, "it was scored by %s, not %s", a, b);
+    } else
         return 0;
     return 1;
 }
@@ -381,10 +405,14 @@ int dg_file_to_text(const char *path, FILE *out, tc_error *err)
     dg_file df;
     if (dg_open_read(&df, path, err))
         return -1;
-    fprintf(out, "# %s %ux%u, nodes %llu, seed %llu, random plies %u, hash %u MiB, max plies %u: %llu positions\n",
+    char scorer[40];
+    dg_scorer_text(&df.h, scorer, sizeof scorer);
+    fprintf(out,
+            "# %s %ux%u, nodes %llu, seed %llu, random plies %u, hash %u MiB, max plies %u, scored by %s: %llu "
+            "positions\n",
             df.h.name, (unsigned)df.h.width, (unsigned)df.h.height, (unsigned long long)df.h.nodes,
             (unsigned long long)df.h.seed, (unsigned)df.h.random_plies, (unsigned)df.h.hash_mb,
-            (unsigned)df.h.max_plies, (unsigned long long)df.records);
+            (unsigned)df.h.max_plies, scorer, (unsigned long long)df.records);
     if (df.dropped)
         fprintf(stderr, "topochess: datagen: '%s' ends in a cut-off record (%llu bytes), left out\n", path,
                 (unsigned long long)df.dropped);

@@ -175,6 +175,9 @@ void tc_engine_clear_net(tc_engine *e);
 const char *tc_engine_eval_text(const tc_engine *e);
 /* 1 when a net evaluates. */
 int tc_engine_has_net(const tc_engine *e);
+/* The CRC-32 its file ends with (which names the net) of the net that
+ * evaluates; 0 for the hand-written evaluation. */
+uint32_t tc_engine_net_crc(const tc_engine *e);
 
 /* Static evaluation of the engine's position, centipawns for the side to
  * move. */

@@ -3,6 +3,8 @@
  * the thread count and however they were interrupted, and option errors. */
 #include "datagen.h"
 #include "harness.h"
+#include "nnue.h"
+#include "topochess_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,8 @@ static void test_record_coding(void)
     h.random_plies = 9;
     h.hash_mb = 16;
     h.max_plies = 400;
+    h.scored_by_net = 1;
+    h.net_crc = 0xdeadbeefu;
     snprintf(h.name, sizeof h.name, "klein-bottle");
     uint8_t buf[DG_HEADER_SIZE];
     dg_header_pack(&h, buf);
@@ -95,8 +99,20 @@ static void test_record_coding(void)
     CHECK(dg_header_unpack(buf, &back, &err) < 0 && strstr(err.msg, "not a datagen file"), "bad magic: '%s'",
           err.msg);
     dg_header_pack(&h, buf);
-    buf[4] = 2;
-    CHECK(dg_header_unpack(buf, &back, &err) < 0 && strstr(err.msg, "version 2"), "bad version: '%s'", err.msg);
+    buf[4] = DG_VERSION + 1;
+    CHECK(dg_header_unpack(buf, &back, &err) < 0 && strstr(err.msg, "version"), "bad version: '%s'", err.msg);
+    dg_header_pack(&h, buf);
+    buf[112] = 2;
+    CHECK(dg_header_unpack(buf, &back, &err) < 0 && strstr(err.msg, "evaluation 2"), "bad scorer: '%s'", err.msg);
+
+    th_case("datagen: a version 1 header (no scorer field) reads as scored by the hand-written evaluation");
+    dg_header_pack(&h, buf);
+    buf[4] = 1;
+    CHECK(dg_header_unpack(buf, &back, &err) == 0, "version 1 refused: %s", err.msg);
+    CHECK(back.version == 1 && back.scored_by_net == 0 && back.net_crc == 0 && back.nodes == h.nodes &&
+              !strcmp(back.name, h.name),
+          "version 1: version %u, net %u, crc %08x", (unsigned)back.version, (unsigned)back.scored_by_net,
+          (unsigned)back.net_crc);
     dg_header_pack(&h, buf);
     buf[16]++;
     CHECK(dg_header_unpack(buf, &back, &err) < 0 && strstr(err.msg, "record size"), "bad record size: '%s'",
@@ -427,8 +443,119 @@ static void test_command(void)
     }
 }
 
+/* The header of the file at path (version, scorer), or a failed check. */
+static int header_of(const char *path, dg_header *h)
+{
+    dg_file df;
+    tc_error err;
+    int r = dg_open_read(&df, path, &err);
+    CHECK(r == 0, "read %s: %s", path, err.msg);
+    if (r == 0)
+        *h = df.h;
+    dg_close(&df);
+    return r;
+}
+
+/* --eval-file: the net's checksum (the last four bytes of its file) goes
+ * into the header, the net changes the games, and a file is continued only
+ * by the evaluation that scored it; a version 1 file is continued as such. */
+static void test_eval_file(void)
+{
+    th_case("datagen: --eval-file records the net's checksum in the header");
+    char net[128], a[128], b[128];
+    snprintf(net, sizeof net, "/tmp/tc_datagen_%ld_net.tcnn", (long)getpid());
+    temp_path(a, sizeof a, "neta");
+    temp_path(b, sizeof b, "netb");
+    size_t len = 0;
+    unsigned char *bytes = nnue_random_file(8, 8, 32, 32, 32, 5, &len);
+    if (!bytes || spit(net, (const char *)bytes, len)) {
+        CHECK(0, "cannot write the net %s", net);
+        free(bytes);
+        return;
+    }
+    uint32_t crc = (uint32_t)bytes[len - 4] | (uint32_t)bytes[len - 3] << 8 | (uint32_t)bytes[len - 2] << 16 |
+                   (uint32_t)bytes[len - 1] << 24;
+    free(bytes);
+    dg_config c;
+    tc_error err;
+    dg_header h;
+    small_config(&c, a, 2);
+    c.eval_file = net;
+    CHECK(dg_run(&c, &err) == 0, "run with the net: %s", err.msg);
+    if (header_of(a, &h) == 0)
+        CHECK(h.version == DG_VERSION && h.scored_by_net == 1 && h.net_crc == crc,
+              "header: version %u, net %u, crc %08x (the file's %08x)", (unsigned)h.version,
+              (unsigned)h.scored_by_net, (unsigned)h.net_crc, (unsigned)crc);
+
+    th_case("datagen: without --eval-file the header names the engine's own evaluation");
+    tc_variant *v = th_variant_cached("chess");
+    tc_engine *e = v ? tc_engine_new(v, 1, 1) : NULL;
+    int own_net = e && tc_engine_has_net(e);
+    uint32_t own_crc = e ? tc_engine_net_crc(e) : 0;
+    tc_engine_free(e);
+    small_config(&c, b, 2);
+    CHECK(dg_run(&c, &err) == 0, "run without a net: %s", err.msg);
+    if (header_of(b, &h) == 0)
+        CHECK(h.scored_by_net == (uint32_t)own_net && h.net_crc == own_crc, "header: net %u, crc %08x",
+              (unsigned)h.scored_by_net, (unsigned)h.net_crc);
+    size_t la, lb;
+    char *da = slurp(a, &la), *db = slurp(b, &lb);
+    CHECK(da && db && !(la == lb && !memcmp(da + DG_HEADER_SIZE, db + DG_HEADER_SIZE, la - DG_HEADER_SIZE)),
+          "the random net's games equal the default evaluation's");
+    free(da);
+    free(db);
+
+    th_case("datagen: --to-text names the net");
+    FILE *t = tmpfile();
+    CHECK(t && dg_file_to_text(a, t, &err) == 0, "to text: %s", err.msg);
+    char *text = t ? th_read_stream(t) : NULL, want[64];
+    snprintf(want, sizeof want, "scored by net %08x:", (unsigned)crc);
+    CHECK(text && strstr(text, want), "first line: %.200s", text ? text : "");
+    free(text);
+    if (t)
+        fclose(t);
+
+    th_case("datagen: a file is continued only by the evaluation that scored it");
+    small_config(&c, a, 1);
+    c.games = 6;
+    if (!own_net)
+        CHECK(dg_run(&c, &err) < 0 && strstr(err.msg, "scored by net") && strstr(err.msg, "hand-written"),
+              "continued without the net: '%s'", err.msg);
+    c.eval_file = "/nonexistent/net.tcnn";
+    CHECK(dg_run(&c, &err) < 0 && strstr(err.msg, "--eval-file") && strstr(err.msg, "/nonexistent/net.tcnn"),
+          "a missing net: '%s'", err.msg);
+
+    th_case("datagen: a version 1 file is read and continued as version 1");
+    char *d1 = slurp(b, &lb);
+    if (d1 && !own_net) {
+        d1[4] = 1; /* what an older binary wrote: version 1, no scorer field */
+        memset(d1 + 112, 0, 16);
+        spit(b, d1, lb);
+        small_config(&c, b, 1);
+        c.games = 6;
+        CHECK(dg_run(&c, &err) == 0, "continue a version 1 file: %s", err.msg);
+        if (header_of(b, &h) == 0)
+            CHECK(h.version == 1 && h.scored_by_net == 0, "after: version %u, net %u", (unsigned)h.version,
+                  (unsigned)h.scored_by_net);
+        dg_file df;
+        if (dg_open_read(&df, b, &err) == 0) {
+            dg_record r;
+            uint32_t last = 0;
+            while (dg_read(&df, &r))
+                last = r.game;
+            CHECK(last == 5, "the last game is %u, not 5", (unsigned)last);
+            dg_close(&df);
+        }
+    }
+    free(d1);
+    unlink(net);
+    unlink(a);
+    unlink(b);
+}
+
 void suite_datagen(void)
 {
+    test_eval_file();
     test_command();
     test_record_coding();
     test_writer_reader();

@@ -1,5 +1,7 @@
 /* Search features: static exchange evaluation on flat and wrapped boards,
- * MultiPV lines, searchmoves, limited strength. */
+ * MultiPV lines, searchmoves, limited strength; the check test that pruning
+ * asks before a move is made. */
+#include "attack.h"
 #include "harness.h"
 #include "internal.h"
 #include "see.h"
@@ -168,8 +170,70 @@ static void test_levels(void)
     tc_engine_free(e);
 }
 
+/* tc_gives_check reads the check off the board before the move; making the
+ * move and asking tc_in_check is the reference. Every legal move of every
+ * position along random games of every preset; the kinds of check counted,
+ * so that a walk that met no discovered or promoting check fails. */
+static void test_gives_check(void)
+{
+    tc_movelist *list = malloc(sizeof *list);
+    long moves = 0, checks = 0, discovered = 0, promo = 0, special = 0;
+    int games = th_sanitize() ? 2 : 6;
+    for (int i = 0; list && i < tc_preset_count(); i++) {
+        const tc_variant_def *d = tc_preset(i);
+        th_case("search: fast gives-check equals make-and-test along random games (%s)", d->name);
+        tc_variant *v = th_variant_cached(d->name);
+        tc_position *p = v ? tc_position_new(v) : NULL;
+        uint64_t rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1);
+        int bad = 0;
+        for (int g = 0; p && g < games && !bad; g++) {
+            tc_position_reset(p);
+            for (int ply = 0; ply < 300 && !bad; ply++) {
+                int n = tc_generate_legal(p, list);
+                if (n == 0 || tc_position_status(p) != TC_ONGOING)
+                    break;
+                for (int k = 0; k < n && !bad; k++) {
+                    tc_move m = list->moves[k];
+                    int fast = tc_gives_check(p, m);
+                    tc_make_move(p, m);
+                    int ref = tc_in_check(p);
+                    tc_unmake_move(p);
+                    moves++;
+                    if (ref) {
+                        int us = p->side, to = TC_MOVE_TO(m);
+                        checks++;
+                        /* the king still attacked with a blocker on `to` */
+                        discovered += attacked_sim(p, p->king[!us], us, TC_MOVE_FROM(m), -1, to);
+                        promo += TC_MOVE_PROMO(m) != 0;
+                        special += TC_MOVE_KIND(m) >= TC_MOVE_EP;
+                    }
+                    if (!fast != !ref) {
+                        char fen[720], uci[16];
+                        tc_position_fen(p, fen, sizeof fen);
+                        tc_move_to_uci(p, m, uci);
+                        CHECK(0, "%s: %s in %s: fast says %d, made says %d", d->name, uci, fen, fast, ref);
+                        bad = 1;
+                    }
+                }
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                tc_make_move(p, list->moves[(rng >> 33) % (uint64_t)n]);
+            }
+        }
+        tc_position_free(p);
+    }
+    th_case("search: the random games met checks of every kind");
+    CHECK(checks > 1000 && discovered > 0 && promo > 0,
+          "%ld moves: %ld checks, %ld discovered, %ld promoting, %ld by castling or en passant", moves, checks,
+          discovered, promo, special);
+    if (getenv("TC_VERBOSE"))
+        printf("gives-check: %ld moves, %ld checks, %ld discovered, %ld promoting, %ld by castling or en passant\n",
+               moves, checks, discovered, promo, special);
+    free(list);
+}
+
 void suite_search(void)
 {
+    test_gives_check();
     test_see();
     test_multipv();
     test_levels();

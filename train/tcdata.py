@@ -5,7 +5,7 @@ import struct
 import numpy as np
 
 MAGIC = b"TCPD"
-VERSION = 1
+VERSIONS = (1, 2)  # version 2 records which evaluation scored the data
 HEADER_SIZE = 128
 PIECE_LETTERS = " PNBRQK"
 
@@ -27,14 +27,25 @@ def read_header(raw, path="data"):
     seed, nodes = struct.unpack_from("<2Q", raw, 24)
     hash_mb, max_plies = struct.unpack_from("<2I", raw, 40)
     name = bytes(raw[48:112]).split(b"\0", 1)[0].decode("utf-8", "replace")
-    if version != VERSION:
-        raise DataError(f"{path}: datagen file version {version}, this reader knows version {VERSION}")
+    if version not in VERSIONS:
+        raise DataError(f"{path}: datagen file version {version}, this reader knows versions "
+                        f"{', '.join(map(str, VERSIONS))}")
+    scored_by_net, net_crc = struct.unpack_from("<2I", raw, 112) if version >= 2 else (0, 0)
+    if scored_by_net > 1:
+        raise DataError(f"{path}: evaluation {scored_by_net} in the header is not 0 (hand-written) or 1 (a net)")
     if not (2 <= width <= 16 and 2 <= height <= 16):
         raise DataError(f"{path}: board {width}x{height} out of range")
     if rsize != record_size(width * height):
         raise DataError(f"{path}: record size {rsize}, a {width}x{height} board needs {record_size(width * height)}")
-    return dict(width=width, height=height, record_size=rsize, random_plies=random_plies, seed=seed,
-                nodes=nodes, hash_mb=hash_mb, max_plies=max_plies, name=name)
+    return dict(version=version, width=width, height=height, record_size=rsize, random_plies=random_plies,
+                seed=seed, nodes=nodes, hash_mb=hash_mb, max_plies=max_plies, name=name,
+                net_crc=net_crc if scored_by_net else None)
+
+
+def scorer_text(h):
+    """Which evaluation scored a file: "net 1a2b3c4d" or "the hand-written
+    evaluation" (as `topochess datagen --to-text` says)."""
+    return "the hand-written evaluation" if h["net_crc"] is None else f"net {h['net_crc']:08x}"
 
 
 class Data:
@@ -50,12 +61,14 @@ class Data:
             paths = [paths]
         parts = []
         self.names = []  # the board of each file
+        self.headers = []  # each file's header
         self.header = None
         self.torn = 0
         for i, path in enumerate(paths):
             raw = np.fromfile(path, dtype=np.uint8)
             h = read_header(raw, path)
             self.names.append(h["name"])
+            self.headers.append(h)
             if self.header is None:
                 self.header = h
             elif (h["width"], h["height"]) != (self.header["width"], self.header["height"]) or \

@@ -97,6 +97,13 @@ def load(path, width=None, height=None):
     return from_bytes(data, path, width, height)
 
 
+def file_crc(path):
+    """The CRC-32 a net file ends with: the net's name in datagen headers."""
+    with open(path, "rb") as f:
+        f.seek(-4, 2)
+        return struct.unpack("<I", f.read(4))[0]
+
+
 def from_bytes(data, path="net", width=None, height=None):
     if len(data) < 36:
         raise NetError(f"{path}: {len(data)} bytes, too short for a net file")

@@ -93,6 +93,30 @@ class ReaderTest(unittest.TestCase):
             self.assertEqual(result, "result " + {1: "1-0", 0: "1/2-1/2", -1: "0-1"}[int(white)])
             self.assertEqual((ply, game), (f"ply {d.ply[i]}", f"game {d.game[i]}"))
 
+    def test_header_scorer_as_the_c_converter_says(self):
+        h = tcdata.Data(TORUS).headers[0]
+        self.assertEqual(h["version"], 2)
+        first = subprocess.run([BIN, "datagen", "--to-text", TORUS], check=True, capture_output=True,
+                               text=True).stdout.splitlines()[0]
+        self.assertIn(f"scored by {tcdata.scorer_text(h)}:", first)
+
+    def test_version_1_file_still_read(self):
+        with open(TORUS, "rb") as f:
+            raw = bytearray(f.read())
+        raw[4] = 1  # what an older binary wrote: no scorer field
+        raw[112:128] = bytes(16)
+        old = os.path.join(TMP, "v1.bin")
+        with open(old, "wb") as f:
+            f.write(raw)
+        d, new = tcdata.Data(old), tcdata.Data(TORUS)
+        self.assertEqual((d.headers[0]["version"], d.headers[0]["net_crc"]), (1, None))
+        self.assertTrue(np.array_equal(d.board, new.board) and np.array_equal(d.score, new.score))
+        raw[4] = 3
+        with open(old, "wb") as f:
+            f.write(raw)
+        with self.assertRaisesRegex(tcdata.DataError, "version 3"):
+            tcdata.Data(old)
+
     def test_torn_record_and_foreign_files(self):
         with open(TORUS, "rb") as f:
             raw = f.read()
@@ -145,6 +169,29 @@ class NetTest(unittest.TestCase):
         self.assertLessEqual(np.abs(back.ft_weight).max(), 254)
         self.assertLessEqual(np.abs(back.l1_weight.astype(int)).max(), 127)
 
+    def test_data_scored_by_a_net(self):
+        """datagen --eval-file writes the net's CRC; the trainer names the
+        net and, with --scored-by, refuses data another evaluation scored."""
+        scored = os.path.join(TMP, "scored.bin")
+        subprocess.run([BIN, "datagen", "--variant", "torus", "--out", scored, "--nodes", "100", "--games", "2",
+                        "--threads", "1", "--max-plies", "40", "--eval-file", self.path], check=True,
+                       stderr=subprocess.DEVNULL)
+        h = tcdata.Data(scored).headers[0]
+        self.assertEqual(h["net_crc"], tcnn.file_crc(self.path))
+        out = os.path.join(TMP, "gen2.tcnn")
+        run = [sys.executable, TRAIN_PY, "--data", scored, "--out", out, "--hidden", "32", "--epochs", "1",
+               "--qat-epochs", "0", "--max-steps", "2"]
+        ok = subprocess.run(run + ["--scored-by", self.path], capture_output=True, text=True)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        self.assertIn(f"scored by net {h['net_crc']:08x} ({os.path.relpath(self.path)})", ok.stderr)
+        bad = subprocess.run(run + ["--scored-by", "hand"], capture_output=True, text=True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn(f"was scored by net {h['net_crc']:08x}", bad.stderr)
+        self.assertIn("not by hand", bad.stderr)
+        hand = subprocess.run(run[:3] + [TORUS] + run[4:] + ["--scored-by", self.path], capture_output=True,
+                              text=True)
+        self.assertIn("was scored by the hand-written evaluation", hand.stderr)
+
     def test_init_from_an_exported_net(self):
         net = train.Net(112, 32)
         net.load_int(tcnn.load(self.path))
@@ -179,8 +226,8 @@ class NetTest(unittest.TestCase):
         xw, xb, stm, _, _ = b.batch(sel)
         net = self.net.double()
         with torch.no_grad():
-            fq = net(xw.double(), xb.double(), stm, True).numpy() * 400
-            ff = net(xw.double(), xb.double(), stm, False).numpy() * 400
+            fq = net(xw, xb, stm, True).numpy() * 400
+            ff = net(xw, xb, stm, False).numpy() * 400
         self.net.float()
         # quantised float and integer differ only by the final truncation
         self.assertLess(np.abs(ev - fq).max(), 1.0)

@@ -77,7 +77,8 @@ class Net(nn.Module):
         rows = self.ft_weight + self.ft_factor.repeat_interleave(self.cells, dim=1)
         return torch.clamp(rows, -tcnn.FT_RANGE, tcnn.FT_RANGE)
 
-    def forward(self, xw, xb, stm, quant=False):
+    def forward(self, iw, ib, stm, quant=False):
+        """iw, ib: each perspective's feature indices (B, cells), -1 empty."""
         fw, fb = self.merged_ft(), self.ft_bias
         lw = [self.l1.weight, self.l2.weight, self.out.weight]
         lb = [self.l1.bias, self.l2.bias, self.out.bias]
@@ -85,8 +86,8 @@ class Net(nn.Module):
             fw, fb = fake_quant(fw, tcnn.FT_SCALE), fake_quant(fb, tcnn.FT_SCALE)
             lw = [fake_quant(w, tcnn.W_SCALE) for w in lw]
             lb = [fake_quant(b, tcnn.B_SCALE) for b in lb]
-        acc_w = xw @ fw[0] + fb[0]
-        acc_b = xb @ fw[1] + fb[1]
+        acc_w = ft_sum(iw, fw[0]) + fb[0]
+        acc_b = ft_sum(ib, fw[1]) + fb[1]
         black = stm.unsqueeze(1) == 1
         us = torch.where(black, acc_b, acc_w)
         them = torch.where(black, acc_w, acc_b)
@@ -119,29 +120,34 @@ class Net(nn.Module):
                            q(self.out.weight, tcnn.W_SCALE, np.int8).reshape(-1))
 
 
-def sparse_inputs(idx, nin):
-    """Dense 0/1 inputs (B, nin) from feature indices (B, cells), -1 empty."""
+def ft_sum(idx, rows):
+    """The sums of the feature rows (nin, H) at idx (B, cells), -1 adding
+    nothing: the accumulator, from the few features a board has on (a bag
+    per board), never a dense (B, nin) input."""
+    table = torch.cat([rows, rows.new_zeros(1, rows.shape[1])])
     idx = torch.as_tensor(idx, dtype=torch.int64)
-    x = torch.zeros(idx.shape[0], nin + 1)
-    x.scatter_add_(1, torch.where(idx < 0, torch.full_like(idx, nin), idx), torch.ones(idx.shape))
-    return x[:, :nin]
+    return nn.functional.embedding_bag(torch.where(idx < 0, torch.full_like(idx, rows.shape[0]), idx), table,
+                                       mode="sum")
 
 
 class Batches:
-    """The features of a data set, ready to cut into batches."""
+    """A data set's rows, ready to cut into batches. Boards stay one byte a
+    cell (a million 8x14 positions are 112 MB); the feature indices are made
+    per batch."""
 
     def __init__(self, data, rows):
         self.cells = data.cells
-        self.nin = 12 * data.cells
-        self.idx = [tcdata.feature_indices(data.board[rows], data.cells, p).astype(np.int32) for p in (0, 1)]
+        self.board = np.ascontiguousarray(data.board[rows])
         self.stm = torch.as_tensor(data.stm[rows])
-        self.score = torch.as_tensor(data.score[rows], dtype=torch.float32)
-        self.result = torch.as_tensor(data.result[rows], dtype=torch.float32)
+        self.score = torch.as_tensor(data.score[rows], dtype=torch.int16)
+        self.result = torch.as_tensor(data.result[rows], dtype=torch.int8)
         self.n = len(rows)
 
     def batch(self, sel):
-        return (sparse_inputs(self.idx[0][sel], self.nin), sparse_inputs(self.idx[1][sel], self.nin),
-                self.stm[sel], self.score[sel], self.result[sel])
+        b = self.board[sel]
+        return (torch.as_tensor(tcdata.feature_indices(b, self.cells, 0)),
+                torch.as_tensor(tcdata.feature_indices(b, self.cells, 1)), self.stm[sel],
+                self.score[sel].float(), self.result[sel].float())
 
 
 def loss_fn(y, score, result, args):
@@ -178,6 +184,42 @@ def split(data, share, seed):
     return np.nonzero(~val)[0], np.nonzero(val)[0]
 
 
+def known_nets(args):
+    """CRC -> path of the nets the trainer can name: --scored-by, --init and
+    every .tcnn under nets/ and beside --out."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    paths = [p for p in (args.scored_by or []) + [args.init] if p and p != "hand"]
+    for root, _, files in os.walk(os.path.join(here, "..", "nets")):
+        paths += [os.path.join(root, f) for f in sorted(files) if f.endswith(".tcnn")]
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    paths += [os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir)) if f.endswith(".tcnn")]
+    nets = {}
+    for p in paths:
+        try:
+            nets.setdefault(tcnn.file_crc(p), os.path.relpath(p))
+        except OSError as e:
+            if p in (args.scored_by or []):
+                raise tcnn.NetError(f"--scored-by {p}: {e.strerror}") from e
+    return nets
+
+
+def report_scorers(data, args):
+    """Says which evaluation scored each file (the header's net CRC, named
+    by a net file when one has it); with --scored-by, refuses data that
+    another evaluation scored."""
+    nets = known_nets(args)
+    want = None
+    if args.scored_by:
+        want = {None if s == "hand" else tcnn.file_crc(s) for s in args.scored_by}
+    for path, h in zip(args.data, data.headers):
+        crc = h["net_crc"]
+        named = f" ({nets[crc]})" if crc in nets else " (no net file here has it)" if crc is not None else ""
+        print(f"train: {path}: version {h['version']}, scored by {tcdata.scorer_text(h)}{named}", file=sys.stderr)
+        if want is not None and crc not in want:
+            raise tcdata.DataError(f"{path} was scored by {tcdata.scorer_text(h)}{named}, not by "
+                                   f"{' or '.join(args.scored_by)} (--scored-by)")
+
+
 def train(args):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -186,6 +228,7 @@ def train(args):
     data = tcdata.Data(args.data, same_size=args.same_size)
     if len(data) == 0:
         sys.exit(f"train: no positions in {', '.join(args.data)}")
+    report_scorers(data, args)
     tr_rows, va_rows = split(data, args.val_share, args.seed)
     if len(va_rows) == 0 or len(tr_rows) == 0:
         tr_rows = va_rows = np.arange(len(data))
@@ -239,8 +282,8 @@ def train(args):
         b = Batches(data, sel)
         xw, xb, stm, score, result = b.batch(np.arange(len(sel)))
         net.double()
-        fq = net(xw.double(), xb.double(), stm, True).numpy() * args.scale
-        ff = net(xw.double(), xb.double(), stm, False).numpy() * args.scale
+        fq = net(xw, xb, stm, True).numpy() * args.scale
+        ff = net(xw, xb, stm, False).numpy() * args.scale
         net.float()
     err = np.abs(ev - data.score[sel])
     print(f"train: wrote {args.out} ({os.path.getsize(args.out)} bytes) in {time.time() - t0:.0f} s; "
@@ -276,6 +319,8 @@ def parse_args(argv):
     ap.add_argument("--count", type=int, default=100, help="with --check --data: positions to evaluate")
     ap.add_argument("--name", help="the net's name (default: the first data file's board)")
     ap.add_argument("--init", metavar="NET", help="start from this exported net (fine-tuning)")
+    ap.add_argument("--scored-by", metavar="NET", action="append",
+                    help="refuse data not scored by this net ('hand': the hand-written evaluation); repeatable")
     ap.add_argument("--same-size", action="store_true",
                     help="take data of other boards of the same size too (more positions for small data sets)")
     ap.add_argument("--hidden", type=int, default=128, help="H, the feature transformer's width")

@@ -253,6 +253,8 @@ const char *tc_engine_eval_text(const tc_engine *e) { return e->eval_text; }
 
 int tc_engine_has_net(const tc_engine *e) { return e->net != NULL; }
 
+uint32_t tc_engine_net_crc(const tc_engine *e) { return e->net ? e->net->crc : 0; }
+
 /* A thread's accumulators for the engine's net, following its position. */
 static void thread_net_ready(tc_engine *e, search_thread *t)
 {

@@ -393,8 +393,8 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         if (lmr_depth < 0)
             lmr_depth = 0;
         /* pruning near the leaves: late, badly scored or losing moves and
-         * futile quiet moves; quiet ones wait for the move to be made, so as
-         * to spare checks (a mating check is often a late quiet move) */
+         * futile quiet moves; quiet ones wait for the gives-check test, so
+         * as to spare checks (a mating check is often a late quiet move) */
         bool futile = false;
         if (pruning && !root && best > -MATE_BOUND) {
             bool drop = false;
@@ -441,14 +441,14 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 }
             i = 0;
         }
+        /* read off the board, not by making the move: a futile quiet move
+         * that gives no check is dropped unmade */
+        bool gives_check = tc_gives_check(p, m);
+        if (futile && !gives_check)
+            continue;
         t->mh.stack_piece[ply + 1] = piece;
         t->mh.stack_to[ply + 1] = to;
         search_make(t, m);
-        bool gives_check = tc_in_check(p);
-        if (futile && !gives_check) {
-            search_unmake(t);
-            continue;
-        }
         tt_prefetch(&e->tt, p->key);
         t->null_at[ply + 1] = false;
         int nd = depth - 1 + ext, s;

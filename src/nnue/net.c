@@ -131,6 +131,7 @@ nnue_net *nnue_net_load(const void *data, size_t len, const tc_variant *v, tc_er
     }
     n->W = (int)h.W;
     n->R = (int)h.R;
+    n->crc = got;
     n->cells = (int)h.cells;
     n->in = (int)h.in;
     n->H = (int)h.H;

@@ -30,6 +30,7 @@ enum { NNUE_SCALAR = 0, NNUE_SSE2 = 1, NNUE_AVX2 = 2, NNUE_SIMD128 = 3, NNUE_SIM
 /// hidden layers and the output. in = 12 * cells features per perspective.
 typedef struct nnue_net {
     int W, R, cells, in, H, L1, L2, scale;
+    uint32_t crc; /* the file's checksum: names the net (datagen headers) */
     char name[64];
     int16_t *ft_bias;   /* [2][H] */
     int16_t *ft_weight; /* [2][in][H] */

@@ -241,10 +241,57 @@ int tc_is_legal(const tc_position *p, tc_move m)
     return ok;
 }
 
+static bool in_list(const uint8_t *list, int n, int cell)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == cell)
+            return true;
+    return false;
+}
+
+/* The attack test on the board after the move, read off this one: the cells
+ * the move empties (its start, an en passant victim) and the piece it puts
+ * down. Most moves are settled by the empty-board tables alone: no line
+ * from the king through an emptied cell, and no reach from the landing
+ * cell to the king, means no check (the side that moved was not giving
+ * check before: its opponent is to move in no legal position in check).
+ * Castling moves two pieces and is rare: it is made. */
 int tc_gives_check(tc_position *p, tc_move m)
 {
-    tc_make_move(p, m);
-    int c = tc_in_check(p);
-    tc_unmake_move(p);
-    return c;
+    int kind = TC_MOVE_KIND(m);
+    if (kind == TC_MOVE_CASTLE_K || kind == TC_MOVE_CASTLE_Q) {
+        tc_make_move(p, m);
+        int c = tc_in_check(p);
+        tc_unmake_move(p);
+        return c;
+    }
+    const tc_variant *v = p->v;
+    int us = p->side, from = TC_MOVE_FROM(m), to = TC_MOVE_TO(m), promo = TC_MOVE_PROMO(m), k = p->king[!us];
+    int put = promo ? TC_PIECE(us, promo) : p->board[from];
+    int victim = kind == TC_MOVE_EP ? p->ep_victim : -1;
+    bool opens = bits_has(&v->orth_reach[k], from) || bits_has(&v->diag_reach[k], from) ||
+                 (victim >= 0 && (bits_has(&v->orth_reach[k], victim) || bits_has(&v->diag_reach[k], victim)));
+    if (!opens) {
+        /* only the piece put down can give check */
+        switch (TC_TYPE(put)) {
+        case TC_PAWN:
+            return in_list(v->pcap_from[us][k], v->npcap_from[us][k], to);
+        case TC_KNIGHT:
+            return in_list(v->from_pool + v->knight_from_off[k], v->knight_from_len[k], to);
+        case TC_KING:
+            return in_list(v->from_pool + v->king_from_off[k], v->king_from_len[k], to);
+        case TC_ROOK:
+            if (!bits_has(&v->orth_reach[k], to))
+                return 0;
+            break;
+        case TC_BISHOP:
+            if (!bits_has(&v->diag_reach[k], to))
+                return 0;
+            break;
+        default:
+            if (!bits_has(&v->orth_reach[k], to) && !bits_has(&v->diag_reach[k], to))
+                return 0;
+        }
+    }
+    return attacked_after(p, k, us, from, victim, to, put);
 }
