@@ -499,7 +499,7 @@ static void test_eval_file(void)
         CHECK(h.scored_by_net == (uint32_t)own_net && h.net_crc == own_crc, "header: net %u, crc %08x",
               (unsigned)h.scored_by_net, (unsigned)h.net_crc);
     size_t la, lb;
-    char *da = slurp(a, &la), *db = slurp(b, &lb);
+    char *da = th_read_file(a, &la), *db = th_read_file(b, &lb);
     CHECK(da && db && !(la == lb && !memcmp(da + DG_HEADER_SIZE, db + DG_HEADER_SIZE, la - DG_HEADER_SIZE)),
           "the random net's games equal the default evaluation's");
     free(da);
@@ -526,7 +526,7 @@ static void test_eval_file(void)
           "a missing net: '%s'", err.msg);
 
     th_case("datagen: a version 1 file is read and continued as version 1");
-    char *d1 = slurp(b, &lb);
+    char *d1 = th_read_file(b, &lb);
     if (d1 && !own_net) {
         d1[4] = 1; /* what an older binary wrote: version 1, no scorer field */
         memset(d1 + 112, 0, 16);
