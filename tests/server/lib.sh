@@ -41,6 +41,10 @@ server_start() {
   local name=$1 run=("$BIN") end=$((SECONDS + 10))
   shift
   [ -z "${SERVE_NICE:-}" ] || run=(nice -n "$SERVE_NICE" "$BIN")
+  # emptied here, not only by the child's redirection: a name used again
+  # would otherwise show the loop the previous server's address line until
+  # the child gets to run
+  : > "$tmp/$name.out"
   "${run[@]}" serve --port 0 "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
   pid=$!
   pids+=("$pid")
