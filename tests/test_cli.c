@@ -652,6 +652,42 @@ static void test_strict(void)
     free(r.out);
 }
 
+/* A variant file that only the board refuses (kings touching across the
+ * files' wrap), and a whole FEN pasted as the setup: the refusal names the
+ * setup's line, as the site and the editor do. */
+static void test_variant_file_lines(void)
+{
+    static const struct {
+        const char *setup, *want;
+    } cases[] = {
+        {"8/8/8/8/8/8/k7/7K", "touch"},
+        {"k7/8/8/8/8/8/8/7K w - - 0 1", "board field only"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        th_case("cli: show --variant-file refuses '%s' naming the setup's line", cases[i].setup);
+        char path[] = "/tmp/tc_cli_page_XXXXXX";
+        int fd = mkstemp(path);
+        FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+        if (!f) {
+            CHECK(0, "cannot write a variant file");
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        fprintf(f, "---\ntitle: Touch\nengine:\n  topology: {type: grid, rows: 8, cols: 8, wrap: cylinder}\n"
+                   "  setup: \"%s\"\n---\n",
+                cases[i].setup);
+        fclose(f);
+        char args[96];
+        snprintf(args, sizeof args, "show --variant-file %s", path);
+        run_result r = run_cli(args, NULL, 1);
+        CHECK(r.status != 0 && strstr(r.out, cases[i].want) && strstr(r.out, "(line 5)"), "exit %d: %s", r.status,
+              r.out);
+        free(r.out);
+        unlink(path);
+    }
+}
+
 void suite_cli(void)
 {
     const char *env = getenv("TC_BIN");
@@ -678,4 +714,5 @@ void suite_cli(void)
     test_explain_cli();
     test_auto_compact();
     test_strict();
+    test_variant_file_lines();
 }

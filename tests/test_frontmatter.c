@@ -584,6 +584,7 @@ static void test_setup_lines(void)
         {"no black king", "8/8/8/8/8/8/8/8/8/8/8/8/8/K7", "one king per side (white 1, black 0) (line 11)"},
         {"kings on one rank", "8/8/8/8/8/8/8/8/8/8/8/8/8/K3k3", "both kings stand on rank 1"},
         {"kings touch across the twist", "4k3/8/8/8/8/8/8/8/8/8/8/8/8/3K4", "touch"},
+        {"a whole FEN", "k7/8/8/8/8/8/8/8/8/8/8/8/8/K7 w - - 0 1", "board field only; drop 'w - - 0 1'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         th_case("frontmatter: %s: the refusal names the setup's line", cases[i].name);

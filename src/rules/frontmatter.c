@@ -417,7 +417,13 @@ static int read_document(const fm_ctx *c, tc_variant_def *d, tc_error *err)
         return -1;
     uint8_t board[TC_MAX_CELLS];
     if (tc_board_parse(d->width, d->height, d->setup, strlen(d->setup), board, err)) {
-        tc_error_prefix(err, "setup: ");
+        /* a whole FEN pasted where its board field belongs: say so */
+        size_t field = strcspn(d->setup, " \t");
+        if (d->setup[field] && !tc_board_parse(d->width, d->height, d->setup, field, board, NULL))
+            tc_set_error(err, "setup: a FEN's board field only; drop '%.40s' after it (the side to move, castling "
+                              "and the rest follow from the rules)", d->setup + field + strspn(d->setup + field, " \t"));
+        else
+            tc_error_prefix(err, "setup: ");
         add_line(err, setup_line);
         return -1;
     }
@@ -661,10 +667,18 @@ int tc_variant_file_load(const char *path, tc_variant_def *out, tc_error *err)
         tc_set_error(err, "%s: cannot read: %s", path, strerror(saved));
     else if (n > (size_t)FM_MAX_PAGE)
         tc_set_error(err, "%s: file is larger than 1 MB", path);
-    else if ((rc = tc_frontmatter_parse(buf, n, out, err)) != 0) {
-        char prefix[300];
-        snprintf(prefix, sizeof prefix, "%.280s: ", path);
-        tc_error_prefix(err, prefix);
+    else {
+        /* the tables are made here too (a few milliseconds), so that what
+         * only the board refuses (kings touching across a join) names the
+         * setup's line, as the site and the editor say it */
+        tc_variant *v = tc_frontmatter_variant(buf, n, out, err);
+        rc = v ? 0 : -1;
+        tc_variant_free(v);
+        if (rc) {
+            char prefix[300];
+            snprintf(prefix, sizeof prefix, "%.280s: ", path);
+            tc_error_prefix(err, prefix);
+        }
     }
     free(buf);
     return rc;
