@@ -24,6 +24,11 @@ char *th_read_stream(FILE *f);
  * len is not NULL), or NULL (length 0) and a failed check. */
 char *th_read_file(const char *path, size_t *len);
 
+/* The database a store suite runs on: $TG_TEST_DB when set (PostgreSQL),
+ * else NAME.db in a scratch folder made on the first call. buf (size n)
+ * keeps the answer between calls; returns buf. */
+const char *th_test_db(const char *name, char *buf, size_t n);
+
 /* Builds a preset variant or fails the current case. */
 tc_variant *th_variant(const char *name);
 

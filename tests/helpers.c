@@ -1,6 +1,7 @@
 /* Small helpers that several suites share (declared in harness.h). */
 #include "harness.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,22 @@ char *th_read_stream(FILE *f)
     if (text)
         text[got] = '\0';
     return text;
+}
+
+const char *th_test_db(const char *name, char *buf, size_t n)
+{
+    const char *url = getenv("TG_TEST_DB");
+    if (!buf[0]) {
+        if (url && *url) {
+            snprintf(buf, n, "%s", url);
+        } else {
+            char dir[64];
+            snprintf(dir, sizeof dir, "/tmp/tc-%.20s-XXXXXX", name);
+            CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+            snprintf(buf, n, "%s/%s.db", dir, name);
+        }
+    }
+    return buf;
 }
 
 char *th_read_file(const char *path, size_t *len)

@@ -206,15 +206,7 @@ static char db_path[256];
 
 static tg_store *open_store(tc_error *e)
 {
-    const char *url = getenv("TG_TEST_DB");
-    if (url && url[0])
-        return tg_store_open(url, e);
-    if (!db_path[0]) {
-        char dir[] = "/tmp/tc-games-XXXXXX";
-        CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-        snprintf(db_path, sizeof db_path, "%s/games.db", dir);
-    }
-    return tg_store_open(db_path, e);
+    return tg_store_open(th_test_db("games", db_path, sizeof db_path), e);
 }
 
 static void test_store(void)

@@ -108,16 +108,7 @@ static char db_url[256];
 static tp_db *open_db(void)
 {
     tc_error e;
-    const char *url = getenv("TG_TEST_DB");
-    if (!db_url[0]) {
-        if (url && *url) {
-            snprintf(db_url, sizeof db_url, "%s", url);
-        } else {
-            char dir[] = "/tmp/tc-pages-XXXXXX";
-            CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-            snprintf(db_url, sizeof db_url, "%s/pages.db", dir);
-        }
-    }
+    th_test_db("pages", db_url, sizeof db_url);
     tg_store *s = tg_store_open(db_url, &e);
     CHECK(s != NULL, "store: %s", e.msg);
     if (!s)

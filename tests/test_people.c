@@ -23,16 +23,7 @@ static char db_url[256];
 static srv_people *start(int secure, const char *proxy)
 {
     tc_error e;
-    const char *url = getenv("TG_TEST_DB");
-    if (!db_url[0]) {
-        if (url && *url) {
-            snprintf(db_url, sizeof db_url, "%s", url);
-        } else {
-            char dir[] = "/tmp/tc-people-XXXXXX";
-            CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-            snprintf(db_url, sizeof db_url, "%s/people.db", dir);
-        }
-    }
+    th_test_db("people", db_url, sizeof db_url);
     srv_people_options o = {db_url, secure, proxy};
     srv_people *P = srv_people_start(&o, &e);
     CHECK(P != NULL, "start: %s", e.msg);
