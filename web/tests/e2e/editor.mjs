@@ -8,11 +8,11 @@
 // `make topochess web`:  node tests/e2e/editor.mjs   ("N passed, N failed")
 import { spawn, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { ARGS, freePort } from './browser.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, '../..');
@@ -26,7 +26,6 @@ const DB = join(scratch, 'pages.db');
 // a copy of the pages folder: a page is added to it later (shown from the folder)
 const PAGES = join(scratch, 'pages');
 cpSync(SHIPPED, PAGES, { recursive: true });
-const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let passed = 0;
 let failed = 0;
@@ -38,16 +37,6 @@ function check(cond, what) {
   }
 }
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-    s.on('error', rej);
-  });
-}
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { ARGS, freePort } from './browser.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, '../..');
@@ -27,16 +28,6 @@ const MOBIUS_SAMPLE = '1. d12 e11 2. c12 exc12 3. e12 g11';
 // The same moves as cells to click (from, to).
 const MOBIUS_CLICKS = [['d14', 'd12'], ['e9', 'e11'], ['c14', 'c12'], ['e11', 'c12'], ['e14', 'e12'], ['g9', 'g11']];
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 const scratch = mkdtempSync(join(tmpdir(), 'tc-e2e-db-'));
 let nservers = 0;
@@ -73,10 +64,6 @@ function assert(cond, msg) {
 
 // ---------------------------------------------------------------- browser
 const userData = mkdtempSync(join(tmpdir(), 'tc-e2e-profile-'));
-const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
 
 let context;
 let base;

@@ -18,11 +18,11 @@
 // `make topochess web`:  node tests/e2e/publish-play.mjs  ("N passed, N failed")
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { ARGS, freePort } from './browser.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, '../..');
@@ -38,7 +38,6 @@ mkdirSync(SHOTS, { recursive: true });
 // after its seek is seen on B; on PostgreSQL Bob accepts and plays on B.
 const PG = /^postgres(ql)?:/.test(process.env.TG_TEST_DB ?? '');
 const DB = PG ? process.env.TG_TEST_DB : join(scratch, 'hub.db');
-const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SLUG = 'strip-6x10';
 const TITLE = 'Six by Ten Strip';
 const SETUP = 'PPPPPP/6/6/pppppp/rnbkqr/pppppp/6/6/PPPPPP/RNBKQR';
@@ -58,16 +57,6 @@ function need(cond, what) {
   if (!cond) throw new Error(`cannot go on: ${what}`);
 }
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-    s.on('error', rej);
-  });
-}
 
 const servers = [];
 async function startServer() {

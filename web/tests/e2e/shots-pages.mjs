@@ -4,6 +4,7 @@
 // The hub must already be running (tests/server/pages.sh shows how the seed
 // pages are imported). Full-page shots; nothing is asserted.
 import { chromium } from 'playwright-core';
+import { ARGS } from './browser.mjs';
 
 const [base, out] = process.argv.slice(2);
 if (!base || !out) {
@@ -18,7 +19,6 @@ const pages = {
   folding: '/v/folding-magnetic-chess',
   filtered: '/?size=8x14',
 };
-const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
 try {
   for (const [w, h] of [[1366, 768], [390, 844]]) {
