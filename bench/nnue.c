@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         tc_error err;
         tc_variant *v = tc_variant_new(&d, &err);
         size_t len;
-        unsigned char *net = nnue_random_file(d.width, d.height, hidden, 32, 32, 7, &len);
+        unsigned char *net = nnue_random_file(d.width, d.height, hidden, 32, 32, 0, 7, &len);
         uint64_t nh, nn;
         double th_s, tn_s;
         search(v, NULL, 0, depth, &nh, &th_s);
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
         tc_preset_find(boards[b], &d, &err);
         tc_variant *v = tc_variant_new(&d, &err);
         size_t len;
-        unsigned char *bytes = nnue_random_file(d.width, d.height, hidden, 32, 32, 1, &len);
+        unsigned char *bytes = nnue_random_file(d.width, d.height, hidden, 32, 32, 0, 1, &len);
         nnue_net *n = nnue_net_load(bytes, len, v, &err);
         for (int l = 0; n && l < NNUE_SIMD_COUNT; l++) {
             if (!nnue_simd_available(l))

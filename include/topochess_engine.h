@@ -182,6 +182,14 @@ uint32_t tc_engine_net_crc(const tc_engine *e);
 /* Static evaluation of the engine's position, centipawns for the side to
  * move. */
 int tc_engine_evaluate(tc_engine *e);
+/* The same value and its parts: *hand the hand-written static evaluation
+ * (0 under a pure net), *net the net's output before the clamp (0 without
+ * a net); under the material style both are 0. Either may be NULL. A
+ * hybrid net's value is clamp(*hand + *net). */
+int tc_engine_evaluate_parts(tc_engine *e, int *hand, int *net);
+/* 1 when a hybrid net evaluates: its output is added to the hand-written
+ * evaluation (docs/nnue.md). */
+int tc_engine_net_is_hybrid(const tc_engine *e);
 
 /* Searches one position to `depth` with a fresh single-threaded engine and
  * a 16 MiB table; returns the node count (deterministic), 0 on failure.

@@ -692,7 +692,12 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
             }
             finish_search(u, false);
             tc_engine_set_position(u->eng, u->pos);
-            say(u, "info string eval %d (centipawns for the side to move)", tc_engine_evaluate(u->eng));
+            int hand, net, cp = tc_engine_evaluate_parts(u->eng, &hand, &net);
+            if (tc_engine_net_is_hybrid(u->eng))
+                say(u, "info string eval %d (hand %d + net %d = %d, centipawns for the side to move)", cp, hand, net,
+                    cp);
+            else
+                say(u, "info string eval %d (centipawns for the side to move)", cp);
         } else if (!strcmp(cmd, "debug") || !strcmp(cmd, "register"))
             ;
         else

@@ -78,6 +78,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(ponder)        \
     X(games_api)     \
     X(nnue)          \
+    X(nnue_hybrid)   \
     X(glicko2)       \
     X(people)        \
     X(datagen)       \

@@ -467,7 +467,7 @@ static void test_eval_file(void)
     temp_path(a, sizeof a, "neta");
     temp_path(b, sizeof b, "netb");
     size_t len = 0;
-    unsigned char *bytes = nnue_random_file(8, 8, 32, 32, 32, 5, &len);
+    unsigned char *bytes = nnue_random_file(8, 8, 32, 32, 32, 0, 5, &len);
     if (!bytes || spit(net, (const char *)bytes, len)) {
         CHECK(0, "cannot write the net %s", net);
         free(bytes);

@@ -357,7 +357,7 @@ static void test_refused(void)
     tnet_random(&t10, 4, 40, 3000);
     size_t len, len10, len2;
     unsigned char *good = tnet_bytes(&t, 1, "test-chess", &len), *b10 = tnet_bytes(&t10, 1, "ten", &len10);
-    unsigned char *v2 = tnet_bytes(&t, 2, "test-chess", &len2);
+    unsigned char *v2 = tnet_bytes(&t, 3, "test-chess", &len2);
     unsigned char *bad = malloc(len + 1);
     tc_engine *e = tc_engine_new(v, 1, 1);
     tc_engine_set_position(e, p);
@@ -379,7 +379,7 @@ static void test_refused(void)
     } cases[] = {
         {"one byte short", "implies", bad, len - 1},
         {"one byte too many", "implies", bad, len + 1},
-        {"version 2", "version 2", v2, len2},
+        {"version 3", "version 3", v2, len2},
         {"an 8x10 board", "8x10 board", b10, len10},
         {"shorter than a header", "too short", good, 20},
     };

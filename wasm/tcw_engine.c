@@ -130,5 +130,5 @@ int EXPORT(tcw_engine_has_net)(const tc_engine *e) { return tc_engine_has_net(e)
  * length written at *len; free with tcw_free. */
 unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double seed, size_t *len)
 {
-    return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, (uint64_t)seed, len);
+    return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, 0, (uint64_t)seed, len);
 }

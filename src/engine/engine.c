@@ -183,7 +183,8 @@ static void set_net(tc_engine *e, nnue_net *n, const char *source)
             memset(e->threads[i]->eval_cache, 0, sizeof *e->threads[i]->eval_cache * EVAL_CACHE);
         }
     if (n)
-        snprintf(e->eval_text, sizeof e->eval_text, "net '%s' (%s, %dx%d, H %d, L1 %d, L2 %d, %s)", n->name, source,
+        snprintf(e->eval_text, sizeof e->eval_text, "%snet '%s' (%s, %dx%d, H %d, L1 %d, L2 %d, %s)",
+                 n->hybrid ? "hand-written + hybrid " : "", n->name, source,
                  n->W, n->R, n->H, n->L1, n->L2, nnue_simd_name(nnue_simd_best()));
     else
         snprintf(e->eval_text, sizeof e->eval_text, "hand-written");

@@ -49,23 +49,34 @@ static size_t round64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /// A checked header: the sizes, and where the name and the tensors lie.
 typedef struct {
-    uint32_t W, R, H, L1, L2, scale, name_len;
+    uint32_t version, flags, W, R, H, L1, L2, scale, name_len;
+    size_t head; /* bytes before the name: 36 in version 1, 40 in 2 */
     size_t cells, in, total; /* total: the length the header implies */
 } header;
 
 static int read_header(const unsigned char *b, size_t len, header *h, tc_error *err)
 {
-    if (len < NNUE_HEADER_BYTES) {
-        fail(err, "net file: %zu bytes, too short for the %d-byte header", len, NNUE_HEADER_BYTES);
+    if (len < NNUE_HEADER_BYTES_V1) {
+        fail(err, "net file: %zu bytes, too short for the %d-byte header", len, NNUE_HEADER_BYTES_V1);
         return -1;
     }
     if (memcmp(b, NNUE_MAGIC, 4)) {
         fail(err, "net file: bad magic (expected 'TCNN'): not a topochess net");
         return -1;
     }
-    uint32_t version = rd32(b + 4);
-    if (version != NNUE_VERSION) {
-        fail(err, "net file: version %u, this engine reads version %d", version, NNUE_VERSION);
+    h->version = rd32(b + 4);
+    if (h->version != 1 && h->version != NNUE_VERSION) {
+        fail(err, "net file: version %u, this engine reads versions 1 and %d", h->version, NNUE_VERSION);
+        return -1;
+    }
+    h->head = h->version == 1 ? NNUE_HEADER_BYTES_V1 : NNUE_HEADER_BYTES;
+    if (len < h->head) {
+        fail(err, "net file: %zu bytes, too short for the %zu-byte header", len, h->head);
+        return -1;
+    }
+    h->flags = h->version == 1 ? 0 : rd32(b + NNUE_HEADER_BYTES_V1);
+    if (h->flags & ~NNUE_FLAG_HYBRID) {
+        fail(err, "net file: unknown flags %08x (this engine knows only bit 0, hybrid)", h->flags);
         return -1;
     }
     h->W = rd32(b + 8);
@@ -98,7 +109,7 @@ static int read_header(const unsigned char *b, size_t len, header *h, tc_error *
     }
     h->cells = (size_t)h->W * h->R;
     h->in = 12 * h->cells;
-    h->total = NNUE_HEADER_BYTES + h->name_len + 2 * 2 * (size_t)h->H + 2 * 2 * h->in * h->H + 4 * (size_t)h->L1 +
+    h->total = h->head + h->name_len + 2 * 2 * (size_t)h->H + 2 * 2 * h->in * h->H + 4 * (size_t)h->L1 +
                (size_t)h->L1 * 2 * h->H + 4 * (size_t)h->L2 + (size_t)h->L2 * h->L1 + 4 + h->L2 + 4;
     if (len != h->total) {
         fail(err, "net file: %zu bytes, but its header (%ux%u board, H %u, L1 %u, L2 %u) implies %zu", len, h->W,
@@ -138,7 +149,8 @@ nnue_net *nnue_net_load(const void *data, size_t len, const tc_variant *v, tc_er
     n->L1 = (int)h.L1;
     n->L2 = (int)h.L2;
     n->scale = (int)h.scale;
-    memcpy(n->name, b + NNUE_HEADER_BYTES, h.name_len);
+    n->hybrid = (h.flags & NNUE_FLAG_HYBRID) != 0;
+    memcpy(n->name, b + h.head, h.name_len);
     n->name[h.name_len] = '\0';
 
     size_t H = h.H, sz_ftb = round64(2 * H * 2), sz_ftw = round64(2 * h.in * H * 2), sz_l1b = round64(4 * h.L1),
@@ -161,7 +173,7 @@ nnue_net *nnue_net_load(const void *data, size_t len, const tc_variant *v, tc_er
     n->out_weight = (int8_t *)(m + sz_l2w);
 
     /* little-endian in the file, whatever the host */
-    const unsigned char *p = b + NNUE_HEADER_BYTES + h.name_len;
+    const unsigned char *p = b + h.head + h.name_len;
     for (size_t i = 0; i < 2 * H; i++, p += 2)
         n->ft_bias[i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
     for (size_t i = 0; i < 2 * h.in * H; i++, p += 2)
@@ -196,7 +208,7 @@ static unsigned char *put_le(unsigned char *p, uint32_t x, int bytes)
     return p;
 }
 
-unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint64_t seed, size_t *len)
+unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint32_t flags, uint64_t seed, size_t *len)
 {
     size_t in = 12 * (size_t)W * R, h = (size_t)H;
     *len = NNUE_HEADER_BYTES + 6 + 4 * h + 4 * in * h + 4 * (size_t)L1 + (size_t)L1 * 2 * h + 4 * (size_t)L2 +
@@ -206,10 +218,10 @@ unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint64_t se
         return NULL;
     uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
 #define RND(lo, hi) (s ^= s << 13, s ^= s >> 7, s ^= s << 17, (int)((lo) + (int64_t)(s % (uint64_t)((hi) - (lo) + 1))))
-    uint32_t head[8] = {NNUE_VERSION, (uint32_t)W, (uint32_t)R, (uint32_t)H, (uint32_t)L1, (uint32_t)L2, 400, 6};
+    uint32_t head[9] = {NNUE_VERSION, (uint32_t)W, (uint32_t)R, (uint32_t)H, (uint32_t)L1, (uint32_t)L2, 400, 6, flags};
     memcpy(p, NNUE_MAGIC, 4);
     p += 4;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         p = put_le(p, head[i], 4);
     memcpy(p, "random", 6);
     p += 6;

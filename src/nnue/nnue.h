@@ -17,8 +17,13 @@
 #include "internal.h"
 
 #define NNUE_MAGIC "TCNN"
-#define NNUE_VERSION 1
-#define NNUE_HEADER_BYTES 36 /* magic and eight u32 fields */
+#define NNUE_VERSION 2
+/* Version 1: magic and eight u32 fields; version 2 adds a ninth, flags. */
+#define NNUE_HEADER_BYTES_V1 36
+#define NNUE_HEADER_BYTES 40
+/* flags bit 0: the net's output is added to the hand-written static
+ * evaluation (a hybrid, or residual, net); other bits must be 0. */
+#define NNUE_FLAG_HYBRID 1u
 
 /// The SIMD kernels one state may run. A build has the scalar path always,
 /// SSE2 and AVX2 on x86-64 (AVX2 only where the CPU has it, asked at run
@@ -30,6 +35,7 @@ enum { NNUE_SCALAR = 0, NNUE_SSE2 = 1, NNUE_AVX2 = 2, NNUE_SIMD128 = 3, NNUE_SIM
 /// hidden layers and the output. in = 12 * cells features per perspective.
 typedef struct nnue_net {
     int W, R, cells, in, H, L1, L2, scale;
+    bool hybrid;  /* flags bit 0: the engine adds the hand-written evaluation */
     uint32_t crc; /* the file's checksum: names the net (datagen headers) */
     char name[64];
     int16_t *ft_bias;   /* [2][H] */
@@ -52,10 +58,11 @@ uint32_t nnue_crc32(const void *data, size_t len);
 nnue_net *nnue_net_load(const void *data, size_t len, const tc_variant *v, tc_error *err);
 void nnue_net_free(nnue_net *n);
 
-/* A valid net file (heap bytes) of random weights, named "random", for
- * speed measurements and the wasm tests; NULL if memory runs out. The same
+/* A valid net file (heap bytes, version 2 with these flags: 0 a pure net,
+ * NNUE_FLAG_HYBRID a hybrid one) of random weights, named "random", for
+ * speed measurements and the tests; NULL if memory runs out. The same
  * seed gives the same bytes. */
-unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint64_t seed, size_t *len);
+unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint32_t flags, uint64_t seed, size_t *len);
 
 /* The net built into the binary for v's board (nets/<preset>.tcnn at build
  * time): the preset of v's name if v has its board, else any preset with
@@ -106,8 +113,9 @@ void nnue_unmake(nnue_state *s, tc_position *p);
 void nnue_make_null(nnue_state *s, tc_position *p);
 void nnue_unmake_null(nnue_state *s, tc_position *p);
 
-/* Centipawns for p's side to move, from the accumulator (p must be the
- * position the state follows). */
+/* The net's centipawns for p's side to move, from the accumulator (p must
+ * be the position the state follows). For a hybrid net this is only the
+ * net's part: the engine adds the hand-written evaluation. */
 int nnue_evaluate(nnue_state *s, const tc_position *p);
 /* The current accumulator (perspective 0, then 1), brought up to date;
  * for tests. */
