@@ -32,10 +32,13 @@ void dg_usage(FILE *out)
             "                         [--games N | --positions N] [--threads N] [--seed 1] [--random-plies 8]\n"
             "                         [--hash 16] [--max-plies 400] [--eval-file NET]\n"
             "       topochess datagen --to-text FILE\n"
+            "       topochess datagen --hand-eval FILE --out SIDE [--threads N] [--variant NAME | --variant-file PAGE]\n"
             "Plays self-play games at a node budget per move and appends their quiet positions\n"
             "(search score and game result) to FILE; a second run continues the file. Without\n"
             "--games or --positions it runs until stopped. --eval-file: the net that evaluates\n"
-            "(its checksum goes into the file's header). --to-text writes a file as text.\n");
+            "(its checksum goes into the file's header). --to-text writes a file as text.\n"
+            "--hand-eval writes the hand-written static evaluation of each record of FILE to SIDE\n"
+            "(the side file hybrid nets are trained with, docs/nnue-training.md).\n");
 }
 
 void dg_config_init(dg_config *c)
@@ -77,7 +80,8 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
 {
     static const char *const value_opts[] = {"--variant", "--variant-file", "--out",  "--nodes",
                                              "--games",   "--positions",    "--threads", "--seed",
-                                             "--random-plies", "--hash",    "--max-plies", "--eval-file", "--to-text"};
+                                             "--random-plies", "--hash",    "--max-plies", "--eval-file", "--to-text",
+                                             "--hand-eval"};
     enum { NOPTS = sizeof value_opts / sizeof value_opts[0] };
     const char *vals[NOPTS] = {0};
     *to_text = NULL;
@@ -124,14 +128,24 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
     }
     const char *variant = vals[0], *page = vals[1];
     if (vals[12]) {
-        for (int k = 0; k < NOPTS - 1; k++)
-            if (vals[k]) {
+        for (int k = 0; k < NOPTS; k++)
+            if (vals[k] && k != 12) {
                 snprintf(err->msg, sizeof err->msg,
                          "datagen: --to-text converts a file and takes no other option (got %s)", value_opts[k]);
                 return -1;
             }
         *to_text = vals[12];
         return 0;
+    }
+    if (vals[13]) {
+        /* only the board, the side file and the threads go with --hand-eval */
+        for (int k = 3; k < NOPTS - 1; k++)
+            if (vals[k] && k != 6) {
+                snprintf(err->msg, sizeof err->msg,
+                         "datagen: --hand-eval takes only --out, --threads and the board (got %s)", value_opts[k]);
+                return -1;
+            }
+        c->hand_eval = vals[13];
     }
     if (variant && page) {
         snprintf(err->msg, sizeof err->msg, "datagen: give --variant or --variant-file, not both");
@@ -142,6 +156,7 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
         return -1;
     }
     tc_error e;
+    c->board_given = page || variant;
     if (page ? tc_variant_file_load(page, &c->def, &e) : variant ? tc_preset_find(variant, &c->def, &e) : 0) {
         snprintf(err->msg, sizeof err->msg, "datagen: %.240s", e.msg);
         return -1;
@@ -177,7 +192,9 @@ int dg_parse_args(dg_config *c, int argc, char **argv, const char **to_text, tc_
     }
     c->eval_file = vals[11];
     if (!vals[2]) {
-        snprintf(err->msg, sizeof err->msg, "datagen needs --out FILE (the data file to write or continue)");
+        snprintf(err->msg, sizeof err->msg,
+                 c->hand_eval ? "datagen: --hand-eval needs --out FILE (the side file to write)"
+                              : "datagen needs --out FILE (the data file to write or continue)");
         return -1;
     }
     c->out = vals[2];
@@ -556,6 +573,13 @@ int cmd_datagen(cli_ctx *ctx)
     if (to_text) {
         if (dg_file_to_text(to_text, stdout, &err)) {
             fprintf(stderr, "topochess: datagen: %s\n", err.msg);
+            return 1;
+        }
+        return 0;
+    }
+    if (c.hand_eval) {
+        if (dg_hand_eval(c.hand_eval, c.out, c.board_given ? &c.def : NULL, c.threads, stderr, &err)) {
+            fprintf(stderr, "topochess: datagen: --hand-eval: %s\n", err.msg);
             return 1;
         }
         return 0;

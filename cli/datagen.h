@@ -8,6 +8,7 @@
 
 #include "topochess.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -87,6 +88,9 @@ int dg_read(dg_file *df, dg_record *r);
 int dg_append(dg_file *df, const dg_record *r, int n, tc_error *err);
 void dg_close(dg_file *df);
 
+/* The record's position as a FEN (no en passant cell, clocks from the
+ * ply) in buf; returns its length (800 bytes always suffice). */
+int dg_record_fen(const dg_record *r, int width, int height, char *buf, size_t n);
 /* Writes one record as a text line: a FEN (no en passant cell, clocks from
  * the ply), then `; score S; result R; ply P; game G` with the score for
  * the side to move and the result as in PGN (White's view). */
@@ -108,11 +112,20 @@ typedef struct dg_config {
     int hash_mb;             /* hash table per thread */
     int max_plies;           /* a game this long is a draw */
     const char *eval_file;   /* the net that evaluates in the searches (NULL: the engine's default) */
+    const char *hand_eval;   /* --hand-eval DATA: write DATA's hand-evaluation side file to `out` */
+    bool board_given;        /* --variant or --variant-file was given */
     FILE *progress;          /* progress lines, or NULL */
     double progress_seconds; /* between progress lines */
 } dg_config;
 
 void dg_config_init(dg_config *c);
+/* datagen_hand.c: writes the side file of the hand-written static
+ * evaluation of every record of `data` (docs/nnue-training.md) to `out`,
+ * on `threads` threads. board: the variant, or NULL for the preset the
+ * data file names. A cut-off last record is left out, with a line on
+ * `note`. 0, or -1 with err. */
+int dg_hand_eval(const char *data, const char *out, const tc_variant_def *board, int threads, FILE *note,
+                 tc_error *err);
 /* Reads the command's arguments into c (a variant given by name or page
  * is loaded into c->def); *to_text receives the file of --to-text, if
  * given. -1 with err naming the problem; 1 for --help. */

@@ -358,9 +358,11 @@ void dg_close(dg_file *df)
 
 /* ---------------------------------------------------------------- text */
 
-void dg_record_text(const dg_record *r, int width, int height, FILE *out)
+int dg_record_fen(const dg_record *r, int width, int height, char *buf, size_t n)
 {
     static const char letters[] = " PNBRQK";
+    size_t k = 0;
+#define PUT(...) (k += (size_t)snprintf(buf + (k < n ? k : n), k < n ? n - k : 0, __VA_ARGS__))
     for (int y = height - 1; y >= 0; y--) {
         int empty = 0;
         for (int x = 0; x < width; x++) {
@@ -371,32 +373,40 @@ void dg_record_text(const dg_record *r, int width, int height, FILE *out)
                 continue;
             }
             if (empty)
-                fprintf(out, "%d", empty);
+                PUT("%d", empty);
             empty = 0;
             char c = letters[t];
-            fputc(TC_COLOUR(pc) == TC_WHITE ? c : c + ('a' - 'A'), out);
+            PUT("%c", TC_COLOUR(pc) == TC_WHITE ? c : c + ('a' - 'A'));
         }
         if (empty)
-            fprintf(out, "%d", empty);
+            PUT("%d", empty);
         if (y)
-            fputc('/', out);
+            PUT("/");
     }
     char castle[5];
-    int n = 0;
+    int m = 0;
     if (r->castling & 1)
-        castle[n++] = 'K';
+        castle[m++] = 'K';
     if (r->castling & 2)
-        castle[n++] = 'Q';
+        castle[m++] = 'Q';
     if (r->castling & 4)
-        castle[n++] = 'k';
+        castle[m++] = 'k';
     if (r->castling & 8)
-        castle[n++] = 'q';
-    if (!n)
-        castle[n++] = '-';
-    castle[n] = '\0';
+        castle[m++] = 'q';
+    if (!m)
+        castle[m++] = '-';
+    castle[m] = '\0';
+    PUT(" %c %s - 0 %d", r->stm == TC_WHITE ? 'w' : 'b', castle, r->ply / 2 + 1);
+#undef PUT
+    return (int)k;
+}
+
+void dg_record_text(const dg_record *r, int width, int height, FILE *out)
+{
+    char fen[800];
+    dg_record_fen(r, width, height, fen, sizeof fen);
     int white_result = r->stm == TC_WHITE ? r->result : -r->result;
-    fprintf(out, " %c %s - 0 %d; score %d; result %s; ply %d; game %u\n", r->stm == TC_WHITE ? 'w' : 'b', castle,
-            r->ply / 2 + 1, r->score,
+    fprintf(out, "%s; score %d; result %s; ply %d; game %u\n", fen, r->score,
             white_result > 0 ? "1-0" : white_result < 0 ? "0-1" : "1/2-1/2", r->ply, (unsigned)r->game);
 }
 

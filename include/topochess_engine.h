@@ -178,6 +178,9 @@ int tc_engine_has_net(const tc_engine *e);
 /* The CRC-32 its file ends with (which names the net) of the net that
  * evaluates; 0 for the hand-written evaluation. */
 uint32_t tc_engine_net_crc(const tc_engine *e);
+/* CRC-32 (IEEE 802.3, zlib's) of len bytes: the checksum a net file ends
+ * with. */
+uint32_t tc_crc32(const void *data, size_t len);
 
 /* Static evaluation of the engine's position, centipawns for the side to
  * move. */

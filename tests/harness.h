@@ -82,6 +82,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(glicko2)       \
     X(people)        \
     X(datagen)       \
+    X(datagen_hand)  \
     X(page)          \
     X(pages)
 #define TH_DECLARE(name) void suite_##name(void);

@@ -252,6 +252,8 @@ void tc_engine_clear_net(tc_engine *e) { set_net(e, NULL, ""); }
 
 const char *tc_engine_eval_text(const tc_engine *e) { return e->eval_text; }
 
+uint32_t tc_crc32(const void *data, size_t len) { return nnue_crc32(data, len); }
+
 int tc_engine_has_net(const tc_engine *e) { return e->net != NULL; }
 
 uint32_t tc_engine_net_crc(const tc_engine *e) { return e->net ? e->net->crc : 0; }
