@@ -1,6 +1,9 @@
 """Reads `topochess datagen` files with numpy (the layout is in docs/nnue.md)
 and turns boards into the net's input features (docs/nnue-format.md)."""
+import os
 import struct
+import subprocess
+import zlib
 
 import numpy as np
 
@@ -174,3 +177,67 @@ def feature_indices(board, cells, perspective):
     s = np.arange(cells, dtype=np.int64)
     idx = (np.where(colour == perspective, 0, 6) + t) * cells + s
     return np.where(board != 0, idx, -1)
+
+
+# The hand-evaluation side file of `topochess datagen --hand-eval DATA --out
+# SIDE` (docs/nnue-training.md): a 32-byte header (magic, version, the data
+# file's size, record count and CRC-32), then an int16 per record.
+HAND_MAGIC = b"TCHE"
+HAND_VERSION = 1
+HAND_HEADER = 32
+
+
+class StaleHand(DataError):
+    """A side file that does not belong to (this state of) its data file."""
+
+
+def hand_path(data_path):
+    """The side file next to a data file: chess.bin -> chess.hand."""
+    root, ext = os.path.splitext(data_path)
+    return (root if ext == ".bin" else data_path) + ".hand"
+
+
+def file_identity(data_path):
+    """(size, whole records, CRC-32) of a data file, as a side file names it."""
+    with open(data_path, "rb") as f:
+        raw = f.read()
+    h = read_header(np.frombuffer(raw, np.uint8), data_path)
+    return len(raw), (len(raw) - HEADER_SIZE) // h["record_size"], zlib.crc32(raw) & 0xFFFFFFFF
+
+
+def read_hand(side_path, data_path):
+    """The hand-written evaluations (int64 array) of a side file, after
+    checking that it belongs to data_path as it is now (StaleHand if not)."""
+    with open(side_path, "rb") as f:
+        raw = f.read()
+    if len(raw) < HAND_HEADER or raw[:4] != HAND_MAGIC:
+        raise StaleHand(f"{side_path}: not a hand-evaluation side file")
+    version, size, records, crc = struct.unpack_from("<IQQI", raw, 4)
+    if version != HAND_VERSION:
+        raise StaleHand(f"{side_path}: side file version {version}, this reader knows {HAND_VERSION}")
+    want = file_identity(data_path)
+    if (size, records, crc) != want:
+        raise StaleHand(f"{side_path}: made for {size} bytes, {records} records, crc {crc:08x}; {data_path} is "
+                        f"{want[0]} bytes, {want[1]} records, crc {want[2]:08x}")
+    if len(raw) != HAND_HEADER + 2 * records:
+        raise StaleHand(f"{side_path}: {len(raw)} bytes, {records} records need {HAND_HEADER + 2 * records}")
+    return np.frombuffer(raw, "<i2", records, HAND_HEADER).astype(np.int64)
+
+
+def hand_evals(data_path, binary, log=None):
+    """The side file of data_path, reused when it matches the data file,
+    else (re)made with `binary datagen --hand-eval`."""
+    side = hand_path(data_path)
+    if os.path.exists(side):
+        try:
+            return read_hand(side, data_path)
+        except StaleHand as e:
+            if log:
+                print(f"train: {e}: made again", file=log)
+    r = subprocess.run([binary, "datagen", "--hand-eval", data_path, "--out", side], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        raise DataError(f"{binary} datagen --hand-eval {data_path}: {r.stderr.strip() or 'exit %d' % r.returncode}")
+    if log:
+        print(f"train: wrote {side}", file=log)
+    return read_hand(side, data_path)

@@ -1,4 +1,5 @@
-"""The `.tcnn` net file of docs/nnue-format.md (version 1): writing it from
+"""The `.tcnn` net file of docs/nnue-format.md (version 2; version 1 is
+still read, as a pure net): writing it from
 integer tensors, reading it back (every check the format asks for), and
 evaluating positions with exactly the integer arithmetic the C inference
 uses, so that its results can be compared bit for bit."""
@@ -10,7 +11,8 @@ import numpy as np
 import tcdata
 
 MAGIC = b"TCNN"
-VERSION = 1
+VERSION = 2
+FLAG_HYBRID = 1         # flags bit 0: the engine adds the hand-written evaluation
 FT_SCALE = 127          # ft_bias, ft_weight: integer = round(float * 127)
 W_SCALE = 64            # layer weights: integer = round(float * 64)
 B_SCALE = 127 * 64      # layer biases
@@ -26,7 +28,8 @@ class IntNet:
     """The integer tensors of one net, shaped as in the file."""
 
     def __init__(self, width, height, hidden, l1, l2, scale, name, ft_bias, ft_weight, l1_bias, l1_weight,
-                 l2_bias, l2_weight, out_bias, out_weight):
+                 l2_bias, l2_weight, out_bias, out_weight, hybrid=False):
+        self.hybrid = bool(hybrid)
         self.width, self.height, self.hidden, self.l1, self.l2 = width, height, hidden, l1, l2
         self.scale, self.name = scale, name
         self.cells = width * height
@@ -41,8 +44,8 @@ class IntNet:
 
     def to_bytes(self):
         name = self.name.encode("utf-8")[:63]
-        head = MAGIC + struct.pack("<8I", VERSION, self.width, self.height, self.hidden, self.l1, self.l2,
-                                   self.scale, len(name)) + name
+        head = MAGIC + struct.pack("<9I", VERSION, self.width, self.height, self.hidden, self.l1, self.l2,
+                                   self.scale, len(name), FLAG_HYBRID if self.hybrid else 0) + name
         body = b"".join(a.astype(a.dtype.newbyteorder("<")).tobytes() for a in (
             self.ft_bias, self.ft_weight, self.l1_bias, self.l1_weight, self.l2_bias, self.l2_weight,
             np.array([self.out_bias], np.int32), self.out_weight))
@@ -56,7 +59,8 @@ class IntNet:
     def evaluate(self, board, stm, chunk=256):
         """Centipawns for the side to move, as int64 arrays, for boards
         (n, cells) of piece codes and sides to move (n,): the integer
-        arithmetic of docs/nnue-format.md."""
+        arithmetic of docs/nnue-format.md. For a hybrid net this is the
+        net's part only: the engine adds the hand-written evaluation."""
         board = np.atleast_2d(np.asarray(board))
         stm = np.atleast_1d(np.asarray(stm, np.int64))
         if board.shape[1] != self.cells:
@@ -110,8 +114,14 @@ def from_bytes(data, path="net", width=None, height=None):
     if data[:4] != MAGIC:
         raise NetError(f"{path}: not a net file (it does not start with 'TCNN')")
     version, w, h, hidden, l1, l2, scale, nlen = struct.unpack_from("<8I", data, 4)
-    if version != VERSION:
-        raise NetError(f"{path}: net file version {version}, this reader knows version {VERSION}")
+    if version not in (1, VERSION):
+        raise NetError(f"{path}: net file version {version}, this reader knows versions 1 and {VERSION}")
+    head = 36 if version == 1 else 40
+    if len(data) < head:
+        raise NetError(f"{path}: {len(data)} bytes, too short for a version {version} net file")
+    flags = 0 if version == 1 else struct.unpack_from("<I", data, 36)[0]
+    if flags & ~FLAG_HYBRID:
+        raise NetError(f"{path}: unknown flags {flags:08x} (only bit 0, hybrid, is known)")
     if not (1 <= w <= 16 and 1 <= h <= 16):
         raise NetError(f"{path}: board {w}x{h} out of range")
     if hidden % 32 or not 32 <= hidden <= 1024:
@@ -127,14 +137,14 @@ def from_bytes(data, path="net", width=None, height=None):
     sizes = [("ft_bias", np.int16, 2 * hidden), ("ft_weight", np.int16, 2 * 12 * cells * hidden),
              ("l1_bias", np.int32, l1), ("l1_weight", np.int8, l1 * 2 * hidden), ("l2_bias", np.int32, l2),
              ("l2_weight", np.int8, l2 * l1), ("out_bias", np.int32, 1), ("out_weight", np.int8, l2)]
-    pos = 36 + nlen
+    pos = head + nlen
     want = pos + sum(np.dtype(t).itemsize * n for _, t, n in sizes) + 4
     if len(data) != want:
         raise NetError(f"{path}: {len(data)} bytes, the header says {want}")
     crc = struct.unpack_from("<I", data, len(data) - 4)[0]
     if zlib.crc32(data[:-4]) & 0xFFFFFFFF != crc:
         raise NetError(f"{path}: checksum mismatch (the file is damaged)")
-    name = data[36:36 + nlen].decode("utf-8", "replace")
+    name = data[head:head + nlen].decode("utf-8", "replace")
     arrays = {}
     for label, t, n in sizes:
         dt = np.dtype(t).newbyteorder("<")
@@ -142,4 +152,4 @@ def from_bytes(data, path="net", width=None, height=None):
         pos += dt.itemsize * n
     return IntNet(w, h, hidden, l1, l2, scale, name, arrays["ft_bias"], arrays["ft_weight"], arrays["l1_bias"],
                   arrays["l1_weight"], arrays["l2_bias"], arrays["l2_weight"], int(arrays["out_bias"][0]),
-                  arrays["out_weight"])
+                  arrays["out_weight"], hybrid=bool(flags & FLAG_HYBRID))

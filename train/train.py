@@ -6,9 +6,11 @@ evaluates positions with an exported net in exact integer arithmetic.
   train/train.py --data A.bin [B.bin ...] --out NET.tcnn [--hidden 128] [--epochs 20] ...
   train/train.py --check NET.tcnn --data A.bin [--count 100]
   train/train.py --check NET.tcnn --fen FEN [--fen FEN ...]
+  train/train.py --hybrid [--bin ./topochess] --data A.bin ... --out NET.tcnn   (a hybrid net)
 """
 import argparse
 import os
+import subprocess
 import sys
 import time
 import zlib
@@ -142,6 +144,13 @@ class Batches:
         self.score = torch.as_tensor(data.score[rows], dtype=torch.int16)
         self.result = torch.as_tensor(data.result[rows], dtype=torch.int8)
         self.n = len(rows)
+        # hybrid nets: the hand-written evaluation of each row (side file)
+        hand = getattr(data, "hand", None)
+        self.hand = None if hand is None else torch.as_tensor(hand[rows], dtype=torch.float32)
+
+    def hand_of(self, sel):
+        """The rows' hand-written evaluations (hybrid training), else None."""
+        return None if self.hand is None else self.hand[torch.as_tensor(sel, dtype=torch.int64)]
 
     def batch(self, sel):
         b = self.board[sel]
@@ -150,10 +159,11 @@ class Batches:
                 self.score[sel].float(), self.result[sel].float())
 
 
-def loss_fn(y, score, result, args):
+def loss_fn(y, score, result, args, hand=None):
     """Squared error of win probabilities: the net's sigmoid(y * scale / K)
-    against lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2."""
-    p = torch.sigmoid(y * args.scale / args.k)
+    (a hybrid net's sigmoid((hand + y * scale) / K)) against
+    lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2."""
+    p = torch.sigmoid((y * args.scale if hand is None else hand + y * args.scale) / args.k)
     target = args.lam * torch.sigmoid(score / args.k) + (1 - args.lam) * (result + 1) / 2
     return ((p - target) ** 2).mean()
 
@@ -165,7 +175,7 @@ def evaluate_loss(net, b, args, quant):
         for i in range(0, b.n, 4096):
             sel = np.arange(i, min(b.n, i + 4096))
             xw, xb, stm, score, result = b.batch(sel)
-            total += float(loss_fn(net(xw, xb, stm, quant), score, result, args)) * len(sel)
+            total += float(loss_fn(net(xw, xb, stm, quant), score, result, args, b.hand_of(sel))) * len(sel)
     net.train()
     return total / max(1, b.n)
 
@@ -229,6 +239,8 @@ def train(args):
     if len(data) == 0:
         sys.exit(f"train: no positions in {', '.join(args.data)}")
     report_scorers(data, args)
+    if args.hybrid:
+        data.hand = np.concatenate([tcdata.hand_evals(p, args.bin, sys.stderr) for p in args.data])
     tr_rows, va_rows = split(data, args.val_share, args.seed)
     if len(va_rows) == 0 or len(tr_rows) == 0:
         tr_rows = va_rows = np.arange(len(data))
@@ -236,6 +248,11 @@ def train(args):
     net = Net(data.cells, args.hidden, args.l1, args.l2)
     if args.init:
         net.load_int(tcnn.load(args.init, data.width, data.height))
+    elif args.hybrid:
+        # a hybrid net starts at output 0: the hand-written evaluation alone
+        with torch.no_grad():
+            net.out.weight.zero_()
+            net.out.bias.zero_()
     # weight decay only on the per-cell rows: what the data does not show
     # about a cell stays the piece's shared value
     others = [p for n, p in net.named_parameters() if n != "ft_weight"]
@@ -256,8 +273,9 @@ def train(args):
         for i in range(0, tr.n, args.batch):
             if args.max_steps and steps >= args.max_steps:
                 break
-            xw, xb, stm, score, result = tr.batch(order[i:i + args.batch])
-            loss = loss_fn(net(xw, xb, stm, quant), score, result, args)
+            sel = order[i:i + args.batch]
+            xw, xb, stm, score, result = tr.batch(sel)
+            loss = loss_fn(net(xw, xb, stm, quant), score, result, args, tr.hand_of(sel))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -274,6 +292,7 @@ def train(args):
     print(f"train: kept epoch {best_epoch} (validation loss {best:.5f})", file=log)
     name = args.name or data.name
     inet = net.export(data.width, data.height, args.scale, name)
+    inet.hybrid = args.hybrid
     inet.save(args.out)
     back = tcnn.load(args.out, data.width, data.height)
     sel = va_rows[:2000]
@@ -285,12 +304,37 @@ def train(args):
         fq = net(xw, xb, stm, True).numpy() * args.scale
         ff = net(xw, xb, stm, False).numpy() * args.scale
         net.float()
+    hand_note = ""
+    if args.hybrid:
+        hand = data.hand[sel]
+        hand_note = f" (the hand-written evaluation alone: {np.median(np.abs(hand - data.score[sel])):.0f} cp)"
+        ev, fq, ff = ev + hand, fq + hand, ff + hand
     err = np.abs(ev - data.score[sel])
     print(f"train: wrote {args.out} ({os.path.getsize(args.out)} bytes) in {time.time() - t0:.0f} s; "
-          f"validation: |int - search| median {np.median(err):.0f} cp, |int - float| mean "
+          f"validation: |int - search| median {np.median(err):.0f} cp{hand_note}, |int - float| mean "
           f"{np.abs(ev - ff).mean():.1f} cp, max |int - quantised float| {np.abs(ev - fq).max():.2f} cp",
           file=log)
     return net, inet
+
+
+def uci_hand_evals(binary, variant, fens):
+    """The hand-written static evaluations of FENs, from the binary's UCI
+    `eval` with EvalFile <none>."""
+    script = "setoption name EvalFile value <none>\n"
+    if variant != "chess":
+        script += f"setoption name UCI_Variant value {variant}\n"
+    script += "".join(f"position fen {f}\neval\n" for f in fens) + "quit\n"
+    r = subprocess.run([binary, "uci"], input=script, capture_output=True, text=True)
+    vals = [int(line.split()[3]) for line in r.stdout.splitlines() if line.startswith("info string eval ")]
+    if len(vals) != len(fens):
+        errs = [line for line in r.stdout.splitlines() if "error" in line]
+        raise ValueError(f"{binary} uci: {len(vals)} evaluations for {len(fens)} positions: {' '.join(errs)}")
+    return np.array(vals, np.int64)
+
+
+def hybrid_text(net, hand, e):
+    """A hybrid net's value and its parts, as the engine's UCI `eval` says."""
+    return f"eval {int(hand + e)} (hand {int(hand)} + net {int(e)})" if net.hybrid else f"eval {int(e)}"
 
 
 def check(args):
@@ -298,16 +342,18 @@ def check(args):
     if args.fen:
         boards, stms = zip(*(tcdata.parse_fen(f, net.width, net.height) for f in args.fen))
         ev = net.evaluate(np.array(boards), np.array(stms))
-        for fen, e in zip(args.fen, ev):
-            print(f"{fen}; eval {int(e)}")
+        hand = uci_hand_evals(args.bin, args.variant or net.name, args.fen) if net.hybrid else np.zeros_like(ev)
+        for fen, h, e in zip(args.fen, hand, ev):
+            print(f"{fen}; {hybrid_text(net, h, e)}")
         return
     data = tcdata.Data(args.data)
     if (data.width, data.height) != (net.width, net.height):
         sys.exit(f"train: {args.check} is for {net.width}x{net.height}, the data is {data.width}x{data.height}")
     n = min(len(data), args.count)
     ev = net.evaluate(data.board[:n], data.stm[:n])
+    hand = tcdata.hand_evals(args.data[0], args.bin, sys.stderr)[:n] if net.hybrid else np.zeros_like(ev)
     for i in range(n):
-        print(f"{data.fen(i)}; eval {int(ev[i])}; score {int(data.score[i])}")
+        print(f"{data.fen(i)}; {hybrid_text(net, hand[i], ev[i])}; score {int(data.score[i])}")
 
 
 def parse_args(argv):
@@ -321,6 +367,11 @@ def parse_args(argv):
     ap.add_argument("--init", metavar="NET", help="start from this exported net (fine-tuning)")
     ap.add_argument("--scored-by", metavar="NET", action="append",
                     help="refuse data not scored by this net ('hand': the hand-written evaluation); repeatable")
+    ap.add_argument("--hybrid", action="store_true",
+                    help="train a hybrid net: its output is added to the hand-written evaluation")
+    ap.add_argument("--bin", default="./topochess",
+                    help="the topochess binary that computes the hand-written evaluations (--hybrid, --check)")
+    ap.add_argument("--variant", help="with --check --fen of a hybrid net: the variant (default: the net's name)")
     ap.add_argument("--same-size", action="store_true",
                     help="take data of other boards of the same size too (more positions for small data sets)")
     ap.add_argument("--hidden", type=int, default=128, help="H, the feature transformer's width")
