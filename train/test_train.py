@@ -159,7 +159,7 @@ class NetTest(unittest.TestCase):
 
     def test_export_round_trip(self):
         back = tcnn.load(self.path, 8, 14)
-        size = 36 + len("torus") + 2 * (2 * 32 + 2 * 12 * 112 * 32) + 4 * 32 + 32 * 64 + 4 * 32 + 32 * 32 + 4 + 32 + 4
+        size = 40 + len("torus") + 2 * (2 * 32 + 2 * 12 * 112 * 32) + 4 * 32 + 32 * 64 + 4 * 32 + 32 * 32 + 4 + 32 + 4
         self.assertEqual(os.path.getsize(self.path), size)
         for name in ("ft_bias", "ft_weight", "l1_bias", "l1_weight", "l2_bias", "l2_weight", "out_weight"):
             self.assertTrue(np.array_equal(getattr(back, name), getattr(self.inet, name)), name)
@@ -209,8 +209,8 @@ class NetTest(unittest.TestCase):
         cases.append((flip, "checksum"))
         cases.append((raw[:-1], "bytes, the header says"))
         ver = bytearray(raw)
-        ver[4] = 2
-        cases.append((ver, "version 2"))
+        ver[4] = 3
+        cases.append((ver, "version 3"))
         cases.append((b"NNUE" + raw[4:], "not a net file"))
         for data, want in cases:
             with self.assertRaisesRegex(tcnn.NetError, want):
