@@ -262,6 +262,9 @@ def train(args):
     log = sys.stderr
     print(f"train: {data.name} {data.width}x{data.height}: {len(data)} positions ({tr.n} train, {va.n} "
           f"validation), H {args.hidden}, L1 {args.l1}, L2 {args.l2}, {args.epochs} epochs", file=log)
+    if args.hybrid:
+        print(f"train: hybrid: validation loss at the start {evaluate_loss(net, va, args, False):.5f}"
+              f"{'' if args.init else ' (output 0: the hand-written evaluation alone)'}", file=log)
     best, best_state = None, None
     for epoch in range(args.epochs):
         quant = epoch >= qat_from
