@@ -3,7 +3,8 @@
 // given to the native engine with --eval-file, must give the same static
 // evaluation on every position of a game, and the same fixed-depth search
 // (node count and move), which also shows that the accumulator the wasm
-// search updates in make/unmake stays right.
+// search updates in make/unmake stays right. Two of the nets are hybrid
+// (flags bit 0): the hand-written evaluation is added to their output.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,24 @@ function randomNet(vptr: number, hidden: number, seed: number): Uint8Array {
   x.tcw_free(ptr);
   x.tcw_free(lenPtr);
   return bytes;
+}
+
+/** CRC-32 (zlib's), the checksum a net file ends with. */
+function crc32(b: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const byte of b) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** The same net made hybrid: the flags word (bytes 36..39) set to 1. */
+function makeHybrid(net: Uint8Array): Uint8Array {
+  const b = net.slice();
+  b[36] = 1;
+  new DataView(b.buffer).setUint32(b.length - 4, crc32(b.subarray(0, b.length - 4)), true);
+  return b;
 }
 
 /** Loads net bytes into a wasm engine; the library's answer. */
@@ -74,10 +93,11 @@ function nativeSearch(variant: string, net: string, script: string): Promise<str
 }
 
 describe('NNUE in wasm', () => {
-  for (const [variant, seed] of [['chess', 1], ['klein-bottle', 2], ['torus', 3], ['folding', 4]] as const) {
-    it(`evaluates and searches like the native build (${variant})`, async () => {
+  for (const [variant, seed, hybrid] of [['chess', 1, false], ['klein-bottle', 2, true], ['torus', 3, false],
+    ['folding', 4, true]] as const) {
+    it(`evaluates and searches like the native build (${variant}${hybrid ? ', hybrid net' : ''})`, async () => {
       const v = T.variant({ preset: variant });
-      const net = randomNet(v.ptr, 64, seed);
+      const net = hybrid ? makeHybrid(randomNet(v.ptr, 64, seed)) : randomNet(v.ptr, 64, seed);
       const file = join(dir, `${variant}.tcnn`);
       writeFileSync(file, net);
       const x = T.m.x;
@@ -101,9 +121,15 @@ describe('NNUE in wasm', () => {
         g.play(moves[(i * 7 + seed) % moves.length]!.san);
       }
       const out = nativeUci(variant, file, fens.map((f) => `position fen ${f}\neval\n`).join(''));
-      expect(out).toContain("info string evaluation: net 'random'");
+      expect(out).toContain(`info string evaluation: ${hybrid ? 'hand-written + hybrid ' : ''}net 'random'`);
       const nativeEval = [...out.matchAll(/^info string eval (-?\d+) /gm)].map((m) => Number(m[1]));
       expect(nativeEval).toEqual(wasmEval);
+      if (hybrid) {
+        // the native engine's hand part is the wasm engine's hand-written evaluation
+        const parts = [...out.matchAll(/^info string eval (-?\d+) \(hand (-?\d+) \+ net (-?\d+) = /gm)];
+        expect(parts.map((m) => Number(m[2]))).toEqual(handEval);
+        expect(parts.map((m) => Number(m[2]) + Number(m[3]))).toEqual(wasmEval);
+      }
       // the net is what evaluates: its values are not the hand-written ones
       expect(wasmEval).not.toEqual(handEval);
 
