@@ -116,9 +116,10 @@ int main(int argc, char **argv)
     printf("search from the start position, depth %d, 1 thread, 16 MB hash; net: random (seed 7), H %d, L1 32, "
            "L2 32, kernels %s; nps by CPU time\n",
            depth, hidden, nnue_simd_name(nnue_simd_best()));
-    printf("%-18s %10s %10s %10s %10s %7s\n", "preset", "hand nodes", "hand nps", "net nodes", "net nps", "ratio");
-    uint64_t th = 0, tn = 0;
-    double sh = 0, sn = 0;
+    printf("%-18s %10s %10s %10s %10s %7s %12s %10s\n", "preset", "hand nodes", "hand nps", "net nodes", "net nps",
+           "ratio", "hybrid nodes", "hybrid nps");
+    uint64_t th = 0, tn = 0, ty = 0;
+    double sh = 0, sn = 0, sy = 0;
     int count = smoke ? 2 : tc_preset_count();
     for (int i = 0; i < count; i++) {
         tc_variant_def d = *tc_preset(i);
@@ -126,18 +127,23 @@ int main(int argc, char **argv)
         tc_variant *v = tc_variant_new(&d, &err);
         size_t len;
         unsigned char *net = nnue_random_file(d.width, d.height, hidden, 32, 32, 0, 7, &len);
-        uint64_t nh, nn;
-        double th_s, tn_s;
+        /* the same weights as a hybrid net: hand-written evaluation + net */
+        unsigned char *hyb = nnue_random_file(d.width, d.height, hidden, 32, 32, NNUE_FLAG_HYBRID, 7, &len);
+        uint64_t nh, nn, ny;
+        double th_s, tn_s, ty_s;
         search(v, NULL, 0, depth, &nh, &th_s);
         search(v, net, len, depth, &nn, &tn_s);
-        printf("%-18s %10llu %10.0f %10llu %10.0f %6.2fx\n", d.name, (unsigned long long)nh, nh / th_s,
-               (unsigned long long)nn, nn / tn_s, (nn / tn_s) / (nh / th_s));
-        th += nh, tn += nn, sh += th_s, sn += tn_s;
+        search(v, hyb, len, depth, &ny, &ty_s);
+        printf("%-18s %10llu %10.0f %10llu %10.0f %6.2fx %12llu %10.0f\n", d.name, (unsigned long long)nh,
+               nh / th_s, (unsigned long long)nn, nn / tn_s, (nn / tn_s) / (nh / th_s), (unsigned long long)ny,
+               ny / ty_s);
+        th += nh, tn += nn, ty += ny, sh += th_s, sn += tn_s, sy += ty_s;
         free(net);
+        free(hyb);
         tc_variant_free(v);
     }
-    printf("%-18s %10llu %10.0f %10llu %10.0f %6.2fx\n", "total", (unsigned long long)th, th / sh,
-           (unsigned long long)tn, tn / sn, (tn / sn) / (th / sh));
+    printf("%-18s %10llu %10.0f %10llu %10.0f %6.2fx %12llu %10.0f\n", "total", (unsigned long long)th, th / sh,
+           (unsigned long long)tn, tn / sn, (tn / sn) / (th / sh), (unsigned long long)ty, ty / sy);
 
     if (search_only)
         return 0;
