@@ -53,7 +53,10 @@ def fit(net_path, data_path, count, binary):
     score = data.score[rows]
     ev_net = net.evaluate(data.board[rows], data.stm[rows])
     ev_hand = hand_evals(binary, data.name, [data.fen(i) for i in rows])
-    print(f"{data.name}: {len(rows)} held-out positions of {len(data)} ({net_path}, H {net.hidden})")
+    if net.hybrid:  # the engine adds the hand-written evaluation to a hybrid net's output
+        ev_net = ev_net + ev_hand
+    kind = ", hybrid" if net.hybrid else ""
+    print(f"{data.name}: {len(rows)} held-out positions of {len(data)} ({net_path}, H {net.hidden}{kind})")
     report("net", ev_net, score)
     report("hand", ev_hand, score)
 
