@@ -354,7 +354,8 @@ def check(args):
         sys.exit(f"train: {args.check} is for {net.width}x{net.height}, the data is {data.width}x{data.height}")
     n = min(len(data), args.count)
     ev = net.evaluate(data.board[:n], data.stm[:n])
-    hand = tcdata.hand_evals(args.data[0], args.bin, sys.stderr)[:n] if net.hybrid else np.zeros_like(ev)
+    hand = np.concatenate([tcdata.hand_evals(p, args.bin, sys.stderr) for p in args.data])[:n] if net.hybrid \
+        else np.zeros_like(ev)
     for i in range(n):
         print(f"{data.fen(i)}; {hybrid_text(net, hand[i], ev[i])}; score {int(data.score[i])}")
 
