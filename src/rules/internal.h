@@ -158,6 +158,7 @@ struct tc_position {
  *   position.c             board state, make/unmake, keys, repetitions
  *   movegen.c              legal moves
  *   fen.c, setup.c, status.c   FEN, legal setups, game end and perft
+ *   symmetry.c             cell permutations under which the rules commute
  *   notation.c             coordinates and SAN
  *   paths.c                joins crossed, piece lines, attack and move paths
  *   explain.c              why a move is illegal
