@@ -89,14 +89,19 @@ static int commutes(const tc_symmetry *s, tc_position *p, int depth)
 
 static void print_list(const char *name, const tc_symmetry *s, int n)
 {
-    printf("  symmetries of %s: %d:", name, n);
+    int castling = 0;
     for (int i = 0; i < n; i++)
-        printf("%s %s%s", i ? "," : "", s[i].name, s[i].with_castling ? "" : " (no castling)");
+        castling += s[i].with_castling;
+    printf("  symmetries of %s: %d (%d also with castling rights):", name, n, castling);
+    for (int i = 0; i < n; i++)
+        printf("%s %s", i ? "," : "", s[i].name);
     printf("\n");
+    fflush(stdout);
 }
 
 /* Every candidate of the variant: a found one commutes on every position
- * (perft to `depth`), a rejected one fails on at least one. */
+ * (perft to `depth`; one that keeps castling also on the start with its
+ * rights), a rejected one fails on at least one. */
 static void cross_check(const tc_variant *v, const char *name, int depth)
 {
     tc_position *pos[NPOS];
@@ -117,6 +122,13 @@ static void cross_check(const tc_variant *v, const char *name, int depth)
                                 caught |= !ok;
                         }
                         CHECK(holds || caught, "%s: rejected '%s' commutes on every test position", name, s.name);
+                        if (holds && s.with_castling) {
+                            /* the start keeps its castling rights */
+                            tc_position *start = tc_position_new(v);
+                            CHECK(commutes(&s, start, depth), "%s: '%s' with castling rights does not commute",
+                                  name, s.name);
+                            tc_position_free(start);
+                        }
                     }
     tc_symmetry *all = malloc(TC_MAX_SYMMETRIES * sizeof *all);
     int n = tc_symmetries(v, all, TC_MAX_SYMMETRIES);
