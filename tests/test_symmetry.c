@@ -192,6 +192,7 @@ static void test_chess(void)
     }
     tc_position_free(p);
     tc_position_free(q);
+    tc_variant_free(v);
 }
 
 static void test_presets(void)
@@ -233,4 +234,5 @@ void suite_symmetry(void)
     test_chess();
     test_presets();
     test_custom();
+    th_variants_free();
 }
