@@ -222,24 +222,8 @@ int tc_symmetry_apply(const tc_symmetry *s, const tc_position *p, tc_position *o
         if (p->board[c])
             board[s->cell[c]] = (uint8_t)(s->swap_colours ? p->board[c] ^ 8 : p->board[c]);
     char fen[1024];
-    size_t k = 0;
-    for (int y = v->H - 1; y >= 0; y--) {
-        int empty = 0;
-        for (int x = 0; x < v->W; x++) {
-            int pc = board[y * v->W + x];
-            if (!pc) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                k += (size_t)sprintf(fen + k, "%d", empty);
-            empty = 0;
-            fen[k++] = tc_piece_char(pc);
-        }
-        if (empty)
-            k += (size_t)sprintf(fen + k, "%d", empty);
-        fen[k++] = y ? '/' : ' ';
-    }
+    size_t k = (size_t)tc_board_write(v->W, v->H, board, fen);
+    fen[k++] = ' ';
     fen[k++] = (p->side ^ s->swap_colours) ? 'b' : 'w';
     fen[k++] = ' ';
     int rights = p->castle;
