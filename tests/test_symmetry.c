@@ -179,6 +179,14 @@ static void test_chess(void)
         CHECK(tc_symmetry_apply(&s[2], p, q, &err) == 0, "%s", err.msg);
         CHECK(tc_piece_at(q, th_cell(v, "e5")) == TC_PIECE(TC_BLACK, TC_PAWN), "flip: no black pawn on e5");
         CHECK(tc_side_to_move(q) == TC_BLACK, "flip: White still to move");
+        /* en passant: e5xd6 maps to an en passant capture too */
+        tc_position *e = th_at_fen(v, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        for (int i = 0; e && i < 4; i++) {
+            CHECK(commutes(&s[i], e, 3), "'%s' does not commute with en passant", s[i].name);
+            CHECK(tc_symmetry_apply(&s[i], e, q, &err) == 0 && tc_ep_cell(q) == s[i].cell[th_cell(v, "d6")],
+                  "'%s': en passant cell not mapped", s[i].name);
+        }
+        tc_position_free(e);
         /* castling rights: kept (colours swapped) by the flip, refused by the mirror */
         tc_position *c = th_at_fen(v, "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
         if (c) {
