@@ -22,6 +22,7 @@ static const option options[] = {
     {"--compact", 0, OPT_COMPACT},   {"--json", 0, OPT_JSON},                 {"--out", 1, OPT_OUT},
     {"--threads", 1, OPT_THREADS},   {"--endgames", 0, OPT_ENDGAMES},
     {"--xboard", 0, OPT_XBOARD},     {"--eval-file", 1, OPT_EVAL_FILE},
+    {"--symmetries", 0, OPT_SYMMETRIES},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -79,6 +80,7 @@ static int apply(const option *o, const char *value, cli_ctx *c)
     case OPT_OUT: c->out_dir = value; break;
     case OPT_THREADS: return parse_number(o->name, value, 1, 8, &c->threads);
     case OPT_ENDGAMES: c->endgames = 1; break;
+    case OPT_SYMMETRIES: c->symmetries = 1; break;
     case OPT_XBOARD: c->xboard = 1; break;
     case OPT_PGN: c->pgn_in = value; break;
     case OPT_PGN_OUT: c->pgn_out = value; break;

@@ -31,6 +31,7 @@ typedef struct cli_ctx {
     const char *out_dir; /* endgame --out DIR */
     int threads;     /* endgame --threads N (0: default) */
     int endgames;    /* topology --endgames */
+    int symmetries;  /* topology --symmetries */
     const char *eval_file; /* play, uci --eval-file: a net file (docs/nnue.md) */
 } cli_ctx;
 
@@ -57,7 +58,8 @@ enum {
     OPT_ENDGAMES = 1u << 16,
     OPT_XBOARD = 1u << 17,
     OPT_OWN = 1u << 18, /* the command reads every argument itself (serve) */
-    OPT_EVAL_FILE = 1u << 19
+    OPT_EVAL_FILE = 1u << 19,
+    OPT_SYMMETRIES = 1u << 20
 };
 
 /// One command: what it runs, which options and how many arguments it takes.

@@ -18,6 +18,7 @@ static int usage(FILE *out)
             "                      with CELL, that piece's moves and the path of each\n"
             "  perft DEPTH [--divide]  count leaf nodes (per root move with --divide)\n"
             "  topology [--endgames]  report the board's topology, computed from its step function\n"
+            "  topology --symmetries [--json]  the symmetries of the board's rules (mirrors, shifts, colour flip)\n"
             "  play [--engine white|black|off] [--level 1-20] [--movetime MS]\n"
             "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii] [--eval-file NET]\n"
             "                      play a game in the terminal, alone or against topochess\n"
@@ -153,7 +154,8 @@ static const cli_command commands[] = {
     {"fen", cmd_fen, 1, POSITION_OPTS, 0, 0, "", "fen"},
     {"moves", cmd_moves, 1, POSITION_OPTS | OPT_UCI, 0, 1, "one CELL", "moves [CELL] [--uci]"},
     {"perft", cmd_perft, 1, POSITION_OPTS | OPT_DIVIDE, 1, 1, "one DEPTH", "perft DEPTH [--divide]"},
-    {"topology", cmd_topology, 1, VARIANT_OPTS | OPT_ENDGAMES, 0, 0, "", "topology [--endgames]"},
+    {"topology", cmd_topology, 1, VARIANT_OPTS | OPT_ENDGAMES | OPT_SYMMETRIES | OPT_JSON, 0, 0, "",
+     "topology [--endgames | --symmetries [--json]]"},
     {"play", cmd_play, 1,
      POSITION_OPTS | OPT_ENGINE | OPT_LEVEL | OPT_MOVETIME | OPT_ASCII | OPT_PGN | OPT_PGN_OUT | OPT_COMPACT |
          OPT_EVAL_FILE, 0, 0, "",

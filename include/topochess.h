@@ -309,6 +309,40 @@ const char *tc_position_start_fen(const tc_position *p);
 /* The i-th move of the history (0 <= i < tc_ply_count). */
 tc_move tc_history_move(const tc_position *p, int i);
 
+/* ---------------------------------------------------------------- symmetries */
+
+/* At most this many candidates: files and ranks each mirrored or not and
+ * shifted, times the colour swap. */
+#define TC_MAX_SYMMETRIES (8 * TC_MAX_CELLS)
+
+/// A symmetry of a variant's rules: a cell permutation (x -> mirror_files ?
+/// W-1-x : x, then + shift_files mod W; ranks likewise) and a colour swap,
+/// such that the legal moves of the mapped position are exactly the mapped
+/// legal moves (docs/library.md, "Symmetries"). with_castling is 1 when the
+/// castling tables map too, 0 when it holds only without castling rights.
+typedef struct tc_symmetry {
+    int mirror_files, shift_files;
+    int mirror_ranks, shift_ranks;
+    int swap_colours;
+    int with_castling;
+    char name[64];                /* "identity", "mirror-files", "flip-colours shift-files+3" */
+    uint8_t cell[TC_MAX_CELLS];   /* cell -> mapped cell */
+} tc_symmetry;
+
+/* Builds the candidate (out is filled in any case) and checks it against
+ * the variant's move tables: 1 if it is a symmetry, 0 if not. Shifts are
+ * taken mod the board size. */
+int tc_symmetry_make(const tc_variant *v, int mirror_files, int shift_files, int mirror_ranks,
+                     int shift_ranks, int swap_colours, tc_symmetry *out);
+/* Every symmetry among the candidates, the identity first; writes at most
+ * max of them and returns how many there are. */
+int tc_symmetries(const tc_variant *v, tc_symmetry *out, int max);
+/* Sets out (a position of the same variant) to the mapped position: pieces
+ * moved by the permutation (colours swapped with the swap), side to move
+ * swapped likewise, en passant cell mapped, clocks kept. Castling rights
+ * are mapped when with_castling, else the position must have none. */
+int tc_symmetry_apply(const tc_symmetry *s, const tc_position *p, tc_position *out, tc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

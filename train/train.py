@@ -22,6 +22,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tcdata  # noqa: E402
 import tcnn  # noqa: E402
+import tcsym  # noqa: E402
 
 
 def fake_quant(x, s):
@@ -135,12 +136,15 @@ def ft_sum(idx, rows):
 class Batches:
     """A data set's rows, ready to cut into batches. Boards stay one byte a
     cell (a million 8x14 positions are 112 MB); the feature indices are made
-    per batch."""
+    per batch. With an augmenter (--augment) each batch's boards are mapped
+    by random symmetries of the rules (tcsym.py)."""
 
-    def __init__(self, data, rows):
+    def __init__(self, data, rows, augment=None):
         self.cells = data.cells
         self.board = np.ascontiguousarray(data.board[rows])
         self.stm = torch.as_tensor(data.stm[rows])
+        self.augment = augment
+        self.castling = data.castling[rows] if augment else None
         self.score = torch.as_tensor(data.score[rows], dtype=torch.int16)
         self.result = torch.as_tensor(data.result[rows], dtype=torch.int8)
         self.n = len(rows)
@@ -153,9 +157,12 @@ class Batches:
         return None if self.hand is None else self.hand[torch.as_tensor(sel, dtype=torch.int64)]
 
     def batch(self, sel):
-        b = self.board[sel]
+        b, stm = self.board[sel], self.stm[sel]
+        if self.augment:
+            b, stm = self.augment.apply(b, stm.numpy(), self.augment.pick(self.castling[sel]))
+            stm = torch.as_tensor(stm)
         return (torch.as_tensor(tcdata.feature_indices(b, self.cells, 0)),
-                torch.as_tensor(tcdata.feature_indices(b, self.cells, 1)), self.stm[sel],
+                torch.as_tensor(tcdata.feature_indices(b, self.cells, 1)), stm,
                 self.score[sel].float(), self.result[sel].float())
 
 
@@ -244,7 +251,12 @@ def train(args):
     tr_rows, va_rows = split(data, args.val_share, args.seed)
     if len(va_rows) == 0 or len(tr_rows) == 0:
         tr_rows = va_rows = np.arange(len(data))
-    tr, va = Batches(data, tr_rows), Batches(data, va_rows)
+    aug = None
+    if args.augment:
+        aug = tcsym.Augmenter(tcsym.common_symmetries(args.bin, data.names, sys.stderr), data.cells, args.seed)
+        print(f"train: --augment: each training position mapped by one of {len(aug)} symmetries "
+              f"(validation unmapped)", file=sys.stderr)
+    tr, va = Batches(data, tr_rows, aug), Batches(data, va_rows)
     net = Net(data.cells, args.hidden, args.l1, args.l2)
     if args.init:
         net.load_int(tcnn.load(args.init, data.width, data.height))
@@ -393,6 +405,9 @@ def parse_args(argv):
     ap.add_argument("--scale", type=int, default=400, help="centipawns per output unit, written in the net")
     ap.add_argument("--val-share", type=float, default=0.1, help="share of games kept for validation")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--augment", action="store_true",
+                    help="map each training position by a random symmetry of the rules (asks --bin)")
+    ap.add_argument("--bin", default="./topochess", help="the topochess binary --augment asks for symmetries")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     if args.check:
@@ -420,7 +435,7 @@ def main(argv=None):
             check(args)
         else:
             train(args)
-    except (tcdata.DataError, tcnn.NetError, OSError, ValueError) as e:
+    except (tcdata.DataError, tcnn.NetError, tcsym.SymmetryError, OSError, ValueError) as e:
         sys.exit(f"train: {e}")
 
 

@@ -229,25 +229,7 @@ int tc_position_fen(const tc_position *p, char *buf, size_t n)
 {
     const tc_variant *v = p->v;
     char tmp[1024];
-    size_t k = 0;
-    for (int y = v->H - 1; y >= 0; y--) {
-        int empty = 0;
-        for (int x = 0; x < v->W; x++) {
-            int pc = p->board[y * v->W + x];
-            if (!pc) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                k += (size_t)sprintf(tmp + k, "%d", empty);
-            empty = 0;
-            tmp[k++] = tc_piece_char(pc);
-        }
-        if (empty)
-            k += (size_t)sprintf(tmp + k, "%d", empty);
-        if (y)
-            tmp[k++] = '/';
-    }
+    size_t k = (size_t)tc_board_write(v->W, v->H, p->board, tmp);
     tmp[k++] = ' ';
     tmp[k++] = p->side ? 'b' : 'w';
     tmp[k++] = ' ';

@@ -158,6 +158,7 @@ struct tc_position {
  *   position.c             board state, make/unmake, keys, repetitions
  *   movegen.c              legal moves
  *   fen.c, setup.c, status.c   FEN, legal setups, game end and perft
+ *   symmetry.c             cell permutations under which the rules commute
  *   notation.c             coordinates and SAN
  *   paths.c                joins crossed, piece lines, attack and move paths
  *   explain.c              why a move is illegal
@@ -179,6 +180,8 @@ void tc_error_prefix(tc_error *err, const char *prefix);
 char tc_piece_char(int piece);
 int tc_piece_from_char(char ch);
 int tc_board_parse(int W, int H, const char *text, size_t len, uint8_t *board, tc_error *err);
+/* Writes the board field of W*H cells into buf (>= 600 bytes); returns its length. */
+int tc_board_write(int W, int H, const uint8_t *board, char *buf);
 
 /* topology.c */
 int tc_topology_build(tc_variant *v); /* -1: out of memory */

@@ -74,3 +74,28 @@ char tc_piece_char(int piece)
 {
     return piece > 0 && piece < 16 && piece_chars[piece] != ' ' ? piece_chars[piece] : '?';
 }
+
+int tc_board_write(int W, int H, const uint8_t *board, char *buf)
+{
+    int k = 0;
+    for (int y = H - 1; y >= 0; y--) {
+        int empty = 0;
+        for (int x = 0; x < W; x++) {
+            int pc = board[y * W + x];
+            if (!pc) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                k += sprintf(buf + k, "%d", empty);
+            empty = 0;
+            buf[k++] = tc_piece_char(pc);
+        }
+        if (empty)
+            k += sprintf(buf + k, "%d", empty);
+        if (y)
+            buf[k++] = '/';
+    }
+    buf[k] = 0;
+    return k;
+}
