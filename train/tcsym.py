@@ -28,28 +28,20 @@ def board_symmetries(binary, name):
         raise SymmetryError(f"{binary} topology --symmetries --json: unreadable answer ({e})") from e
 
 
-def common_symmetries(binary, names, log=None):
-    """The symmetries that hold for every named variant (the intersection,
-    for data of several boards of one size read together), identity first.
-    A symmetry is kept with castling only if it keeps castling on every
-    board. log: where to say how many each board has."""
-    common = None
-    for name in dict.fromkeys(names):
+def board_groups(binary, names, log=None):
+    """The symmetries of each distinct named variant, in first-seen order,
+    and for each name its group's index: data of several boards of one size
+    read together (--same-size) maps each record by its own board's
+    symmetries. log: where to say how many each board has."""
+    order = list(dict.fromkeys(names))
+    groups = []
+    for name in order:
         syms = board_symmetries(binary, name)
         if log:
             print(f"train: {name}: {len(syms)} symmetr{'y' if len(syms) == 1 else 'ies'} of the rules: "
                   f"{', '.join(s['name'] for s in syms)}", file=log)
-        keyed = {(tuple(s["cells"]), bool(s["swap_colours"])): s for s in syms}
-        if common is None:
-            common = keyed
-        else:
-            common = {k: dict(s, with_castling=s["with_castling"] and keyed[k]["with_castling"])
-                      for k, s in common.items() if k in keyed}
-    syms = list(common.values())
-    if log and len(set(names)) > 1:
-        print(f"train: {len(syms)} symmetr{'y' if len(syms) == 1 else 'ies'} common to "
-              f"{', '.join(dict.fromkeys(names))}: {', '.join(s['name'] for s in syms)}", file=log)
-    return syms
+        groups.append(syms)
+    return groups, [order.index(n) for n in names]
 
 
 class Augmenter:
@@ -59,27 +51,40 @@ class Augmenter:
     record with castling rights only takes a symmetry that keeps castling
     (else the identity)."""
 
-    def __init__(self, syms, cells, seed):
-        if not syms or any(len(s["cells"]) != cells for s in syms):
+    def __init__(self, syms, cells, seed, groups=None):
+        """syms: one board's symmetries; or, with groups (a list of such
+        lists, one per board), syms is None and each record picks from its
+        own group (pick's `group`)."""
+        groups = [syms] if groups is None else groups
+        flat = [s for g in groups for s in g]
+        if not all(groups) or any(len(s["cells"]) != cells for s in flat):
             raise SymmetryError(f"symmetries do not fit a board of {cells} cells")
-        self.names = [s["name"] for s in syms]
-        self.perm = np.array([s["cells"] for s in syms], np.int64)
-        self.swap = np.array([bool(s["swap_colours"]) for s in syms])
-        self.castling_ok = np.array([bool(s["with_castling"]) for s in syms])
-        ident = np.nonzero((self.perm == np.arange(cells)).all(1) & ~self.swap)[0]
-        if len(ident) != 1:
-            raise SymmetryError("the symmetries lack the identity")
-        self.identity = int(ident[0])
+        self.names = [s["name"] for s in flat]
+        self.perm = np.array([s["cells"] for s in flat], np.int64)
+        self.swap = np.array([bool(s["swap_colours"]) for s in flat])
+        self.castling_ok = np.array([bool(s["with_castling"]) for s in flat])
+        self.start = np.cumsum([0] + [len(g) for g in groups[:-1]])
+        self.count = np.array([len(g) for g in groups])
+        ident = (self.perm == np.arange(cells)).all(1) & ~self.swap
+        self.identity = np.empty(len(groups), np.int64)
+        for i, (a, n) in enumerate(zip(self.start, self.count)):
+            found = np.nonzero(ident[a:a + n])[0]
+            if len(found) != 1:
+                raise SymmetryError("the symmetries lack the identity")
+            self.identity[i] = a + found[0]
         self.rng = np.random.default_rng(seed)
 
     def __len__(self):
         return len(self.perm)
 
-    def pick(self, castling):
-        """A random symmetry index per record (identity for castling records
-        whose pick does not keep castling)."""
-        k = self.rng.integers(0, len(self.perm), len(castling))
-        return np.where((np.asarray(castling) != 0) & ~self.castling_ok[k], self.identity, k)
+    def pick(self, castling, group=None):
+        """A random symmetry index per record, from the record's group
+        (group: an array of group indices, default all 0); the group's
+        identity for castling records whose pick does not keep castling."""
+        castling = np.asarray(castling)
+        g = np.zeros(len(castling), np.int64) if group is None else np.asarray(group, np.int64)
+        k = self.start[g] + (self.rng.random(len(castling)) * self.count[g]).astype(np.int64)
+        return np.where((castling != 0) & ~self.castling_ok[k], self.identity[g], k)
 
     def apply(self, board, stm, k):
         """The boards (n, cells) and sides to move (n,) mapped by symmetries k (n,)."""

@@ -1,6 +1,7 @@
-"""--augment (tcsym.py): the symmetries the binary reports, their
-intersection over boards read together, boards mapped like FENs mapped by
-hand, the side to move swapped with the colours while score and result stay,
+"""--augment (tcsym.py): the symmetries the binary reports, each board's
+own kept when boards are read together, boards mapped like FENs mapped by
+hand, the hand-written evaluation unchanged by every symmetry (what makes
+--hybrid --augment sound), the side to move swapped with the colours while score and result stay,
 castling records kept to castling symmetries, and validation unmapped. Run
 by `make train-test` with the built binary ($TC_BIN, default ./topochess)."""
 import os
@@ -45,13 +46,19 @@ class SymmetryListTest(unittest.TestCase):
         self.assertFalse(by_name(syms)["mirror-files"]["with_castling"])
         self.assertTrue(by_name(syms)["flip-colours"]["with_castling"])
 
-    def test_intersection_of_boards_read_together(self):
-        each = {n: tcsym.board_symmetries(BIN, n) for n in ("chess", "cylinder", "folding")}
-        keys = [{(tuple(s["cells"]), s["swap_colours"]) for s in syms} for syms in each.values()]
-        common = tcsym.common_symmetries(BIN, ["chess", "cylinder", "folding", "chess"])
-        self.assertEqual({(tuple(s["cells"]), s["swap_colours"]) for s in common}, keys[0] & keys[1] & keys[2])
-        self.assertLess(len(common), len(each["cylinder"]))
-        self.assertEqual(common[0]["name"], "identity")
+    def test_each_board_read_together_keeps_its_own(self):
+        groups, of = tcsym.board_groups(BIN, ["chess", "cylinder", "folding", "chess"])
+        self.assertEqual(of, [0, 1, 2, 0])
+        for name, g in zip(("chess", "cylinder", "folding"), groups):
+            self.assertEqual([s["cells"] for s in g], [s["cells"] for s in tcsym.board_symmetries(BIN, name)])
+        aug = tcsym.Augmenter(None, 64, 3, groups)
+        for gi, g in enumerate(groups):
+            k = aug.pick(np.zeros(3000, np.int64), np.full(3000, gi))
+            lo = sum(len(x) for x in groups[:gi])
+            self.assertTrue(((k >= lo) & (k < lo + len(g))).all(), f"group {gi}")
+            self.assertEqual(len(set(k.tolist())), len(g), f"group {gi}: every symmetry drawn")
+            self.assertEqual(aug.names[int(aug.identity[gi])], "identity")
+        self.assertGreater(len(groups[1]), len(groups[0]))  # the cylinder's shifts are not lost
 
     def test_unknown_board_is_a_clear_error(self):
         with self.assertRaises(tcsym.SymmetryError) as e:
@@ -90,6 +97,37 @@ class MappingTest(unittest.TestCase):
         self.assertTrue(aug.castling_ok[k].all())
         self.assertGreater(len(set(k.tolist())), 1)
         self.assertEqual(len(set(aug.pick(np.zeros(2000, np.int64)).tolist())), 4)
+
+
+class HandEvalTest(unittest.TestCase):
+    def test_hand_evaluation_is_the_same_for_every_symmetry(self):
+        """--hybrid --augment adds the original record's hand evaluation to
+        the net's value of the mapped board: sound only if the hand-written
+        evaluation gives every mapped board the same value. Checked on
+        games of two boards, by writing the mapped records to a data file
+        and asking the binary (`datagen --hand-eval`)."""
+        for variant in ("chess", "cylinder"):
+            path = os.path.join(TMP, f"h-{variant}.bin")
+            subprocess.run([BIN, "datagen", "--variant", variant, "--out", path, "--nodes", "200", "--games", "2",
+                            "--threads", "2", "--max-plies", "80", "--seed", "9"], check=True,
+                           stderr=subprocess.DEVNULL)
+            data = tcdata.Data(path)
+            base = tcdata.hand_evals(path, BIN)
+            syms = tcsym.board_symmetries(BIN, variant)
+            aug = tcsym.Augmenter(syms, 64, 0)
+            raw = np.fromfile(path, dtype=np.uint8)
+            rs, nb = tcdata.record_size(64), 32
+            for k, name in enumerate(aug.names):
+                plain = data.castling == 0
+                board, stm = aug.apply(data.board, data.stm, np.full(len(data), k))
+                recs = raw[tcdata.HEADER_SIZE:tcdata.HEADER_SIZE + len(data) * rs].reshape(len(data), rs).copy()
+                recs[:, :nb] = board[:, 0::2] | (board[:, 1::2] << 4)
+                recs[:, nb] = (recs[:, nb] & 0xFE) | stm
+                mapped = os.path.join(TMP, f"h-{variant}-{k}.bin")
+                with open(mapped, "wb") as f:
+                    f.write(raw[:tcdata.HEADER_SIZE].tobytes() + recs.tobytes())
+                np.testing.assert_array_equal(tcdata.hand_evals(mapped, BIN)[plain], base[plain],
+                                              f"{variant} {name}")
 
 
 class TrainingTest(unittest.TestCase):

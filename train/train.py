@@ -145,6 +145,10 @@ class Batches:
         self.stm = torch.as_tensor(data.stm[rows])
         self.augment = augment
         self.castling = data.castling[rows] if augment else None
+        # each row's board (its group of symmetries), 0 when one board is read
+        group = getattr(data, "group", None)
+        self.group = None if not augment else \
+            np.zeros(len(rows), np.int64) if group is None else group[data.file[rows]]
         self.score = torch.as_tensor(data.score[rows], dtype=torch.int16)
         self.result = torch.as_tensor(data.result[rows], dtype=torch.int8)
         self.n = len(rows)
@@ -159,7 +163,7 @@ class Batches:
     def batch(self, sel):
         b, stm = self.board[sel], self.stm[sel]
         if self.augment:
-            b, stm = self.augment.apply(b, stm.numpy(), self.augment.pick(self.castling[sel]))
+            b, stm = self.augment.apply(b, stm.numpy(), self.augment.pick(self.castling[sel], self.group[sel]))
             stm = torch.as_tensor(stm)
         return (torch.as_tensor(tcdata.feature_indices(b, self.cells, 0)),
                 torch.as_tensor(tcdata.feature_indices(b, self.cells, 1)), stm,
@@ -253,9 +257,11 @@ def train(args):
         tr_rows = va_rows = np.arange(len(data))
     aug = None
     if args.augment:
-        aug = tcsym.Augmenter(tcsym.common_symmetries(args.bin, data.names, sys.stderr), data.cells, args.seed)
-        print(f"train: --augment: each training position mapped by one of {len(aug)} symmetries "
-              f"(validation unmapped)", file=sys.stderr)
+        groups, data.group = tcsym.board_groups(args.bin, data.names, sys.stderr)
+        data.group = np.array(data.group, np.int64)
+        aug = tcsym.Augmenter(None, data.cells, args.seed, groups)
+        print(f"train: --augment: each training position mapped by one of its board's symmetries "
+              f"({', '.join(str(len(g)) for g in groups)}; validation unmapped)", file=sys.stderr)
     tr, va = Batches(data, tr_rows, aug), Batches(data, va_rows)
     net = Net(data.cells, args.hidden, args.l1, args.l2)
     if args.init:
@@ -386,7 +392,7 @@ def parse_args(argv):
     ap.add_argument("--hybrid", action="store_true",
                     help="train a hybrid net: its output is added to the hand-written evaluation")
     ap.add_argument("--bin", default="./topochess",
-                    help="the topochess binary that computes the hand-written evaluations (--hybrid, --check)")
+                    help="the topochess binary: hand-written evaluations (--hybrid, --check), symmetries (--augment)")
     ap.add_argument("--variant", help="with --check --fen of a hybrid net: the variant (default: the net's name)")
     ap.add_argument("--same-size", action="store_true",
                     help="take data of other boards of the same size too (more positions for small data sets)")
@@ -407,7 +413,6 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--augment", action="store_true",
                     help="map each training position by a random symmetry of the rules (asks --bin)")
-    ap.add_argument("--bin", default="./topochess", help="the topochess binary --augment asks for symmetries")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     if args.check:
