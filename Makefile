@@ -52,7 +52,9 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 # Built-in nets: nets/<preset>.tcnn become a generated C array in the
 # library (tools/embed-nets; build/gen is never committed). The list file
 # changes only when the set of nets does, so that a removed net is noticed.
-NETS      := $(sort $(wildcard nets/*.tcnn))
+# NETS_DIR=DIR takes the nets from elsewhere (tests; make web ships them too).
+NETS_DIR  ?= nets
+NETS      := $(sort $(wildcard $(NETS_DIR)/*.tcnn))
 GEN       := build/gen
 NETS_C    := $(GEN)/nnue_nets.c
 LIB_OBJ   += $(B)/gen/nnue_nets.o

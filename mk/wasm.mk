@@ -19,7 +19,10 @@ YAML_DEFS   := -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATC
                -DYAML_VERSION_STRING='"0.2.5"' -DYAML_DECLARE_STATIC
 WASM_SRC    := $(LIB_SRC) $(wildcard wasm/*.c)
 YAML_SRC    := $(wildcard $(YAML_DIR)/src/*.c)
-WASM_OBJ    := $(WASM_SRC:%.c=$(WASM_B)/%.o) $(YAML_SRC:%.c=$(WASM_B)/%.o) $(WASM_B)/gen/nnue_nets.o
+# The module links an empty net table: the page fetches the one net a game
+# needs (make web ships nets/*.tcnn beside it; docs/nnue.md), so the
+# module's size does not grow with nets/.
+WASM_OBJ    := $(WASM_SRC:%.c=$(WASM_B)/%.o) $(YAML_SRC:%.c=$(WASM_B)/%.o) $(WASM_B)/gen/nnue_nets_none.o
 # The export layer reads the report's figures, like the CLI.
 INC_wasm    := -Isrc/rules -Isrc/report -Isrc/nnue -Isrc/engine
 WASM_LDFLAGS := -Wl,-z,stack-size=2097152 -Wl,--strip-all -Wl,--gc-sections
@@ -42,7 +45,11 @@ $(WASM_B)/$(YAML_DIR)/%.o: $(YAML_DIR)/%.c $(wildcard $(YAML_DIR)/include/*.h $(
 # The net's kernels use WebAssembly SIMD128 (src/nnue/kernels.c).
 $(WASM_B)/src/nnue/%.o: WASM_SIMD := -msimd128
 
-$(WASM_B)/gen/nnue_nets.o: $(NETS_C) src/nnue/builtin.h
+$(GEN)/nnue_nets_none.c: tools/embed-nets
+	@mkdir -p $(dir $@)
+	tools/embed-nets $@
+
+$(WASM_B)/gen/nnue_nets_none.o: $(GEN)/nnue_nets_none.c src/nnue/builtin.h
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_FLAGS) $(WARN) -Isrc/nnue -c $< -o $@
 

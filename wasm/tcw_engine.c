@@ -116,7 +116,8 @@ int EXPORT(tcw_engine_evaluate)(tc_engine *e, const tc_position *p)
 
 /* The learned evaluation: a net file's bytes (docs/nnue-format.md) for the
  * engine's board; -1 with err set when it is refused, and the engine then
- * evaluates by hand. A new engine starts on the built-in net, if any. */
+ * evaluates by hand. A new engine starts on the built-in net, if any (the
+ * wasm build has none: the page fetches the net, see tcw_net_pick). */
 int EXPORT(tcw_engine_load_net)(tc_engine *e, const void *data, size_t len, tc_error *err)
 {
     tcw_clear(err);
@@ -125,6 +126,54 @@ int EXPORT(tcw_engine_load_net)(tc_engine *e, const void *data, size_t len, tc_e
 
 void EXPORT(tcw_engine_clear_net)(tc_engine *e) { tc_engine_clear_net(e); }
 int EXPORT(tcw_engine_has_net)(const tc_engine *e) { return tc_engine_has_net(e); }
+
+/* The evaluation in use, as the engine states it ("hand-written", or
+ * "net 'NAME' (from memory, 8x8, H 64, ...)"); free with tcw_free. */
+char *EXPORT(tcw_engine_evaluation)(const tc_engine *e)
+{
+    const char *t = tc_engine_eval_text(e);
+    char *c = malloc(strlen(t) + 1);
+    return c ? strcpy(c, t) : NULL;
+}
+
+/// A newline-separated list of names and room for the one read last.
+typedef struct {
+    const char *list;
+    char name[64];
+} name_list;
+
+static const char *list_line(int i, void *ctx)
+{
+    name_list *l = ctx;
+    const char *s = l->list;
+    for (; i > 0 && s; i--) {
+        s = strchr(s, '\n');
+        s = s ? s + 1 : NULL;
+    }
+    if (!s)
+        return NULL;
+    size_t n = strcspn(s, "\n");
+    if (n >= sizeof l->name)
+        return NULL;
+    memcpy(l->name, s, n);
+    l->name[n] = 0;
+    return l->name;
+}
+
+/* Which of the presets with a net (names: one a line, as the page's net
+ * manifest lists them) applies to v, by the native build's rule for its
+ * built-in nets (nnue_preset_pick): its index in the list, or -1 (the
+ * hand-written evaluation). */
+int EXPORT(tcw_net_pick)(const tc_variant *v, const char *names)
+{
+    if (!v || !names)
+        return -1;
+    int n = *names ? 1 : 0;
+    for (const char *c = names; *c; c++)
+        n += *c == '\n';
+    name_list l = {names, ""};
+    return nnue_preset_pick(v, list_line, n, &l);
+}
 
 /* A random net for v's board (speed figures and tests): its bytes, the
  * length written at *len; free with tcw_free. */

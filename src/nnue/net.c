@@ -252,18 +252,30 @@ static bool same_board(const tc_variant_def *a, const tc_variant_def *b)
            (a->ranks != TC_RANKS_TWIST || a->seam == b->seam);
 }
 
-int nnue_builtin_find(const tc_variant *v, const unsigned char **data, size_t *len, const char **preset)
+int nnue_preset_pick(const tc_variant *v, const char *(*name)(int i, void *ctx), int n, void *ctx)
 {
-    int found = -1;
-    for (int pass = 0; pass < 2 && found < 0; pass++)
-        for (int i = 0; i < nnue_builtin_count && found < 0; i++) {
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
             tc_variant_def d;
             tc_error err;
-            if (tc_preset_find(nnue_builtins[i].preset, &d, &err) || !same_board(&d, &v->def))
+            const char *preset = name(i, ctx);
+            if (!preset || tc_preset_find(preset, &d, &err) || !same_board(&d, &v->def))
                 continue;
             if (pass == 1 || !strcmp(d.name, v->def.name))
-                found = i;
+                return i;
         }
+    return -1;
+}
+
+static const char *builtin_name(int i, void *ctx)
+{
+    (void)ctx;
+    return nnue_builtins[i].preset;
+}
+
+int nnue_builtin_find(const tc_variant *v, const unsigned char **data, size_t *len, const char **preset)
+{
+    int found = nnue_preset_pick(v, builtin_name, nnue_builtin_count, NULL);
     if (found < 0)
         return -1;
     *data = nnue_builtins[found].data;

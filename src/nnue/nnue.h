@@ -64,9 +64,15 @@ void nnue_net_free(nnue_net *n);
  * seed gives the same bytes. */
 unsigned char *nnue_random_file(int W, int R, int H, int L1, int L2, uint32_t flags, uint64_t seed, size_t *len);
 
+/* Which of the presets named (those that have a net) applies to v: the
+ * preset of v's name if v has its board, else the first with v's board.
+ * Its index, or -1. The one rule for the built-in nets and for the nets the
+ * browser fetches (wasm/tcw_engine.c). */
+int nnue_preset_pick(const tc_variant *v, const char *(*name)(int i, void *ctx), int n, void *ctx);
+
 /* The net built into the binary for v's board (nets/<preset>.tcnn at build
- * time): the preset of v's name if v has its board, else any preset with
- * v's board. 0 and its bytes if there is one, -1 if not. */
+ * time), chosen by nnue_preset_pick. 0 and its bytes if there is one, -1 if
+ * not. */
 int nnue_builtin_find(const tc_variant *v, const unsigned char **data, size_t *len, const char **preset);
 
 /* SIMD: the best level this build and CPU run; whether one is available;
