@@ -1,5 +1,5 @@
 // Writes NAME.br and NAME.gz beside every compressible file of web/dist/
-// (JavaScript, CSS, wasm, JSON, SVG), with Node's own zlib (brotli quality
+// (JavaScript, CSS, wasm, JSON, SVG, net files), with Node's own zlib (brotli quality
 // 11, gzip level 9): `topochess serve` sends them to browsers that accept
 // them (docs/web-architecture.md). Run by `make web` after Vite.
 //   node tools/compress.mjs [DIR]     (default: dist)
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', process.argv[2] ?? 'dist');
-const KINDS = /\.(js|mjs|css|wasm|json|svg|map)$/;
+const KINDS = /\.(js|mjs|css|wasm|json|svg|map|tcnn)$/;
 const MIN = 1024; // smaller files gain nothing worth a second request path
 
 function* files(dir) {
@@ -31,7 +31,7 @@ for (const path of files(root)) {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 11,
       [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      [constants.BROTLI_PARAM_MODE]: path.endsWith('.wasm') ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_MODE]: /\.(wasm|tcnn)$/.test(path) ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
     },
   });
   const g = gzipSync(data, { level: 9 });

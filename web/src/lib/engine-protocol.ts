@@ -64,12 +64,23 @@ export type ToWorker =
     hashMb: number;
     /** Int32 slot 0: the highest search id to stop (crossOriginIsolated only). */
     stop?: SharedArrayBuffer;
+    /** The presets that have a net the page can fetch (the manifest's). */
+    nets?: string[];
+    /** A net's bytes to load at once (a restarted worker's, loaded before). */
+    net?: ArrayBuffer;
   }
+  | { type: 'net'; bytes: ArrayBuffer }
   | { type: 'search'; id: number; fen: string; moves: string[]; limits: SearchLimits }
   | { type: 'newgame' };
 
 export type FromWorker =
-  | { type: 'ready' }
+  /** netPreset: which of init's nets applies to the variant (the wasm
+   * module's rule), or null; evaluation: the engine's own words for the
+   * evaluation in use ("hand-written", "net 'NAME' (...)"); netError: the
+   * refusal of init's net, or null. */
+  | { type: 'ready'; netPreset: string | null; evaluation: string; netError: string | null }
+  /** The answer to 'net': error is the library's refusal, or null. */
+  | { type: 'evaluation'; evaluation: string; error: string | null }
   | { type: 'info'; id: number; info: SearchInfo }
   | { type: 'done'; id: number; result: SearchResult }
   | { type: 'error'; id: number | null; message: string };

@@ -27,7 +27,7 @@ export function serveEngine(scope: Scope): void {
 
   const post = (m: FromWorker): void => scope.postMessage(m);
 
-  async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<void> {
+  async function init(msg: Extract<ToWorker, { type: 'init' }>): Promise<{ netPreset: string | null; netError: string | null }> {
     const src = msg.module ?? msg.bytes ?? msg.url;
     if (!src) throw new Error('init: no wasm module given');
     const tc = await loadTopochess(src);
@@ -35,7 +35,26 @@ export function serveEngine(scope: Scope): void {
     const engine = tc.m.x.tcw_engine_new(variant.ptr, msg.hashMb);
     if (!engine) throw new Error('cannot make the engine (out of memory)');
     state = { tc, variant, engine, stop: msg.stop ? new Int32Array(msg.stop) : null };
+    const nets = msg.nets ?? [];
+    const pick = nets.length ? tc.m.withStrs([nets.join('\n')], (n) => tc.m.x.tcw_net_pick(variant.ptr, n.ptr)) : -1;
+    const netError = msg.net ? loadNet(msg.net) : null;
+    return { netPreset: nets[pick] ?? null, netError };
   }
+
+  /** Loads a net file's bytes into the engine; the library's refusal or null. */
+  function loadNet(bytes: ArrayBuffer): string | null {
+    if (!state) throw new Error('net before init');
+    const { tc, engine } = state;
+    const x = tc.m.x;
+    const ptr = x.tcw_malloc(bytes.byteLength);
+    if (!ptr) return 'out of wasm memory for the net';
+    new Uint8Array(x.memory.buffer, ptr, bytes.byteLength).set(new Uint8Array(bytes));
+    const r = x.tcw_engine_load_net(engine, ptr, bytes.byteLength, tc.m.err);
+    x.tcw_free(ptr);
+    return r ? tc.m.error() : null;
+  }
+
+  const evaluation = (): string => (state ? state.tc.m.take(state.tc.m.x.tcw_engine_evaluation(state.engine)) : null) ?? 'unknown';
 
   function search(msg: Extract<ToWorker, { type: 'search' }>): void {
     if (!state) throw new Error('search before init');
@@ -66,10 +85,13 @@ export function serveEngine(scope: Scope): void {
     pending = pending.then(async () => {
       try {
         if (msg.type === 'init') {
-          await init(msg);
-          post({ type: 'ready' });
+          const { netPreset, netError } = await init(msg);
+          post({ type: 'ready', netPreset, evaluation: evaluation(), netError });
         } else if (msg.type === 'search') {
           search(msg);
+        } else if (msg.type === 'net') {
+          const error = loadNet(msg.bytes);
+          post({ type: 'evaluation', evaluation: evaluation(), error });
         } else if (msg.type === 'newgame') {
           if (state) state.tc.m.x.tcw_engine_new_game(state.engine);
         }

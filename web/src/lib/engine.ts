@@ -2,6 +2,11 @@
 //   const engine = await EngineClient.create({ module: tc.module, variant: { preset: 'klein-bottle' } });
 //   const r = await engine.search({ fen, moves, movetime: 1000, onInfo: (i) => show(i.pv) });
 //   engine.stop();   // the running search answers with the best move so far
+// The learned evaluation: given `nets` (the presets whose net files the page
+// can fetch), the worker names the one that applies (engine.netPreset, by
+// the wasm module's rule); the page fetches it and hands it over with
+// loadNet(bytes). Until then, and when it is refused, the engine evaluates
+// by hand; engine.evaluation says which.
 // The worker does the thinking, so the page stays responsive. How stop works
 // depends on the page (see engine-worker.ts): 'shared-flag' when a
 // SharedArrayBuffer can be shared (crossOriginIsolated, or Node), else
@@ -36,6 +41,15 @@ export interface EngineOptions {
   createWorker?: (() => WorkerLike) | undefined;
   /** Default: 'shared-flag' when SharedArrayBuffer can be shared. */
   stopMode?: StopMode | undefined;
+  /** The presets that have a net the page can fetch. */
+  nets?: string[] | undefined;
+}
+
+/** The evaluation in use after loadNet: the engine's own words for it, and
+ * the library's reason when the net was refused (null when it was taken). */
+export interface EvaluationStatus {
+  evaluation: string;
+  error: string | null;
 }
 
 export interface SearchRequest extends SearchLimits {
@@ -76,6 +90,14 @@ export class EngineClient {
   /** The search asked for last, while it runs. */
   private current: number | null = null;
   private closed = false;
+  /** The net loaded (kept for a restarted worker). */
+  private net: ArrayBuffer | null = null;
+  /** loadNet calls waiting for the worker's answer, in order. */
+  private netWaiters: ((s: EvaluationStatus) => void)[] = [];
+  /** Which of opts.nets applies to the variant (null: none). */
+  netPreset: string | null = null;
+  /** The evaluation in use, as the engine words it. */
+  evaluation = 'hand-written';
 
   private constructor(opts: EngineOptions) {
     this.opts = opts;
@@ -108,8 +130,16 @@ export class EngineClient {
     this.ready.catch(() => undefined); // a respawn nobody awaits yet must not go unhandled
     w.onmessage = (ev) => {
       const m = ev.data;
-      if (m.type === 'ready') readyOk();
-      else if (m.type === 'error' && m.id === null) readyFail(new Error(m.message));
+      if (m.type === 'ready') {
+        this.netPreset = m.netPreset;
+        this.evaluation = m.evaluation;
+        // a worker ended while a net was on its way got it with init
+        this.settleNets({ evaluation: m.evaluation, error: m.netError });
+        readyOk();
+      } else if (m.type === 'evaluation') {
+        this.evaluation = m.evaluation;
+        this.netWaiters.shift()?.({ evaluation: m.evaluation, error: m.error });
+      } else if (m.type === 'error' && m.id === null) readyFail(new Error(m.message));
       else this.onMessage(m);
     };
     w.onerror = (ev) => {
@@ -118,6 +148,7 @@ export class EngineClient {
       for (const r of this.pending.values()) r.reject(new Error(msg));
       this.pending.clear();
       this.current = null;
+      this.settleNets({ evaluation: this.evaluation, error: msg });
     };
     const init: ToWorker = {
       type: 'init',
@@ -127,6 +158,8 @@ export class EngineClient {
       ...(this.opts.url ? { url: this.opts.url } : {}),
       ...(this.opts.bytes ? { bytes: this.opts.bytes } : {}),
       ...(this.stopFlag ? { stop: this.stopFlag.buffer as SharedArrayBuffer } : {}),
+      ...(this.opts.nets?.length ? { nets: this.opts.nets } : {}),
+      ...(this.net ? { net: this.net } : {}),
     };
     w.postMessage(init);
   }
@@ -201,6 +234,27 @@ export class EngineClient {
     if (!this.closed) this.spawn();
   }
 
+  /** Gives the engine a net file's bytes (for netPreset's board); resolves
+   * with the evaluation then in use and the refusal, if any (the engine then
+   * evaluates by hand). A search running meanwhile finishes first. */
+  async loadNet(bytes: ArrayBuffer): Promise<EvaluationStatus> {
+    await this.ready;
+    if (this.closed || !this.worker) throw new Error('engine closed');
+    this.net = bytes; // a worker started again meanwhile loads it with init
+    const status = await new Promise<EvaluationStatus>((resolve) => {
+      this.netWaiters.push(resolve);
+      this.worker?.postMessage({ type: 'net', bytes: bytes.slice(0) });
+    });
+    if (status.error && this.net === bytes) this.net = null;
+    return status;
+  }
+
+  private settleNets(s: EvaluationStatus): void {
+    const waiting = this.netWaiters;
+    this.netWaiters = [];
+    for (const w of waiting) w(s);
+  }
+
   /** Clears the hash table and move-ordering history. */
   newGame(): void {
     this.worker?.postMessage({ type: 'newgame' });
@@ -216,5 +270,6 @@ export class EngineClient {
     this.current = null;
     this.worker?.terminate();
     this.worker = null;
+    this.settleNets({ evaluation: this.evaluation, error: 'engine closed' });
   }
 }

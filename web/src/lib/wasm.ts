@@ -55,6 +55,8 @@ export interface TcExports {
   tcw_engine_load_net(e: number, data: number, len: number, err: number): number;
   tcw_engine_clear_net(e: number): void;
   tcw_engine_has_net(e: number): number;
+  tcw_engine_evaluation(e: number): number;
+  tcw_net_pick(v: number, names: number): number;
   tcw_nnue_random(v: number, hidden: number, seed: number, len: number): number;
 }
 

@@ -7,6 +7,7 @@ import { readFen } from '../board/state';
 import { announceMoves, bindArrowKeys, createBoardView, createMoveInput, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
+import { evaluationNote } from '../app/evalnote';
 import { GameController } from '../app/game';
 import { loadRules } from '../app/rules';
 import { createArena } from '../app/layout';
@@ -80,7 +81,8 @@ export function whiteShare(info: EngineInfo, whiteToMove: boolean): number {
 export async function analysisPage(app: HTMLElement, data: AnalysisData): Promise<void> {
   const rules = await loadRules(data.variant);
   const ctl = new GameController(rules, data.fen ?? undefined);
-  const engine = createEngine(data.variant);
+  const evalNote = evaluationNote();
+  const engine = createEngine(data.variant, evalNote.show);
 
   const title = el('h1', {}, `${data.variant.title}: analysis`);
   const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
@@ -116,6 +118,7 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     bar,
     ending,
     evalDepth,
+    evalNote.node,
     pvLine,
     lines,
     playPv,

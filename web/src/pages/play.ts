@@ -5,6 +5,7 @@ import { announceMoves, bindArrowKeys, createBoardView, createMoveInput, createM
 import { askInline } from '../app/confirm';
 import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
+import { evaluationNote } from '../app/evalnote';
 import { GameController } from '../app/game';
 import { createArena } from '../app/layout';
 import { clampLevel, DEFAULT_LEVEL, levelName, levelSelect } from '../app/levels';
@@ -157,7 +158,8 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
   }
   const levelInput = levelSelect(level, { name: 'level', 'data-engine-level': '' });
   const thinkingNote = el('span', { class: 'tc-thinking', 'data-thinking': '', hidden: '' }, 'engine thinking…');
-  engineBox.append(el('legend', {}, 'Opponent'), engineSelect, el('label', {}, ' level ', levelInput), thinkingNote);
+  const evalNote = evaluationNote();
+  engineBox.append(el('legend', {}, 'Opponent'), engineSelect, el('label', {}, ' level ', levelInput), thinkingNote, evalNote.node);
   side.append(engineBox);
   side.append(onlineGameBox(data.variant.slug, data.fen));
 
@@ -214,7 +216,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     if (turnSide() !== engineSide) return;
     thinking = true;
     refresh();
-    engine ??= createEngine(data.variant);
+    engine ??= createEngine(data.variant, evalNote.show);
     const plyAtStart = ctl.plies.length;
     engine
       .search(ctl.startFen, ctl.uciMoves(), { level, movetime: 1500 }, () => {})
@@ -255,7 +257,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     judging = true;
     note.textContent = 'topochess is thinking about your draw offer…';
     refresh();
-    engine ??= createEngine(data.variant);
+    engine ??= createEngine(data.variant, evalNote.show);
     const plies = ctl.plies.length;
     const engineToMove = turnSide() === side;
     let last: EngineInfo | null = null;
