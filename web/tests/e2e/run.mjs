@@ -24,6 +24,7 @@ import './cases-layout.mjs';
 import './cases-hosted.mjs';
 import './cases-analysis.mjs';
 import './cases-3d.mjs';
+import './cases-nets.mjs';
 
 async function measure() {
   const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
