@@ -61,6 +61,7 @@ $(WASM_B)/%.o: %.c $(ALL_HDR)
 # Unit tests of web/src/lib against this build (and the native CLI for the
 # perft cross-check).
 wasm-test: $(WASM_OUT) $(BIN)
+	MAKE='$(MAKE)' tests/wasm-nets.sh
 	cd web && node_modules/.bin/tsc -p src/lib
 	cd web && TC_WASM=../$(WASM_OUT) TC_BIN=../$(BIN) npm run --silent test:unit
 

@@ -11,7 +11,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineClient, type SearchInfo, type StopMode, type WorkerLike } from '../../src/lib/engine';
 import type { Topochess } from '../../src/lib/topochess';
-import { BIN, tc, WASM } from './helpers';
+import { BIN, randomNet, tc, WASM } from './helpers';
 
 let T: Topochess;
 let dir: string;
@@ -181,4 +181,57 @@ describe('engine worker', () => {
 
 it('the wasm file the tests use is the one built', () => {
   expect(readFileSync(WASM).subarray(0, 4)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d]));
+});
+
+describe('engine worker: the learned evaluation', () => {
+  function net(preset: string, hidden: number, seed: number): ArrayBuffer {
+    const v = T.variant({ preset });
+    const b = randomNet(T, v.ptr, hidden, seed);
+    v.free();
+    return b.buffer as ArrayBuffer;
+  }
+
+  it('names the net that applies, evaluates with it once given, and keeps it in a restarted worker', async () => {
+    const e = await EngineClient.create({
+      module: T.module, variant: { preset: 'chess' }, createWorker: nodeWorker, stopMode: 'respawn', nets: ['torus', 'chess'],
+    });
+    expect(e.netPreset).toBe('chess');
+    expect(e.evaluation).toBe('hand-written');
+    const s = await e.loadNet(net('chess', 32, 5));
+    expect(s.error).toBeNull();
+    expect(s.evaluation).toMatch(/^net 'random' \(from memory, 8x8, H 32, /);
+    expect(e.evaluation).toBe(s.evaluation);
+    // a stop in respawn mode ends the worker; the next one loads the net at init
+    const before = spawned;
+    const running = e.search({ depth: 40 });
+    await new Promise((r) => setTimeout(r, 300));
+    e.stop();
+    expect((await running).stopped).toBe(true);
+    const r = await e.search({ depth: 2 });
+    expect(spawned).toBe(before + 1);
+    expect(r.best).not.toBeNull();
+    expect(e.evaluation).toMatch(/^net 'random' \(from memory, 8x8, H 32, /);
+    e.terminate();
+  });
+
+  it('refuses a net for another board with the library\'s reason and evaluates by hand', async () => {
+    const e = await EngineClient.create({ module: T.module, variant: { preset: 'torus' }, createWorker: nodeWorker, nets: ['chess'] });
+    expect(e.netPreset).toBeNull(); // no preset listed has the torus's board
+    const s = await e.loadNet(net('chess', 32, 6));
+    expect(s.error).toMatch(/8x8/);
+    expect(s.evaluation).toBe('hand-written');
+    const r = await e.search({ depth: 2 });
+    expect(r.best).not.toBeNull();
+    e.terminate();
+  });
+
+  it('answers a net still waiting when the engine is closed', async () => {
+    const e = await engine('chess');
+    const running = e.search({ depth: 40 }).catch((err: Error) => err.message);
+    const waiting = e.loadNet(net('chess', 32, 7)); // queued behind the search
+    await new Promise((r) => setTimeout(r, 100));
+    e.terminate();
+    expect((await waiting).error).toBe('engine closed');
+    expect(await running).toBe('engine closed');
+  });
 });

@@ -52,3 +52,17 @@ export function epdLines(): EpdLine[] {
 export function page(slug: string): string {
   return readFileSync(resolve(ROOT, 'variants', `${slug}.md`), 'utf8');
 }
+
+/** A random net for a variant (tcw_nnue_random: the library's
+ * nnue_random_file), made by the module: its bytes. */
+export function randomNet(T: Topochess, vptr: number, hidden: number, seed: number): Uint8Array {
+  const x = T.m.x;
+  const lenPtr = x.tcw_malloc(4);
+  const ptr = x.tcw_nnue_random(vptr, hidden, seed, lenPtr);
+  if (!ptr) throw new Error('tcw_nnue_random failed');
+  const len = new DataView(x.memory.buffer).getUint32(lenPtr, true);
+  const bytes = new Uint8Array(x.memory.buffer, ptr, len).slice();
+  x.tcw_free(ptr);
+  x.tcw_free(lenPtr);
+  return bytes;
+}

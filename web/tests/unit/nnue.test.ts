@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Topochess } from '../../src/lib/topochess';
-import { BIN, tc } from './helpers';
+import { BIN, randomNet as makeNet, tc } from './helpers';
 
 let T: Topochess;
 let dir: string;
@@ -27,15 +27,7 @@ afterAll(() => {
 
 /** A random net for the variant, made by the module: its bytes. */
 function randomNet(vptr: number, hidden: number, seed: number): Uint8Array {
-  const x = T.m.x;
-  const lenPtr = x.tcw_malloc(4);
-  const ptr = x.tcw_nnue_random(vptr, hidden, seed, lenPtr);
-  expect(ptr).not.toBe(0);
-  const len = new DataView(x.memory.buffer).getUint32(lenPtr, true);
-  const bytes = new Uint8Array(x.memory.buffer, ptr, len).slice();
-  x.tcw_free(ptr);
-  x.tcw_free(lenPtr);
-  return bytes;
+  return makeNet(T, vptr, hidden, seed);
 }
 
 /** CRC-32 (zlib's), the checksum a net file ends with. */
