@@ -243,7 +243,7 @@ export class EngineClient {
     this.net = bytes; // a worker started again meanwhile loads it with init
     const status = await new Promise<EvaluationStatus>((resolve) => {
       this.netWaiters.push(resolve);
-      this.worker?.postMessage({ type: 'net', bytes: bytes.slice(0) });
+      this.worker?.postMessage({ type: 'net', bytes }); // copied by postMessage
     });
     if (status.error && this.net === bytes) this.net = null;
     return status;
