@@ -17,6 +17,9 @@ interface NetEntry {
   size: number;
 }
 
+/** How long the first search waits for the net to arrive. */
+const NET_WAIT_MS = 2000;
+
 let manifest: Promise<NetEntry[]> | null = null;
 const netFiles = new Map<string, Promise<ArrayBuffer>>();
 
@@ -75,7 +78,11 @@ export function createEngine(detail: VariantDetail, onEvaluation?: (s: Evaluatio
         variant: detail.frontmatter ? { frontmatter: detail.frontmatter } : { preset: detail.slug },
         nets: list.map((n) => n.preset),
       });
-      void withNet(c, list).catch((e: Error) => tell(c.evaluation, `the net could not be loaded: ${e.message}`));
+      const loading = withNet(c, list).catch((e: Error) => tell(c.evaluation, `the net could not be loaded: ${e.message}`));
+      // The worker takes the net only between searches: the first search
+      // (the analysis page's runs for seconds) waits a little for it, and a
+      // slow fetch does not hold it up longer.
+      await Promise.race([loading, new Promise((r) => setTimeout(r, NET_WAIT_MS))]);
       return c;
     });
     return client;
