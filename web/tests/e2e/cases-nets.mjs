@@ -109,6 +109,18 @@ test('nets: /play fetches only its preset\'s net and the engine evaluates with i
   await page.close();
 });
 
+test('nets: the analysis page evaluates with the net from its first search', async () => {
+  const { base } = await netsEnv();
+  const page = await context.newPage();
+  await page.goto(`${base}/analysis?variant=torus`);
+  // the first report of the first search comes after the net is in
+  await page.waitForFunction(() => /^[+-]\d|^#/.test(document.querySelector('[data-eval]')?.textContent ?? ''), null, { timeout: 60000 });
+  const text = await page.textContent('[data-evaluation]');
+  assert((await page.getAttribute('[data-evaluation]', 'data-evaluation')) === 'net' && /net 'random' \(from memory, 8x14, H 32/.test(text),
+    `analysis: ${text}`);
+  await page.close();
+});
+
 test('nets: a net that cannot be fetched, or is for another board, leaves the hand-written evaluation with a note', async () => {
   const { base } = await netsEnv();
   const gone = await playWithEngine(`${base}/play?variant=torus`, { route: (r) => r.fulfill({ status: 404, body: 'gone' }) });
