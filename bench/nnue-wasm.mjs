@@ -50,7 +50,7 @@ function nativeSearches() {
   const out = new Map();
   for (const line of r.stdout.split('\n')) {
     const f = line.trim().split(/\s+/);
-    if (f.length === 6 && /^\d+$/.test(f[1] ?? '')) {
+    if (f.length >= 6 && /^\d+$/.test(f[1] ?? '')) { // name, hand nodes, nps, net nodes, nps, ratio[, hybrid]
       const [name, hn, hnps, nn, nnps] = [f[0], ...f.slice(1, 5).map(Number)];
       out.set(name, { hand: { nodes: hn, ms: hn / hnps * 1000 }, net: { nodes: nn, ms: nn / nnps * 1000 } });
     }

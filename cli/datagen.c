@@ -36,7 +36,8 @@ void dg_usage(FILE *out)
             "Plays self-play games at a node budget per move and appends their quiet positions\n"
             "(search score and game result) to FILE; a second run continues the file. Without\n"
             "--games or --positions it runs until stopped. --eval-file: the net that evaluates\n"
-            "(its checksum goes into the file's header). --to-text writes a file as text.\n"
+            "(its checksum goes into the file's header; default the board's built-in net,\n"
+            "'<none>' the hand-written evaluation). --to-text writes a file as text.\n"
             "--hand-eval writes the hand-written static evaluation of each record of FILE to SIDE\n"
             "(the side file hybrid nets are trained with, docs/nnue-training.md).\n");
 }
@@ -430,6 +431,20 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Sets the evaluation --eval-file names: NULL keeps the engine's default
+ * (the built-in net of its board, if any), <none> the hand-written one (as
+ * UCI's EvalFile <none>), else that net file; -1 with err if refused. */
+static int use_eval_file(tc_engine *e, const char *f, tc_error *err)
+{
+    if (!f)
+        return 0;
+    if (!strcmp(f, "<none>")) {
+        tc_engine_clear_net(e);
+        return 0;
+    }
+    return tc_engine_load_net(e, f, err);
+}
+
 /* Which evaluation scores the games (the engine's default, or the net of
  * --eval-file), as the header records it; -1 with err if the net is refused. */
 static int scorer(const dg_config *c, const tc_variant *v, dg_header *h, tc_error *err)
@@ -440,7 +455,7 @@ static int scorer(const dg_config *c, const tc_variant *v, dg_header *h, tc_erro
         snprintf(err->msg, sizeof err->msg, "datagen: out of memory");
         return -1;
     }
-    int bad = c->eval_file && tc_engine_load_net(e, c->eval_file, &e2);
+    int bad = use_eval_file(e, c->eval_file, &e2);
     if (bad)
         snprintf(err->msg, sizeof err->msg, "datagen: --eval-file: %.220s", e2.msg);
     h->scored_by_net = tc_engine_has_net(e) ? 1 : 0;
@@ -507,7 +522,7 @@ int dg_run(const dg_config *c, tc_error *err)
         if (!w[i].e || !w[i].p || !w[i].list) {
             snprintf(err->msg, sizeof err->msg, "datagen: out of memory for thread %d", i + 1);
             status = -1;
-        } else if (c->eval_file && (tc_engine_load_net(w[i].e, c->eval_file, &e) ||
+        } else if (c->eval_file && (use_eval_file(w[i].e, c->eval_file, &e) ||
                                     tc_engine_net_crc(w[i].e) != h.net_crc)) {
             snprintf(err->msg, sizeof err->msg, "datagen: --eval-file: %.220s",
                      tc_engine_has_net(w[i].e) ? "the net file changed while the threads started" : e.msg);

@@ -25,6 +25,7 @@ static int usage(FILE *out)
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench [PART]        perft and search speed on fixed positions of every preset\n"
+            "                      (--eval-file NET|'<none>': the search's evaluation; default built-in nets)\n"
             "  dead                the dead materials (RULES.md section 6) of every preset with a join,\n"
             "                      or of the board given with --variant\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
@@ -162,7 +163,7 @@ static const cli_command commands[] = {
      "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact] "
      "[--eval-file FILE]"},
     {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN | OPT_XBOARD, 1, 1, "one FILE", "pgn FILE [--fen | --xboard]"},
-    {"bench", cmd_bench, 0, 0, 0, 1, "one PART", "bench [perft|search]"},
+    {"bench", cmd_bench, 0, OPT_EVAL_FILE, 0, 1, "one PART", "bench [perft|search] [--eval-file FILE|<none>]"},
     {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE, 0, 0, "", "uci [--eval-file FILE]"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},

@@ -35,7 +35,7 @@ typedef struct play_state {
     char engine_line[160]; /* the engine's last move, shown under the board */
     const char *pgn_out;
     const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
-    const char *eval_file;     /* --eval-file, or NULL: the built-in net */
+    const char *eval_file;     /* --eval-file (<none>: hand-written), or NULL: the built-in net */
     tc_dead_table *dead; /* dead materials of this board (RULES.md section 6) */
 } play_state;
 
@@ -285,7 +285,9 @@ static int ensure_engine(play_state *s)
     if (!s->engine) {
         s->engine = tc_engine_new(tc_position_variant(s->pos), 64, 1);
         tc_error err;
-        if (s->engine && s->eval_file && tc_engine_load_net(s->engine, s->eval_file, &err))
+        if (s->engine && s->eval_file && !strcmp(s->eval_file, "<none>"))
+            tc_engine_clear_net(s->engine); /* as UCI's EvalFile <none> */
+        else if (s->engine && s->eval_file && tc_engine_load_net(s->engine, s->eval_file, &err))
             printf("engine: --eval-file %s; evaluation: hand-written\n", err.msg);
     }
     if (!s->engine)

@@ -331,6 +331,7 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name EvalFile type string default " EVAL_BUILTIN);
     say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
     say(u, "uciok");
+    say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng)); /* the built-in net, or why not */
 }
 
 /* Joins tok[from..to) with single spaces into buf; -1 if it does not fit. */
@@ -435,6 +436,8 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             return;
         if (tc_preset_find(value, &def, &err) || use_variant(u, &def, &err))
             ERR(u, "setoption: UCI_Variant: %s", proto_clip(err.msg, clip, sizeof clip));
+        else if (ieq(u->eval_file, EVAL_BUILTIN)) /* else apply_eval_file said it */
+            say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng));
     } else {
         ERR(u, "setoption: unknown option '%s'", proto_clip(name, clip, sizeof clip));
     }

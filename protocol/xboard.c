@@ -351,6 +351,7 @@ static void send_features(xb_state *x)
     emit(x, "feature myname=\"topochess\" setboard=1 usermove=1 ping=1 memory=1 smp=1 sigint=0 "
             "sigterm=0 colors=0 analyze=0 variants=\"%s\" highlight=1 egt=\"topochess\" done=1",
          list);
+    emit(x, "# evaluation: %s", tc_engine_eval_text(x->eng)); /* the built-in net, or why not */
 }
 
 static bool parse_ll(const char *s, long long *out)
@@ -416,6 +417,8 @@ static void cmd_variant(xb_state *x, const char *name, const char *line)
     }
     pthread_mutex_lock(&x->lock);
     send_setup(x);
+    if (!x->eval_file[0] || !strcmp(x->eval_file, "<built-in>")) /* else apply_eval_file said it */
+        emit(x, "# evaluation: %s", tc_engine_eval_text(x->eng));
     pthread_mutex_unlock(&x->lock);
 }
 

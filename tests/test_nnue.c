@@ -10,6 +10,7 @@
 #include "topochess_engine.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- test nets */
@@ -593,6 +594,108 @@ static void test_builtin(void)
     }
 }
 
+/* The net a page's board gets: CRC 0 for the hand-written evaluation. */
+static uint32_t page_net(const char *title, const char *rows_cols_wrap, const char *setup, char *text, size_t n)
+{
+    char page[1024];
+    snprintf(page, sizeof page, "---\ntitle: %s\nengine:\n  topology:\n    type: grid\n%ssetup: \"%s\"\n---\n",
+             title, rows_cols_wrap, setup);
+    tc_error err;
+    tc_variant *v = tc_frontmatter_variant(page, strlen(page), NULL, &err);
+    CHECK(v != NULL, "%s: %s", title, v ? "" : err.msg);
+    snprintf(text, n, "no variant");
+    if (!v)
+        return 0;
+    tc_engine *e = tc_engine_new(v, 1, 1);
+    uint32_t crc = tc_engine_has_net(e) ? tc_engine_net_crc(e) : 0;
+    snprintf(text, n, "%s", tc_engine_eval_text(e));
+    tc_engine_free(e);
+    tc_variant_free(v);
+    return crc;
+}
+
+/* The net a preset's own engine evaluates with (CRC 0: none). */
+static uint32_t preset_net(const char *name)
+{
+    tc_variant *v = th_variant_cached(name);
+    tc_engine *e = v ? tc_engine_new(v, 1, 1) : NULL;
+    uint32_t crc = e && tc_engine_has_net(e) ? tc_engine_net_crc(e) : 0;
+    tc_engine_free(e);
+    return crc;
+}
+
+static void test_builtin_pages(void)
+{
+    th_case("nnue: a variant page on a preset's board (own title, own setup) gets that preset's net; "
+            "another board size the hand-written evaluation");
+    char text[200];
+    uint32_t torus = preset_net("torus"), chess = preset_net("chess"), cylinder = preset_net("cylinder");
+    uint32_t got = page_net("Torus, queens swapped", "    rows: 14\n    cols: 8\n    wrap: torus\n",
+                            "PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR", text,
+                            sizeof text);
+    CHECK(got == torus, "torus page: net %08x (%s), the torus preset's %08x", (unsigned)got, text, (unsigned)torus);
+    got = page_net("Flat board, kings on d", "    rows: 8\n    cols: 8\n    wrap: none\n",
+                   "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR", text, sizeof text);
+    CHECK(got == chess, "8x8 page: net %08x (%s), chess's %08x", (unsigned)got, text, (unsigned)chess);
+    got = page_net("A cylinder of my own", "    rows: 8\n    cols: 8\n    wrap: cylinder\n",
+                   "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", text, sizeof text);
+    CHECK(got == cylinder, "cylinder page: net %08x (%s), the cylinder preset's %08x", (unsigned)got, text,
+          (unsigned)cylinder);
+    got = page_net("Ten ranks", "    rows: 10\n    cols: 8\n    wrap: cylinder\n",
+                   "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR", text, sizeof text);
+    CHECK(got == 0 && !strcmp(text, "hand-written"), "8x10 cylinder page: net %08x (%s), want hand-written",
+          (unsigned)got, text);
+}
+
+/* With nets/chess.tcnn built in: UCI and CECP say which evaluation runs
+ * when they start, `eval` gives the net's and the hand-written parts, and
+ * EvalFile <none> goes back to the hand-written evaluation. */
+static void test_builtin_protocols(void)
+{
+    if (access("nets/chess.tcnn", R_OK) != 0)
+        return;
+    th_case("nnue: the protocols announce chess's built-in net; eval shows its parts; EvalFile <none> is hand-written");
+    tc_variant *v = th_variant_cached("chess");
+    tc_position *p = v ? tc_position_new(v) : NULL;
+    tc_engine *e = v ? tc_engine_new(v, 1, 1) : NULL;
+    if (!p || !e) {
+        CHECK(0, "no chess engine");
+        tc_engine_free(e);
+        tc_position_free(p);
+        return;
+    }
+    int hand = 0, net = 0;
+    tc_engine_set_position(e, p);
+    int total = tc_engine_evaluate_parts(e, &hand, &net);
+    char announce[300], parts[120], plain[80];
+    snprintf(announce, sizeof announce, "evaluation: %s", tc_engine_eval_text(e));
+    CHECK(strstr(announce, "built in") != NULL, "chess's engine does not use its built-in net: %s", announce);
+    if (tc_engine_net_is_hybrid(e))
+        snprintf(parts, sizeof parts, "info string eval %d (hand %d + net %d = %d,", total, hand, net, total);
+    else
+        snprintf(parts, sizeof parts, "info string eval %d (", total);
+    tc_engine_clear_net(e);
+    snprintf(plain, sizeof plain, "info string eval %d (centipawns", tc_engine_evaluate(e));
+    char *out = th_proto_checked(uci_loop_opts, "chess",
+                                 "uci\nposition startpos\neval\nsetoption name EvalFile value <none>\neval\nquit\n");
+    char *ok = strstr(out, "uciok"), *said = ok ? strstr(ok, announce) : NULL;
+    CHECK(said != NULL, "no '%s' after uciok in:\n%s", announce, out);
+    char *first = strstr(out, parts);
+    CHECK(first != NULL, "no '%s' in:\n%s", parts, out);
+    char *none = first ? strstr(first, "info string evaluation: hand-written\n") : NULL;
+    CHECK(none && strstr(none, plain), "no hand-written evaluation ('%s') after EvalFile <none> in:\n%s", plain, out);
+    free(out);
+    char xb_announce[310];
+    snprintf(xb_announce, sizeof xb_announce, "# %s", announce);
+    out = th_proto_checked(xboard_loop_opts, "chess",
+                           "xboard\nprotover 2\noption EvalFile=<none>\nping 1\n#wait pong 1\nquit\n");
+    said = strstr(out, xb_announce);
+    CHECK(said && strstr(said, "# evaluation: hand-written"), "no '%s' then hand-written in:\n%s", xb_announce, out);
+    free(out);
+    tc_engine_free(e);
+    tc_position_free(p);
+}
+
 void suite_nnue(void)
 {
     test_crc();
@@ -602,4 +705,6 @@ void suite_nnue(void)
     test_incremental();
     test_search_with_net();
     test_builtin();
+    test_builtin_pages();
+    test_builtin_protocols();
 }

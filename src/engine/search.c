@@ -311,8 +311,11 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
      * or more from 0): all that is left to find is a mate, and no margin of
      * the evaluation bounds what a quiet move toward it is worth, nor does
      * a shallow search after a null move see a quiet mating threat; so
-     * reverse futility, razoring, the null move and the reductions stay
-     * off. Such nodes are rare while a game is still open. */
+     * reverse futility, razoring, the null move, the reductions and the
+     * futility pruning of quiet moves stay off. Such nodes are rare while
+     * a game is still open. (Futility joined the list with the hybrid
+     * nets: their correction moves static values by hundreds of
+     * centipawns in won positions, enough to drop a quiet mating move.) */
     bool decided = !in_check && (abs(static_eval) >= DECIDED || alpha >= DECIDED || beta <= -DECIDED);
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
@@ -402,7 +405,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 drop = !in_check && ((!pv && depth <= 4 && searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
                                      (lmr_depth <= 3 && hist < -3000 * depth) ||
                                      (lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth)));
-                futile = !in_check && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
+                futile = !in_check && !decided && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
                          alpha < MATE_BOUND;
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
                 drop = !see_ge(p, m, -90 * depth);
