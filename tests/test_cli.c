@@ -527,8 +527,8 @@ static void test_explain_cli(void)
 
     /* The hand-written evaluation is pinned (--eval-file '<none>'): the
      * case checks the draw rule (accept within 0.30), and that this blocked
-     * pawn ending is level is the hand-written evaluation's judgement (the
-     * generation-1 hybrid net sees -0.44 for Black). A queen up is a
+     * pawn ending is level is the hand-written evaluation's judgement (a
+     * built-in net may not agree: generation 2's sees +0.56 for Black). A queen up is a
      * win under either evaluation, so that case keeps the built-in net. */
     th_case("cli: draw offers to the engine depend on its evaluation");
     r = run_cli("play --engine black --level 3 --movetime 2000 --eval-file '<none>' "
