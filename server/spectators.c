@@ -41,16 +41,65 @@ static long long total(srv_spectators *X, const char *id)
     return n;
 }
 
+static void send_count(srv_spectators *X, const char *id, long long n)
+{
+    char json[48];
+    snprintf(json, sizeof json, "{\"spectators\":%lld}", n);
+    srv_streams_event(X->S, id, 0, "watchers", json);
+}
+
 void srv_spectators_push(srv_spectators *X, const char *id)
 {
     if (!X || !srv_streams_wants(X->S, id, INT64_MAX))
         return;
     long long n = total(X, id);
-    if (n < 0)
-        return;
-    char json[48];
-    snprintf(json, sizeof json, "{\"spectators\":%lld}", n);
-    srv_streams_event(X->S, id, 0, "watchers", json);
+    if (n >= 0)
+        send_count(X, id, n);
+}
+
+/* The beat's sums: every game's rows that still beat, in one query, handed
+ * to the watched games here (ids sorted, sum[i] for ids[i]). */
+typedef struct {
+    char (*ids)[TG_ID_LEN + 1];
+    int n;
+    long long *sum;
+} beat_sums;
+
+static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
+
+static int add_sum(void *ctx, int nc, const char *const *v)
+{
+    beat_sums *s = ctx;
+    if (nc < 2 || !v[0] || !v[1])
+        return 0;
+    char(*hit)[TG_ID_LEN + 1] = bsearch(v[0], s->ids, (size_t)s->n, sizeof *s->ids, cmp_id);
+    if (hit)
+        s->sum[hit - s->ids] = strtoll(v[1], NULL, 10);
+    return 0;
+}
+
+/* Every watched game here gets the sum again: one query for all of them
+ * (a query per game made a beat cost as many transactions as games). */
+static void push_all(srv_spectators *X)
+{
+    int n = 0;
+    char(*ids)[TG_ID_LEN + 1] = srv_streams_watched(X->S, &n);
+    long long *sum = n > 0 ? calloc((size_t)n, sizeof *sum) : NULL;
+    if (n > 0 && ids && sum) {
+        qsort(ids, (size_t)n, sizeof *ids, cmp_id);
+        beat_sums s = {ids, n, sum};
+        tc_error err;
+        tp_arg a[] = {TP_INT(srv_now_ms() - SRV_SPECTATORS_STALE_MS)};
+        if (tp_db_exec(X->db, "SELECT game_id, SUM(n) FROM game_watchers WHERE seen_ms >= ?1 GROUP BY game_id", a, 1,
+                       add_sum, &s, &err) < 0)
+            fprintf(stderr, "topochess serve: spectators: %s\n", err.msg);
+        else
+            for (int i = 0; i < n && !atomic_load(&X->stop); i++)
+                if (srv_streams_wants(X->S, ids[i], INT64_MAX))
+                    send_count(X, ids[i], sum[i]);
+    }
+    free(sum);
+    free(ids);
 }
 
 void srv_spectators_here(srv_spectators *X, const char *id, int n)
@@ -86,11 +135,7 @@ static void beat(srv_spectators *X, int round)
         tp_db_exec(X->db, "DELETE FROM game_watchers WHERE seen_ms < ?3", a, 3, NULL, NULL, &err);
     if (!tp_db_shared(X->db))
         return; /* one process: its counts are sent as they change */
-    int n = 0;
-    char(*ids)[TG_ID_LEN + 1] = srv_streams_watched(X->S, &n);
-    for (int i = 0; i < n && !atomic_load(&X->stop); i++)
-        srv_spectators_push(X, ids[i]);
-    free(ids);
+    push_all(X);
 }
 
 static void *beat_main(void *arg)
