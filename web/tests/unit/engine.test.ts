@@ -76,8 +76,11 @@ function nativeSearch(variant: string, go: string): Promise<string[]> {
     });
     p.on('error', rej);
     p.on('close', () => res(out.split('\n')));
+    // The wasm module links no nets (the pages fetch them), so the worker
+    // here searches with the hand-written evaluation; the native engine is
+    // told to do the same (nnue.test.ts compares the two with a net loaded).
     p.stdin.write(`uci\nsetoption name UCI_Variant value ${variant}\nsetoption name Hash value 16\n`
-      + `isready\nposition startpos\n${go}\n`);
+      + `setoption name EvalFile value <none>\nisready\nposition startpos\n${go}\n`);
   });
 }
 
