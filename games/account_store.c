@@ -35,6 +35,12 @@ int tp_user_by_key(tp_db *d, const char *key, tp_user *out, tc_error *err)
     return rc < 0 ? -1 : rc > 0;
 }
 
+int tp_user_set_password(tp_db *d, const char *user_id, const char *pwhash, tc_error *err)
+{
+    tp_arg a[] = {TP_TEXT(user_id), TP_TEXT(pwhash)};
+    return tp_db_exec(d, "UPDATE users SET pwhash = ?2 WHERE id = ?1", a, 2, NULL, NULL, err);
+}
+
 int tp_session_create(tp_db *d, const char *id_hash, const char *user_id, const char *csrf, int64_t now_ms,
                       int64_t expires_ms, tc_error *err)
 {

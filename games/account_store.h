@@ -44,6 +44,9 @@ int tp_user_create(tp_db *d, const tp_user *u, const char *key, tc_error *err);
 /* The user of a folded name: 1 found, 0 none, -1. */
 int tp_user_by_key(tp_db *d, const char *key, tp_user *out, tc_error *err);
 
+/* Sets a user's password hash: the rows changed (1), -1. */
+int tp_user_set_password(tp_db *d, const char *user_id, const char *pwhash, tc_error *err);
+
 /* A session row under the hash of its id (the id itself is never stored). */
 int tp_session_create(tp_db *d, const char *id_hash, const char *user_id, const char *csrf, int64_t now_ms,
                       int64_t expires_ms, tc_error *err);

@@ -229,14 +229,30 @@ static const char *win_for(int side) { return side == TC_WHITE ? "1-0" : "0-1"; 
 
 int tg_game_check_flag(tg_game *g, int64_t now_ms)
 {
-    if (!tg_game_active(g) || !clock_running(g))
+    if (!tg_game_active(g))
         return 0;
     int turn = tg_game_turn(g);
+    /* a game that never started (a side has not moved yet) is aborted, not
+     * lost: a Fischer clock does not run before each side's first move, so
+     * such a game would otherwise wait for ever */
+    if (g->nmoves < 2 && g->clock.kind == TG_CLOCK_FISCHER && now_ms - g->turn_started_ms >= TG_ABANDON_MS) {
+        finish(g, TG_RESULT_ABORTED,
+               turn == TC_WHITE ? "aborted: White did not make a first move" : "aborted: Black did not make a first move",
+               now_ms);
+        return 1;
+    }
+    if (!clock_running(g))
+        return 0;
     if (tg_game_clock_left(g, turn, now_ms) > 0)
         return 0;
     if (g->clock.kind == TG_CLOCK_FISCHER)
         g->remaining_ms[turn] = 0;
-    finish(g, win_for(!turn), turn == TC_WHITE ? "White lost on time" : "Black lost on time", now_ms);
+    if (g->nmoves < 2) /* a correspondence game whose first moves never came */
+        finish(g, TG_RESULT_ABORTED,
+               turn == TC_WHITE ? "aborted: White did not make a first move" : "aborted: Black did not make a first move",
+               now_ms);
+    else
+        finish(g, win_for(!turn), turn == TC_WHITE ? "White lost on time" : "Black lost on time", now_ms);
     return 1;
 }
 
@@ -312,7 +328,10 @@ tg_code tg_game_resign(tg_game *g, int side, int64_t now_ms, tc_error *err)
     tg_code rc = need_active(g, now_ms, err);
     if (rc)
         return rc;
-    finish(g, win_for(!side), side == TC_WHITE ? "White resigned" : "Black resigned", now_ms);
+    if (g->nmoves < 2) /* before both sides moved there is nothing to lose: an abort */
+        finish(g, TG_RESULT_ABORTED, side == TC_WHITE ? "White aborted the game" : "Black aborted the game", now_ms);
+    else
+        finish(g, win_for(!side), side == TC_WHITE ? "White resigned" : "Black resigned", now_ms);
     return TG_OK;
 }
 

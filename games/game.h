@@ -103,7 +103,12 @@ int tg_game_turn(const tg_game *g);
 int64_t tg_game_clock_left(const tg_game *g, int side, int64_t now_ms);
 
 /* Ends the game on time when the side to move's clock has run out by now_ms
- * (flag fall, or a correspondence move overdue). Returns 1 when it ended it. */
+ * (flag fall, or a correspondence move overdue), or aborts it when it never
+ * started: a Fischer game whose side to move has not made its first move
+ * TG_ABANDON_MS after it could (after the game was made for White, after
+ * White's first move for Black), or a correspondence game whose first
+ * move of a side is overdue. Returns 1 when it ended it. */
+#define TG_ABANDON_MS (5 * 60 * 1000)
 int tg_game_check_flag(tg_game *g, int64_t now_ms);
 
 /* Plays a move (SAN or coordinates) for `side`. On success the game's
@@ -111,7 +116,8 @@ int tg_game_check_flag(tg_game *g, int64_t now_ms);
  * the rules end it). Errors: TG_ECONFLICT when the game is over or it is not
  * side's turn, TG_EBADINPUT with the library's reason. */
 tg_code tg_game_move(tg_game *g, int side, const char *text, int64_t now_ms, tc_error *err);
-/* Resigns for side. */
+/* Resigns for side; before both sides moved (fewer than two plies) this
+ * aborts the game instead (no result, so a rated game does not count). */
 tg_code tg_game_resign(tg_game *g, int side, int64_t now_ms, tc_error *err);
 /* Aborts the game without a result: only in its first two plies. */
 tg_code tg_game_abort(tg_game *g, int side, int64_t now_ms, tc_error *err);

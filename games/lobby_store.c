@@ -157,7 +157,7 @@ int tp_seeks_taken_of(tp_db *d, const char *user_id, tp_seek *out, int max, tc_e
 {
     seek_rows sr = {out, 0, max};
     tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
-    int rc = tp_db_exec(d, "SELECT " SEEK_COLS " FROM seeks WHERE user_id = ?1 AND taken_by <> '' LIMIT ?2", a, 2,
+    int rc = tp_db_exec(d, "SELECT " SEEK_COLS " FROM seeks WHERE user_id = ?1 AND taken_by <> '' AND told = 0 LIMIT ?2", a, 2,
                         seek_row, &sr, err);
     return rc < 0 ? -1 : sr.n;
 }
@@ -165,7 +165,13 @@ int tp_seeks_taken_of(tp_db *d, const char *user_id, tp_seek *out, int max, tc_e
 int tp_seek_delete(tp_db *d, const char *id, const char *user_id, tc_error *err)
 {
     tp_arg a[] = {TP_TEXT(id), TP_TEXT(user_id)};
-    return tp_db_exec(d, "DELETE FROM seeks WHERE id = ?1 AND user_id = ?2", a, 2, NULL, NULL, err);
+    return tp_db_exec(d, "DELETE FROM seeks WHERE id = ?1 AND user_id = ?2 AND taken_by = ''", a, 2, NULL, NULL, err);
+}
+
+int tp_seek_told(tp_db *d, const char *id, tc_error *err)
+{
+    tp_arg a[] = {TP_TEXT(id)};
+    return tp_db_exec(d, "UPDATE seeks SET told = 1 WHERE id = ?1", a, 1, NULL, NULL, err);
 }
 
 int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err)
@@ -278,7 +284,7 @@ typedef struct {
 static int played_row(void *ctx, int n, const char *const *v)
 {
     played_rows *pr = ctx;
-    if (pr->n >= pr->max || n < 10)
+    if (pr->n >= pr->max || n < 11)
         return 1;
     tp_played *p = &pr->out[pr->n++];
     copy(p->game_id, sizeof p->game_id, v[0]);
@@ -292,6 +298,7 @@ static int played_row(void *ctx, int n, const char *const *v)
     p->black_r = v[8] && *v[8] ? (int)(strtod(v[8], NULL) + 0.5) : 0;
     p->white_prov = v[7] && *v[7] && strtod(v[7], NULL) > TG_RD_PROVISIONAL;
     p->black_prov = v[9] && *v[9] && strtod(v[9], NULL) > TG_RD_PROVISIONAL;
+    copy(p->note, sizeof p->note, v[10]);
     return 0;
 }
 
@@ -301,7 +308,7 @@ int tp_lobby_games_of(tp_db *d, const char *user_id, tp_played *out, int max, tc
     tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
     int rc = tp_db_exec(d,
                         "SELECT g.game_id, g.variant, w.name, b.name, g.rated, g.created_ms, g.white_r, g.white_rd, "
-                        "g.black_r, g.black_rd FROM rated_games g "
+                        "g.black_r, g.black_rd, g.note FROM rated_games g "
                         "JOIN users w ON w.id = g.white_user JOIN users b ON b.id = g.black_user "
                         "WHERE g.white_user = ?1 OR g.black_user = ?1 ORDER BY g.created_ms DESC LIMIT ?2",
                         a, 2, played_row, &pr, err);

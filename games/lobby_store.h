@@ -50,9 +50,12 @@ int tp_seeks_count_addr(tp_db *d, const char *addr, tc_error *err);
  * 0 when it was taken (or gone) before, -1. */
 int tp_seek_take(tp_db *d, const char *id, const char *by, const char *game_id, const char *owner_token,
                  tc_error *err);
-/* Taken seeks whose owner is user_id (for the owner's stream to learn its
- * game), then deleted by tp_seek_delete. */
+/* Taken seeks whose owner is user_id and has not been told (for the
+ * owner's stream to learn its game), then marked by tp_seek_told: a taken
+ * seek stays (until the sweep) so that a late accept is told it was taken. */
 int tp_seeks_taken_of(tp_db *d, const char *user_id, tp_seek *out, int max, tc_error *err);
+int tp_seek_told(tp_db *d, const char *id, tc_error *err);
+/* Withdraws user_id's open seek (not a taken one): the rows deleted, -1. */
 int tp_seek_delete(tp_db *d, const char *id, const char *user_id, tc_error *err);
 int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err);
 /* Refreshes seen_ms of a user's open seeks. */
@@ -90,6 +93,7 @@ typedef struct tp_played {
     int64_t created_ms;
     int white_r, black_r;         /* the ratings as the game began (0: not kept, a game from before migration 7) */
     int white_prov, black_prov;   /* and whether they were provisional */
+    char note[64];                /* why a rated result changed no rating ("" when it did, or not yet counted) */
 } tp_played;
 
 /* The games a user began from the lobby, newest first: the count, -1. */

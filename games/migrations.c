@@ -101,5 +101,16 @@ const tg_migration tg_migrations[] = {
         "CREATE TABLE chat_open ("
         " game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, side INTEGER NOT NULL,"
         " PRIMARY KEY (game_id, side));"},
+    /* ratings (docs/accounts.md): whether a lobby game's result changed
+     * the ratings (counted) or why not (note: aborted, too few moves, the
+     * farming limit), and taken seeks kept (told: the owner's stream was
+     * sent its game) so that a late accept is told "taken" (409), not
+     * "no such seek". Results counted before this migration counted. */
+    {8, "ALTER TABLE rated_games ADD COLUMN counted INTEGER NOT NULL DEFAULT 0;"
+        "ALTER TABLE rated_games ADD COLUMN note TEXT NOT NULL DEFAULT '';"
+        "UPDATE rated_games SET counted = 1 WHERE applied = 1 AND rated = 1 AND game_id IN "
+        "(SELECT id FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2'));"
+        "ALTER TABLE seeks ADD COLUMN told INTEGER NOT NULL DEFAULT 0;"
+        "CREATE INDEX games_ended ON games (updated_ms) WHERE result <> '*';"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

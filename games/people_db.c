@@ -24,7 +24,12 @@ tp_db *tp_db_open(const char *url, tc_error *err)
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return NULL;
     }
-    pthread_mutex_init(&d->lock, NULL);
+    /* recursive: a transaction (tp_db_begin) holds it across statements */
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&d->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
         d->pg = PQconnectdb(url);
         if (PQstatus(d->pg) != CONNECTION_OK) {
@@ -161,6 +166,27 @@ int tp_db_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_fn f
 }
 
 int tp_db_shared(const tp_db *d) { return d->pg != NULL; }
+
+int tp_db_begin(tp_db *d, tc_error *err)
+{
+    pthread_mutex_lock(&d->lock);
+    /* SQLite: the write lock at once (one writer, across processes too) */
+    if (tp_db_exec(d, d->lite ? "BEGIN IMMEDIATE" : "BEGIN", NULL, 0, NULL, NULL, err) < 0) {
+        pthread_mutex_unlock(&d->lock);
+        return -1;
+    }
+    return 0;
+}
+
+int tp_db_end(tp_db *d, int commit, tc_error *err)
+{
+    tc_error ignored;
+    int rc = tp_db_exec(d, commit ? "COMMIT" : "ROLLBACK", NULL, 0, NULL, NULL, commit ? err : &ignored);
+    if (rc < 0 && commit)
+        tp_db_exec(d, "ROLLBACK", NULL, 0, NULL, NULL, &ignored);
+    pthread_mutex_unlock(&d->lock);
+    return rc < 0 ? -1 : 0;
+}
 
 int tp_db_notify(tp_db *d, const char *channel, const char *payload, tc_error *err)
 {

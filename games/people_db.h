@@ -36,6 +36,13 @@ void tp_db_close(tp_db *d);
 int tp_db_exec(tp_db *d, const char *sql, const tp_arg *args, int n, tp_row_fn fn, void *ctx, tc_error *err);
 /* Whether other server processes may share the database (PostgreSQL). */
 int tp_db_shared(const tp_db *d);
+/* A transaction on this connection: tp_db_begin holds the connection (no
+ * other thread's statement runs on it) until tp_db_end commits (commit 1;
+ * a failed COMMIT rolls back) or rolls back (0). On SQLite it takes the
+ * write lock at once (BEGIN IMMEDIATE); on PostgreSQL rows are locked by
+ * the statements (SELECT ... FOR UPDATE). 0, or -1 with err. */
+int tp_db_begin(tp_db *d, tc_error *err);
+int tp_db_end(tp_db *d, int commit, tc_error *err);
 /* PostgreSQL: NOTIFY channel with payload (every process listening hears
  * it); SQLite: nothing (one process). 0, or -1 with err. */
 int tp_db_notify(tp_db *d, const char *channel, const char *payload, tc_error *err);

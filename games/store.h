@@ -69,11 +69,15 @@ tg_code tg_store_announce(tg_store *s, const char *id, tc_error *err);
  * count written, or -1 (-2: unreachable) with err. */
 int tg_store_pending(tg_store *s, const char *after, int64_t now_ms, int max, tg_game_summary *out, tc_error *err);
 
-/* The condition of tg_store_pending, with each backend's placeholders. */
+/* The condition of tg_store_pending, with each backend's placeholders
+ * (TG_ABANDON_MS written out: game.h's value). */
+#define SQL_ABANDON_MS "300000"
+_Static_assert(TG_ABANDON_MS == 300000, "SQL_ABANDON_MS must be TG_ABANDON_MS");
 #define TG_PENDING_SQL(a, n, m)                                                                          \
     "SELECT id, variant, result, termination, nmoves, engine_side, created_ms, updated_ms "             \
     "FROM games WHERE result = '*' AND id > " a " AND ("                                                   \
     "(engine_side >= 0 AND (nmoves + CASE WHEN start_fen LIKE '% b %' THEN 1 ELSE 0 END) % 2 = engine_side) OR " \
+    "(clock_kind = 1 AND nmoves < 2 AND turn_started_ms + " SQL_ABANDON_MS " <= " n ") OR "                   \
     "(clock_kind = 1 AND nmoves >= 2 AND "                                                                     \
     "turn_started_ms + CASE WHEN white_ms < black_ms THEN white_ms ELSE black_ms END <= " n ") OR "                \
     "(clock_kind = 2 AND turn_started_ms + days * 86400000 <= " n ")) ORDER BY id LIMIT " m ""

@@ -1,5 +1,6 @@
 /* Accounts: names, passwords, sign-up and login (accounts.h). */
 #include "accounts.h"
+#include "common_passwords.h"
 
 #include <pthread.h>
 #include <sodium.h>
@@ -148,6 +149,10 @@ int srv_password_check(const char *password, const char *name, char *msg, size_t
     }
     if (name && !strcasecmp(password, name)) {
         snprintf(msg, n, "the password must not be the user name");
+        return -1;
+    }
+    if (srv_password_common(password)) {
+        snprintf(msg, n, "this password is one of the most common ones, which are tried first: pick another");
         return -1;
     }
     return 0;

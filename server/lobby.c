@@ -7,6 +7,7 @@
 #include "respond.h"
 #include "games_api.h"
 #include "render.h"
+#include "rating_store.h"
 #include "store.h"
 
 #include <pthread.h>
@@ -356,32 +357,15 @@ void srv_lobby_close_streams(srv_lobby *L)
 int srv_lobby_count_results(srv_lobby *L)
 {
     tc_error err;
-    tp_lobby_game pend[32];
-    int n = tp_lobby_games_pending(L->db, pend, 32, &err), counted = 0;
-    for (int i = 0; i < n; i++) {
-        tg_game g;
-        if (tg_store_load(L->games, pend[i].game_id, &g, &err) != TG_OK)
-            continue;
-        char result[8];
-        snprintf(result, sizeof result, "%s", g.result);
-        tg_game_free(&g);
-        if (!strcmp(result, "*"))
-            continue;
-        if (tp_lobby_game_claim(L->db, pend[i].game_id, &err) != 1)
-            continue; /* another process counts it */
-        if (!strcmp(result, TG_RESULT_ABORTED))
-            continue; /* aborted: no result to count */
-        double ws = !strcmp(result, "1-0") ? 1.0 : !strcmp(result, "0-1") ? 0.0 : 0.5;
-        tg_rating w = tg_rating_new(), b = tg_rating_new();
-        tp_rating_of(L->db, pend[i].white, pend[i].variant, &w, &err);
-        tp_rating_of(L->db, pend[i].black, pend[i].variant, &b, &err);
-        tg_rating w2 = tg_rating_after_game(w, b, ws), b2 = tg_rating_after_game(b, w, 1.0 - ws);
-        int64_t t = now_ms();
-        tp_rating_record(L->db, pend[i].white, pend[i].variant, w2, t, pend[i].game_id, &err);
-        tp_rating_record(L->db, pend[i].black, pend[i].variant, b2, t, pend[i].game_id, &err);
-        counted++;
-    }
-    return counted;
+    tp_counted c;
+    int handled = 0, rc = 0;
+    /* in the order the games ended, each in its own transaction; a beat
+     * handles at most SRV_RESULTS_PER_BEAT (the next goes on) */
+    while (handled < SRV_RESULTS_PER_BEAT && (rc = tp_result_count_next(L->db, now_ms(), &c, &err)) == 1)
+        handled++;
+    if (rc < 0)
+        fprintf(stderr, "topochess serve: lobby: counting results: %s\n", err.msg);
+    return handled;
 }
 
 /* ---------------------------------------------------------------- the thread */
@@ -467,7 +451,7 @@ static void tick(srv_lobby *L, int changed, int beat)
                 if (!strcmp(w->user_id, users[i]))
                     push(w, ev, (size_t)len);
             pthread_mutex_unlock(&L->reg);
-            tp_seek_delete(L->db, taken[j].id, users[i], &err);
+            tp_seek_told(L->db, taken[j].id, &err);
         }
     }
     /* forget the counts of users with no stream here any more */

@@ -91,8 +91,12 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
  * in on (the correspondence inbox). */
 char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name);
 
-/* Counts the results of rated games that have ended (the lobby's thread
- * does this every few ticks; tests call it directly). The games counted. */
+/* Handles the results of rated games that have ended, oldest end first
+ * (games/rating_store.h: each once, in one transaction; those that do not
+ * count keep a note why), at most SRV_RESULTS_PER_BEAT a call (the lobby's
+ * thread calls it every beat; tests call it directly). The results
+ * handled, counted or not. */
+#define SRV_RESULTS_PER_BEAT 64
 int srv_lobby_count_results(srv_lobby *L);
 
 /* Ends every lobby stream (each is resumed and closes): call before

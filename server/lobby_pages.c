@@ -3,6 +3,7 @@
 #include "lobby_internal.h"
 
 #include "accounts.h"
+#include "rating_store.h"
 #include "render.h"
 #include "store.h"
 
@@ -260,8 +261,11 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
         srv_buf_str(&b, "</td>");
         player_cell(&b, p->white, p->white_r, p->white_prov);
         player_cell(&b, p->black, p->black_r, p->black_prov);
-        srv_buf_printf(&b, "<td>%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
-                       p->rated ? "" : " (casual)", p->game_id);
+        /* a rated result that changed no rating says why (rating_store.h) */
+        int why = p->rated && p->note[0] && strcmp(p->note, TP_NOTE_ABORTED);
+        srv_buf_printf(&b, "<td>%s%s%s%s%s</td><td><a href=\"/game/%s\">game</a></td></tr>\n", result,
+                       p->rated ? "" : " (casual)", why ? " <span class=\"tc-uncounted\">(rated, " : "",
+                       why ? p->note : "", why ? ")</span>" : "", p->game_id);
     }
     if (n)
         srv_buf_str(&b, "</tbody></table>\n");

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "lobby.h"
 #include "lobby_store.h"
+#include "passwords.h"
 #include "render.h"
 #include "session.h"
 #include "store.h"
@@ -88,7 +89,8 @@ static int path_is(const char *target, const char *path)
 int srv_people_owns(const char *target)
 {
     return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
-           path_is(target, "/account") || path_is(target, "/account/logout-all") || !strncmp(target, "/@/", 3) ||
+           path_is(target, "/account") || path_is(target, "/account/logout-all") ||
+           path_is(target, "/account/password") || !strncmp(target, "/@/", 3) ||
            path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
            path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target) ||
            !strcmp(target, "/");
@@ -309,13 +311,18 @@ static void csrf_input(srv_buf *b, const tp_session *s)
     srv_buf_str(b, "\">");
 }
 
-static void account_page(srv_people *P, srv_people_response *out, const tp_session *s)
+static void account_page(srv_people *P, srv_people_response *out, const tp_session *s, int status, const char *msg,
+                         int changed)
 {
     tc_error err;
     int open = tp_sessions_count(P->db, s->user_id, now_ms(), &err);
     srv_buf b = {0};
     srv_buf_str(&b, "<section class=\"tc-people tc-account\">\n<h1>Account</h1>\n");
     who_line(&b, s);
+    error_line(&b, msg);
+    if (changed)
+        srv_buf_str(&b, "<p class=\"tc-done\" role=\"status\">Your password was changed; every other session of "
+                        "this account was ended.</p>\n");
     srv_buf_printf(&b, "<p>%d session%s open (this browser and any other where you logged in).</p>\n",
                    open < 0 ? 0 : open, open == 1 ? "" : "s");
     srv_buf_str(&b, "<div class=\"tc-actions\"><form method=\"post\" action=\"/logout\">");
@@ -325,8 +332,22 @@ static void account_page(srv_people *P, srv_people_response *out, const tp_sessi
     csrf_input(&b, s);
     srv_buf_str(&b, "<button type=\"submit\">Log out everywhere</button></form></div>\n"
                     "<p class=\"tc-note\">Log out everywhere ends every session of this account, on every device: "
-                    "use it if you logged in on a computer that is not yours.</p>\n</section>");
-    page(out, 200, "account", "Account", &b);
+                    "use it if you logged in on a computer that is not yours.</p>\n"
+                    "<h2>Change the password</h2>\n<form method=\"post\" action=\"/account/password\" "
+                    "class=\"tc-form\">");
+    csrf_input(&b, s);
+    srv_buf_printf(&b,
+                   "<label>Current password <input type=\"password\" name=\"current\" "
+                   "autocomplete=\"current-password\" required maxlength=\"%d\"></label>\n"
+                   "<label>New password <input type=\"password\" name=\"password\" autocomplete=\"new-password\" "
+                   "required minlength=\"%d\" maxlength=\"%d\"></label>\n"
+                   "<label>New password again <input type=\"password\" name=\"password2\" "
+                   "autocomplete=\"new-password\" required minlength=\"%d\" maxlength=\"%d\"></label>\n"
+                   "<button type=\"submit\">Change the password</button>\n</form>\n<p class=\"tc-note\">Changing "
+                   "the password logs out every other browser and device; a common password (such as "
+                   "<q>password1</q> or <q>12345678</q>) or the user name is refused.</p>\n</section>",
+                   SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
+    page(out, status, "account", "Account", &b);
 }
 
 static const char *variant_title(const srv_site *site, const char *slug)
@@ -628,6 +649,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     int page_route = !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
                      !strcmp(path, "/account") || !strcmp(path, "/account/logout-all") ||
+                     !strcmp(path, "/account/password") ||
                      !strncmp(path, "/lobby/", 7) || challenge;
     if ((!strncmp(path, "/@/", 3) && !challenge) || !strcmp(path, "/api/account")) {
         if (!get) {
@@ -656,7 +678,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         else if (!strcmp(path, "/login"))
             login_page(out, 200, NULL, NULL, s);
         else if (!strcmp(path, "/account") && s)
-            account_page(P, out, s);
+            account_page(P, out, s, 200, NULL, strstr(t, "?password=changed") != NULL);
         else if (!strcmp(path, "/account")) /* 401, with the login form to hand */
             login_page(out, 401, NULL, stale ? "your session has ended or was logged out: log in again"
                                              : "log in to see your account", NULL);
@@ -732,12 +754,23 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     int lobby = !strncmp(path, "/lobby/", 7) || challenge;
     int refused = srv_session_change_check(s, stale, token, rq->origin, rq->host, rq->fetch_site,
                                            lobby ? "log in to post or accept a seek (rated or casual)"
-                                                 : "not logged in: nothing to log out of",
+                                           : !strcmp(path, "/account/password") ? "log in to change your password"
+                                                                                : "not logged in: nothing to log out of",
                                            msg, sizeof msg);
     if (refused) {
         srv_route_error(&out->r, refused, 0, "%s", msg);
     } else if (lobby) {
         lobby_post(P, site, out, s, path, f, addr);
+    } else if (!strcmp(path, "/account/password")) {
+        srv_password_form pf = {field(f, "current"), field(f, "password"), field(f, "password2")};
+        char fresh[TP_TOKEN_LEN + 1];
+        int st = srv_password_change(P->acc, P->db, s, addr, &pf, now, fresh, msg, sizeof msg);
+        if (st == 303) { /* every session ended: this browser gets a new one */
+            srv_session_cookie(out->set_cookie, sizeof out->set_cookie, fresh, secure);
+            redirect(out, "/account?password=changed");
+        } else {
+            account_page(P, out, s, st, msg, 0);
+        }
     } else {
         int rc = !strcmp(path, "/logout") ? srv_session_close(P->db, sid, &err)
                                           : tp_sessions_delete_user(P->db, s->user_id, &err);

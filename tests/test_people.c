@@ -551,7 +551,9 @@ static void test_lobby(void)
         srv_lobby *L = srv_people_lobby(P);
         CHECK(srv_lobby_count_results(L) == 0, "nothing to count while the game goes on");
         int64_t v = g.version;
-        CHECK(tg_game_rebuild(&g, &e) == TG_OK && tg_game_resign(&g, TC_WHITE, (int64_t)time(NULL) * 1000, &e) == TG_OK,
+        int64_t now = (int64_t)time(NULL) * 1000; /* both sides move first: else a resignation aborts */
+        CHECK(tg_game_rebuild(&g, &e) == TG_OK && tg_game_move(&g, TC_WHITE, "e3", now, &e) == TG_OK &&
+                  tg_game_move(&g, TC_BLACK, "e6", now, &e) == TG_OK && tg_game_resign(&g, TC_WHITE, now, &e) == TG_OK,
               "resign: %s", e.msg);
         CHECK(tg_store_save(st, &g, v, 0, &e) == TG_OK, "save: %s", e.msg);
         /* the lobby's thread may count it first: either way, once */
