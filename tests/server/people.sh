@@ -186,7 +186,8 @@ is "a taken seek, anonymous: 401" "$(code "$r")" 401
 form "$tmp/f.jar" "$U/signup" 'name=Fay&password=lobby+password&password2=lobby+password' > /dev/null
 form "$tmp/f.jar" "$U/login" 'name=Fay&password=lobby+password' > /dev/null
 r=$(form "$tmp/f.jar" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$tmp/f.jar")")
-is "the seek is gone once taken" "$(code "$r")" 404
+is "a seek taken (its owner told) answers 409, as docs/accounts.md says" "$(code "$r")" 409
+has "a taken seek: message" "$r" "taken by someone else first"
 r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
 is "a second seek" "$(code "$r")" 303
 has "listed" "$(curl -s "$U/api/lobby")" '"variant":"torus"'
@@ -253,6 +254,7 @@ eve_now=$(get /dev/null "$U/@/Eve" | sed -n 's|.*<td class="tc-rating">\([0-9]*\
 row=$(get /dev/null "$U/games?player=eve" | grep "data-game=\"$cgame\"")
 has "archive: Eve's rating as the game began" "$row" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
 has "archive: Dan's rating as the game began" "$row" 'href="/@/Dan">Dan</a> <span class="tc-rating">(1500?)</span>'
+has "API list: Eve's rating as the game began (docs/api.md), not today's $eve_now" "$("${C[@]}" "$U/api/games?player=eve" | jq -c ".[] | select(.id == \"$cgame\") | [.white.name, .white.rating, .black.name, .black.rating]")" '1500,.*1500\]'
 has "player page: the game with the ratings it began with" "$(get /dev/null "$U/@/Dan")" 'href="/@/Eve">Eve</a> <span class="tc-rating">(1500?)</span>'
 # a rematch by session: offered by Dan, accepted by Eve; both play it as themselves
 r=$(act "$D" rematch "{\"csrf\":\"$(csrf "$D")\"}")
@@ -364,6 +366,40 @@ if [ $mode = postgresql ]; then
   echo "people-test: seeks read $d times in 3 s by a quiet lobby on 4 processes"
   kill $w2 $c2 2>/dev/null
 fi
+
+# ---- password change (docs/accounts.md): the current password, CSRF, a common password refused, every session ended
+P1=$tmp/pat1.jar P2=$tmp/pat2.jar PA=198.51.100.77 # behind the trusted proxy: sign-ups are counted per address
+r=$(form "$P1" "$UP/signup" 'name=Pat&password=password1&password2=password1' -H "X-Forwarded-For: $PA")
+is "sign-up with a common password: 400" "$(code "$r")" 400
+has "common password: message" "$r" "one of the most common ones"
+r=$(form "$P1" "$UP/signup" 'name=Pat&password=Pat+pawn+storm&password2=Pat+pawn+storm' -H "X-Forwarded-For: $PA")
+is "sign-up Pat" "$(code "$r")" 303
+form "$P2" "$UP/login" 'name=pat&password=Pat+pawn+storm' > /dev/null
+has "the account page has the change form" "$(get "$P1" "$UP/account")" 'action="/account/password"'
+pw() { form "$1" "$UP/account/password" "$2" -H "X-Forwarded-For: $PA"; }
+r=$(pw "$P1" "current=Pat+pawn+storm&password=new+pawn+storm&password2=new+pawn+storm")
+is "change without the CSRF token: 403" "$(code "$r")" 403
+r=$(pw /dev/null "csrf=x&current=Pat+pawn+storm&password=new+pawn+storm&password2=new+pawn+storm")
+is "change without a session: 401" "$(code "$r")" 401
+r=$(pw "$P1" "csrf=$(csrf "$P1")&current=wrong+password&password=new+pawn+storm&password2=new+pawn+storm")
+is "change with a wrong current password: 401" "$(code "$r")" 401
+has "wrong current: message" "$r" "the current password is wrong"
+r=$(pw "$P1" "csrf=$(csrf "$P1")&current=Pat+pawn+storm&password=qwerty123&password2=qwerty123")
+is "change to a common password: 400" "$(code "$r")" 400
+has "change to a common password: message" "$r" "one of the most common ones"
+r=$(pw "$P1" "csrf=$(csrf "$P1")&current=Pat+pawn+storm&password=PAT&password2=PAT")
+is "change to a short password: 400" "$(code "$r")" 400
+r=$(pw "$P1" "csrf=$(csrf "$P1")&current=Pat+pawn+storm&password=new+pawn+storm&password2=other+pawn+storm")
+is "change with differing new passwords: 400" "$(code "$r")" 400
+is "the refused changes kept the other session" "$(code "$(get "$P2" "$UP/account")")" 200
+r=$(pw "$P1" "csrf=$(csrf "$P1")&current=Pat+pawn+storm&password=new+pawn+storm&password2=new+pawn+storm")
+is "change: 303" "$(code "$r")" 303
+has "change: back to the account page" "$r" "Location: /account?password=changed"
+has "change: a new session cookie" "$r" "Set-Cookie: tc_session=[A-Za-z0-9_-]\{43\}"
+has "change: said on the account page" "$(get "$P1" "$UP/account?password=changed")" "Your password was changed"
+is "change: the other session is ended" "$(code "$(get "$P2" "$UP/api/account")")" 401
+is "change: the old password logs in no more" "$(code "$(form "$tmp/pat3.jar" "$UP/login" 'name=Pat&password=Pat+pawn+storm')")" 401
+is "change: the new one does" "$(code "$(form "$tmp/pat3.jar" "$UP/login" 'name=Pat&password=new+pawn+storm')")" 303
 
 # ---- a clean stop (SIGTERM) with a lobby stream open on every server; no
 # sanitizer report (when BIN is a sanitized build) on any server's stderr
