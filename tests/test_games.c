@@ -137,8 +137,30 @@ static void test_clocks(void)
     tg_clock corr = {TG_CLOCK_CORRESPONDENCE, 0, 0, 2};
     CHECK(tg_game_new(&g, &d, NULL, &corr, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
     CHECK(tg_game_move(&g, TC_WHITE, "d12", 86400000LL, &e2) == TG_OK, "%s", e2.msg);
-    CHECK(tg_game_check_flag(&g, 86400000LL * 3 - 1) == 0, "black has two days");
-    CHECK(tg_game_check_flag(&g, 86400000LL * 3 + 1) == 1 && !strcmp(g.result, "1-0"), "overdue: %s", g.result);
+    CHECK(tg_game_move(&g, TC_BLACK, "e11", 86400000LL * 2, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 86400000LL * 4 - 1) == 0, "white has two days");
+    CHECK(tg_game_check_flag(&g, 86400000LL * 4 + 1) == 1 && !strcmp(g.result, "0-1"), "overdue: %s", g.result);
+    tg_game_free(&g);
+
+    th_case("a game that never started is aborted, not lost: a first move overdue, or none in 5 minutes");
+    CHECK(tg_game_new(&g, &d, NULL, &corr, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "d12", 86400000LL, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 86400000LL * 3 + 1) == 1 && !strcmp(g.result, "-") &&
+              !strcmp(g.termination, "aborted: Black did not make a first move"),
+          "Black's first move overdue: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    CHECK(tg_game_new(&g, &d, NULL, &fischer, -1, 0, 1000, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_check_flag(&g, 1000 + TG_ABANDON_MS - 1) == 0, "aborted before 5 minutes");
+    CHECK(tg_game_move(&g, TC_WHITE, "d12", 1000 + TG_ABANDON_MS - 1, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 1000 + 2 * TG_ABANDON_MS - 2) == 0, "Black's 5 minutes run from White's move");
+    CHECK(tg_game_check_flag(&g, 1000 + 2 * TG_ABANDON_MS - 1) == 1 && !strcmp(g.result, "-") &&
+              !strcmp(g.termination, "aborted: Black did not make a first move"),
+          "Black never moved: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    CHECK(tg_game_new(&g, &d, NULL, &fischer, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "d12", 1000, &e2) == TG_OK && tg_game_resign(&g, TC_BLACK, 2000, &e2) == TG_OK &&
+              !strcmp(g.result, "-") && !strcmp(g.termination, "Black aborted the game"),
+          "a resignation before both moved aborts: %s %s", g.result, g.termination);
     tg_game_free(&g);
 
     th_case("bad clocks are refused");
