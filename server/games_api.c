@@ -476,6 +476,16 @@ static void post_chat(srv_games *G, const tg_game *g, int side, const char *text
         srv_route_error(r, 503, 1, "the chat cannot be read now: try again shortly");
 }
 
+/* The actions of docs/api.md's table (each taken by POST only). */
+static int is_action(const char *a)
+{
+    static const char *const names[] = {"move", "draw", "takeback", "resign", "abort", "rematch", "chat-watchers"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(a, names[i]))
+            return 1;
+    return 0;
+}
+
 /* POST /api/games/<id>/<action>: load, apply, save (retrying on a
  * conflicting save), publish. */
 static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, const char *action, const char *body,
@@ -774,6 +784,9 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
             return open_stream(G, c, id, q && strstr(q, "as=player") != NULL);
         } else if (n == 2 && post) {
             game_action(G, c, id, action, body, len, &r);
+        } else if (n == 2 && is_action(action)) { /* an action read: the route takes POST only */
+            r.allow = 3;
+            srv_route_error(&r, 405, 1, "%s takes POST only (docs/api.md), not %s", action, method);
         } else {
             r.allow = 2;
             srv_route_error(&r, n == 2 && (!strcmp(action, "pgn") || !strcmp(action, "events")) ? 405 : 404, 1,

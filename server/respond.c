@@ -62,7 +62,9 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const 
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
     }
     if (r.allow)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r.allow == 2 ? "GET, POST, OPTIONS" : "GET, HEAD");
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r.allow == 3   ? "POST"
+                                                         : r.allow == 2 ? "GET, POST, OPTIONS"
+                                                                        : "GET, HEAD");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)r.status, resp);
     MHD_destroy_response(resp);
     return ok;

@@ -24,7 +24,7 @@ typedef struct srv_response {
     const char *type;  /* Content-Type */
     const char *cache; /* Cache-Control */
     int page;          /* an HTML document: send the Content-Security-Policy */
-    int allow;         /* 405: send Allow: GET, HEAD */
+    int allow;         /* 405: send Allow: GET, HEAD (1), GET, POST, OPTIONS (2), POST (3) */
     const char *body;  /* body bytes (unless fd >= 0) */
     size_t len;
     char *owned;       /* heap body to free, or NULL when the site owns it */
