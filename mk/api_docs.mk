@@ -7,3 +7,12 @@ api-docs-test: $(BIN)
 api-docs-pg-test: $(BIN)
 	tools/with-postgres bash tests/server/api_docs.sh ./$(BIN)
 CHECKS += api-docs-test api-docs-pg-test
+
+# Rated results counted by two server processes at once (tests/server/
+# ratings.sh): equal to one process counting alone; the pair limit shown.
+.PHONY: ratings-test ratings-pg-test
+ratings-test: $(BIN)
+	bash tests/server/ratings.sh ./$(BIN)
+ratings-pg-test: $(BIN)
+	tools/with-postgres bash tests/server/ratings.sh ./$(BIN)
+CHECKS += ratings-test ratings-pg-test
