@@ -118,7 +118,7 @@ static void test_rules(void)
     CHECK(srv_name_check("Kb-Walker_2", key, msg, sizeof msg) == 0 && !strcmp(key, "kb-walker_2"), "%s %s", msg,
           key);
     CHECK(srv_name_check("ab", key, msg, sizeof msg) == 0, "two letters: %s", msg);
-    th_case("passwords: 8 to 128 bytes, not the user name");
+    th_case("passwords: 8 to 128 bytes, not the user name, not one of the most common");
     CHECK(srv_password_check("short", "bob", msg, sizeof msg) == -1 && strstr(msg, "at least 8"), "%s", msg);
     char longpw[200];
     memset(longpw, 'x', 129);
@@ -127,6 +127,9 @@ static void test_rules(void)
     CHECK(srv_password_check("MoebiusKing", "moebiusking", msg, sizeof msg) == -1 && strstr(msg, "user name"),
           "%s", msg);
     CHECK(srv_password_check("correct horse", "bob", msg, sizeof msg) == 0, "%s", msg);
+    CHECK(srv_password_check("PassWord1", "bob", msg, sizeof msg) == -1 && strstr(msg, "most common ones"), "%s", msg);
+    CHECK(srv_password_check("12345678", "bob", msg, sizeof msg) == -1 && srv_password_check("qwertyuiop", "bob", msg,
+          sizeof msg) == -1, "common passwords pass: %s", msg);
 }
 
 static void test_signup_login(void)
