@@ -194,17 +194,21 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const narrowQuery = window.matchMedia('(max-width: 700px)');
   let topSide: Side = 'black';
   const holder = boardCol.querySelector('.tc-board-holder');
+  const flat = boardCol.querySelector('.tc-flat');
+  const toolbar = boardCol.querySelector('.tc-toolbar');
   const arrange = () => {
     const [a, z] = [bars[topSide].b, bars[other(topSide)].b];
     if (narrowQuery.matches) {
       main.before(title);
+      if (toolbar && flat) flat.prepend(toolbar);
       if (holder) {
         holder.before(a);
         holder.after(z);
         z.after(controls, notice);
       } else boardWrap.replaceChildren(a, boardCol, z, controls, notice);
     } else {
-      table.prepend(a, title, status, result, notice, link);
+      // the board's tools beside it: the board takes the whole height
+      table.prepend(a, title, ...(toolbar ? [toolbar] : []), status, result, notice, link);
       moves.after(controls, note);
       table.append(z);
     }
@@ -214,7 +218,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     arrange();
     fit();
   };
-  const fit = () => fitGamePage(main, boardWrap, narrowQuery.matches ? [bars[other(topSide)].b, controls] : []);
+  const fit = () => fitGamePage(main, boardWrap, narrowQuery.matches ? [bars[other(topSide)].b, controls, notice] : []);
   let queued = false;
   const refit = () => {
     if (queued) return;
@@ -397,6 +401,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     notice.hidden = !text;
     notice.replaceChildren(text, ...answerButtons(s));
     notice.setAttribute('data-notice', text);
+    refit();
   };
 
   // Each newer state is put into words against the one before (a declined
