@@ -464,7 +464,8 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     }
   }
 
-  side.addEventListener('click', (e) => {
+  // on the page as a whole: on a phone the buttons and offers stand under the board
+  main.addEventListener('click', (e) => {
     const a = (e.target as Element).closest('[data-action]')?.getAttribute('data-action') ?? '';
     if (a === 'resign') {
       confirm.hidden = false;

@@ -110,6 +110,13 @@ test('issue 30: a hosted 8x14 game fits a 390x844 phone and fills a 1366x768 lap
     body: JSON.stringify({ variant: 'torus', clock: { kind: 'fischer', initial_ms: 300000, increment_ms: 3000 } }),
   });
   const g = await r.json();
+  // the API's reason for a bad move is the terminal's sentence too
+  for (const text of ['Bb5', 'nf3']) {
+    const bad = await fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: g.white.token, move: text }) });
+    const j = await bad.json();
+    const want = terminalReason('torus', text);
+    assert(bad.status === 400 && j.error === want, `API move '${text}': ${bad.status} "${j.error}", the terminal "${want}"`);
+  }
   // two moves: the buttons of a running game (resign, offer a draw)
   for (const [side, move] of [['white', 'e4'], ['black', 'e5']]) {
     const m = await fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: g[side].token, move }) });
@@ -151,6 +158,13 @@ test('issue 30: a hosted 8x14 game fits a 390x844 phone and fills a 1366x768 lap
       // the manual's picture of White's phone view (people.mjs takes Black's
       // at 390x844 and White's at 1366x768, with named players)
       if (DOCS && side === 'white' && w < 700) await page.screenshot({ path: join(top, 'docs', 'game-page-390-white.jpg'), type: 'jpeg', quality: 60 });
+      if (w < 700 && side === 'black') {
+        // the buttons under the board work: an offer, answered in words
+        await page.click('#tc-app [data-action="draw-offer"]');
+        await page.waitForSelector('#tc-app [data-notice="You offered a draw."]', { timeout: 10000 });
+        onScreen(await box(page, '#tc-app [data-notice]'), w, h, `${what}: the offer's words`);
+        onScreen(await box(page, `#tc-app [data-clock="white"]`), w, h, `${what}, with an offer: White's clock`);
+      }
       assert(errors.length === 0, errors.join('; '));
       await page.close();
     }
