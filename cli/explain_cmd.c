@@ -7,11 +7,7 @@
 
 void cli_explain_line(const char *text, const tc_explanation *x, char *buf, size_t n)
 {
-    if (x->why == TC_WHY_SYNTAX || x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION ||
-        x->why == TC_WHY_GAME_OVER)
-        snprintf(buf, n, "%s", x->message);
-    else
-        snprintf(buf, n, "illegal move '%s': %s", text, x->message);
+    tc_explain_line(text, x, buf, n);
 }
 
 void cli_print_check(const tc_position *p, FILE *out, int legend_wanted)

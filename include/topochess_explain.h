@@ -177,6 +177,17 @@ typedef struct tc_explanation {
  * TC_WHY_GAME_OVER for every text. */
 int tc_explain_move(const tc_position *p, const char *text, tc_explanation *out);
 
+/* The one sentence every surface shows for a move text that is not a
+ * legal move (the terminal's play and --play, `topochess pgn`, the
+ * browser's typed and clicked moves): "illegal move 'Bb5': the bishop on f1
+ * cannot reach b5: ..." for a move of a piece that may not go there; the
+ * message alone when the message already names the text (not a move text,
+ * ambiguous, missing promotion piece, game over). `text` is the move text
+ * as the player wrote it (for a clicked move, its coordinates "f1b5"), x
+ * what tc_explain_move said of it. Returns the length written (as
+ * snprintf). */
+int tc_explain_line(const char *text, const tc_explanation *x, char *buf, size_t n);
+
 /* Plays a list of moves as tc_play_moves does. When a move text is not a
  * legal move, explains it as tc_explain_move does in the position before
  * it, takes back the moves played (the position is unchanged) and returns

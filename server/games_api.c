@@ -540,7 +540,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             /* an illegal move: the library's own reason, naming cells */
             tc_explanation *why = rc == TG_EBADINPUT ? malloc(sizeof *why) : NULL;
             if (why && tc_explain_move(g.pos, move, why) && why->message[0])
-                snprintf(reason, sizeof reason, "%.500s", why->message);
+                tc_explain_line(move, why, reason, sizeof reason); /* as the terminal and the pages say it */
             free(why);
         } else if (is_resign) {
             rc = tg_game_resign(&g, side, t, &err);

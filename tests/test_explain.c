@@ -542,6 +542,38 @@ static void reasons(void)
     free(x);
 }
 
+/* tc_explain_line: the sentence of every interface, on the torus where the
+ * browser once said only "illegal move 'Bb5'". */
+static void lines(void)
+{
+    th_case("explain: tc_explain_line words a bad move text once for every interface");
+    tc_explanation *x = malloc(sizeof *x);
+    tc_position *p = at("torus", NULL, NULL);
+    if (p && x) {
+        char buf[800];
+        tc_explain_move(p, "Bb5", x);
+        tc_explain_line("Bb5", x, buf, sizeof buf);
+        CHECK(!strcmp(buf, "illegal move 'Bb5': the bishop on f1 cannot reach b5: its line f1 e2 d3 c4 b5 is "
+                           "blocked by the white pawn on e2; it has no legal move"),
+              "Bb5: %s", buf);
+        tc_explain_move(p, "f1b5", x);
+        tc_explain_line("f1b5", x, buf, sizeof buf);
+        CHECK(!strncmp(buf, "illegal move 'f1b5': the bishop on f1 cannot reach b5", 53), "f1b5: %s", buf);
+        tc_explain_move(p, "nf3", x);
+        tc_explain_line("nf3", x, buf, sizeof buf);
+        CHECK(!strcmp(buf, "'nf3' is not a move: pieces are upper case: 'Nf3'"), "nf3: %s", buf);
+        tc_explain_move(p, "Nf3", x);
+        tc_explain_line("Nf3", x, buf, sizeof buf);
+        CHECK(!strcmp(buf, "'Nf3' is a legal move"), "Nf3: %s", buf);
+        char small[16];
+        tc_explain_move(p, "Bb5", x);
+        int len = tc_explain_line("Bb5", x, small, sizeof small);
+        CHECK(len > (int)sizeof small && strlen(small) == sizeof small - 1, "truncated: %d '%s'", len, small);
+    }
+    tc_position_free(p);
+    free(x);
+}
+
 static void names(void)
 {
     th_case("explain: presets by title, spelling and case; did-you-mean");
@@ -575,6 +607,7 @@ void suite_explain(void)
     check_joins();
     worked_positions();
     reasons();
+    lines();
     names();
     check_against_refgen();
 }

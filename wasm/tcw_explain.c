@@ -212,6 +212,14 @@ char *EXPORT(tcw_game_explain)(const tc_position *p, const char *text)
     sb s = {0};
     sb_printf(&s, "{\"legal\":%s,\"why\":\"%s\",\"message\":", rc == 0 ? "true" : "false", why_name(x->why));
     sb_str(&s, x->message);
+    if (rc) {
+        /* the sentence the terminal prints for this text (tc_explain_line) */
+        char line[sizeof x->message + 64];
+        tc_explain_line(text, x, line, sizeof line);
+        sb_puts(&s, ",\"line\":");
+        sb_str(&s, line);
+    } else
+        sb_puts(&s, ",\"line\":null");
     sb_puts(&s, ",\"move\":");
     if (x->move && tc_is_legal(p, x->move))
         tcw_move_json(&s, p, x->move);

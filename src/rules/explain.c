@@ -570,6 +570,18 @@ int tc_explain_move(const tc_position *p, const char *text, tc_explanation *out)
     return -1;
 }
 
+int tc_explain_line(const char *text, const tc_explanation *x, char *buf, size_t n)
+{
+    if (!x)
+        return snprintf(buf, n, "no explanation");
+    if (x->why == TC_WHY_LEGAL)
+        return snprintf(buf, n, "'%.40s' is a legal move", text ? text : "");
+    if (x->why == TC_WHY_SYNTAX || x->why == TC_WHY_AMBIGUOUS || x->why == TC_WHY_NEEDS_PROMOTION ||
+        x->why == TC_WHY_GAME_OVER)
+        return snprintf(buf, n, "%s", x->message);
+    return snprintf(buf, n, "illegal move '%.40s': %s", text ? text : "", x->message);
+}
+
 int tc_play_moves_explain(tc_position *p, const char *moves, tc_explanation *out, char *text, size_t n,
                           int *colour)
 {

@@ -53,7 +53,7 @@ is "out of turn: message" "$(body "$r" | jq -r .error)" "it is not your turn: Bl
 post_is "wrong token: 403" 403 "$U/api/games/$id/move" "{\"token\":\"$(printf '%032d' 0)\",\"move\":\"e11\"}"
 post_is "no token: 403" 403 "$U/api/games/$id/move" '{"move":"e11"}'
 post_is "illegal move: 400" 400 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e2\"}"
-is "illegal move: the library's reason" "$(body "$r" | jq -r '.error | split(";")[0]')" "no black pawn can reach e2"
+is "illegal move: the library's reason" "$(body "$r" | jq -r '.error | split(";")[0]')" "illegal move 'e2': no black pawn can reach e2"
 post_is "black's move by SAN" 200 "$U/api/games/$id/move" "{\"token\":\"$B\",\"move\":\"e11\"}"
 until_ok 10 grep -q '^id: 3$' "$tmp/watch1" || bad "the watcher did not get the second move"
 is "watcher: the state after two moves" \

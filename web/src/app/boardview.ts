@@ -50,13 +50,18 @@ class PositionCache {
   }
 }
 
-export function describeEdges(rules: Rules, pic: Picture): string {
+/** The joins at the picture's edges, named as the board is drawn: a board
+ * flipped for Black (turned half a turn) shows the picture's bottom edge
+ * at the top and its right edge on the left, and its cells run the other
+ * way along each edge. */
+export function describeEdges(rules: Rules, pic: Picture, flipped = false): string {
   const t = rules.topology;
   const parts: string[] = [];
   const name = (p: { cell: number } | null) => (p ? t.cellName(p.cell) : '');
   const side = (label: string, e: Picture['top'], rowOrCol: 'row' | 'column') => {
     if (!e.kind) return;
-    const cells = e.ghosts.filter(Boolean);
+    // left to right along a row, bottom to top along a column, on screen
+    const cells = (flipped ? [...e.ghosts].reverse() : e.ghosts).filter(Boolean);
     if (cells.length === 0) return;
     const first = name(cells[0]);
     const lastCell = name(cells[cells.length - 1]);
@@ -68,10 +73,10 @@ export function describeEdges(rules: Rules, pic: Picture): string {
       `${label}: ${e.kind}${uniform ? ` to ${what}` : ''} (${first}…${lastCell}${cells.some((c) => c!.sx < 0) ? ', mirrored' : ''})`,
     );
   };
-  side('top', pic.top, 'row');
-  side('bottom', pic.bottom, 'row');
-  side('left', pic.left, 'column');
-  side('right', pic.right, 'column');
+  side('top', flipped ? pic.bottom : pic.top, 'row');
+  side('bottom', flipped ? pic.top : pic.bottom, 'row');
+  side('left', flipped ? pic.right : pic.left, 'column');
+  side('right', flipped ? pic.left : pic.right, 'column');
   const twist = pic.seams.filter((s) => s.kind === 'twist' && !s.vertical);
   if (twist.length) {
     const pairs = twist
@@ -129,7 +134,7 @@ export function createBoardView(
     dests: (cell) => movesOf(current()).filter((m) => m.from === cell),
     lines: (cell) => current().lines(cell),
     onView: () => {
-      caption.textContent = describeEdges(rules, board.state.picture);
+      caption.textContent = describeEdges(rules, board.state.picture, board.state.config.orientation === 'black');
     },
     onIllegal: (from, to) => {
       const pre = board.state.config.premove;
@@ -212,12 +217,14 @@ export function createBoardView(
   };
   toolbar.addEventListener('click', (e) => {
     const action = (e.target as Element).closest('[data-action]')?.getAttribute('data-action');
+    const turned = board.state.config.orientation === 'black' ? -1 : 1;
     switch (action) {
       case 'flip': board.flip(); break;
-      case 'roll-left': board.roll(1, 0); break;
-      case 'roll-right': board.roll(-1, 0); break;
-      case 'roll-up': board.roll(0, -1); break;
-      case 'roll-down': board.roll(0, 1); break;
+      // the buttons name directions on screen: a flipped board rolls the other way
+      case 'roll-left': board.roll(turned, 0); break;
+      case 'roll-right': board.roll(-turned, 0); break;
+      case 'roll-up': board.roll(0, -turned); break;
+      case 'roll-down': board.roll(0, turned); break;
       case 'roll-reset': board.resetRoll(); break;
       case 'sound':
         setSoundOn(!soundOn());
@@ -262,7 +269,7 @@ export function createBoardView(
       checkLines: st.check ? st.checkLines : [],
       movable: opts.movable(),
     });
-    caption.textContent = describeEdges(rules, board.state.picture);
+    caption.textContent = describeEdges(rules, board.state.picture, board.state.config.orientation === 'black');
     if (lastPath && ctl.cursor === shownPly + 1 && !userMoved) board.animate(lastPath);
     if (ctl.cursor === shownPly + 1) {
       const m = ctl.plies[ctl.cursor - 1]!.move;

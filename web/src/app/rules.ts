@@ -84,7 +84,10 @@ function gameRules(v: Variant, g: Game): GameRules {
     ending: () => g.ending(),
     lines: (cell) => paths(g.lines(v.cellName(cell))),
     movePath: (uci) => g.movePath(uci).cells.map(idx),
-    explain: (from, to) => g.explain({ from: v.cellName(from), to: v.cellName(to) }).message,
+    explain: (from, to) => {
+      const x = g.explain({ from: v.cellName(from), to: v.cellName(to) });
+      return x.line ?? x.message;
+    },
     pgn: (tags, result) => g.pgn(tags, result),
     loadPgn(text) {
       g.loadPgn(text);

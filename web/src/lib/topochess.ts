@@ -137,6 +137,11 @@ export interface Explanation {
   why: ExplainReason;
   /** One line naming cells, e.g. "the bishop on f8 cannot reach a3: ...". */
   message: string;
+  /** Not legal: the sentence every interface shows for this text, the
+   * terminal's play and --play included (the library's tc_explain_line),
+   * e.g. "illegal move 'Bb5': the bishop on f1 cannot reach b5: ...";
+   * null for a legal move. */
+  line: string | null;
   /** legal: the move; king-attacked: the move that would expose the king
    * (then only its uci is given). */
   move: Move | { uci: string } | null;
@@ -550,7 +555,17 @@ export class Game {
     const text = typeof move === 'string' ? move : `${move.from}${move.to}${move.promotion ?? ''}`;
     const m = this.m;
     const ptr = m.withStrs([text], (s) => m.x.tcw_game_play(this.live(), s.ptr, m.err));
-    if (!ptr) throw new TopochessError(m.error());
+    if (!ptr) {
+      const parsed = m.error();
+      // The reason, worded as the terminal words it (tc_explain_line).
+      let why: string | null = null;
+      try {
+        why = this.explain(text).line;
+      } catch {
+        why = null;
+      }
+      throw new TopochessError(why ?? parsed);
+    }
     return this.json<Move>(ptr);
   }
 

@@ -8,6 +8,7 @@
 import { bindArrowKeys, createBoardView, createMoveList } from '../app/boardview';
 import { el } from '../app/dom';
 import { GameController } from '../app/game';
+import { fitGamePage } from '../app/gamefit';
 import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
 import { playSound } from '../app/sound';
 import { loadRules } from '../app/rules';
@@ -119,7 +120,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const ctl = new GameController(rules, state.start_fen);
   const players = data.players ?? { white: null, black: null, rated: false };
 
-  const title = el('h1', {}, `${state.title}: game ${state.id}`);
+  const title = el('h1', { class: 'tc-gp-title' }, `${state.title}: `, el('span', { class: 'tc-gp-id' }, `game ${state.id}`));
   const status = el('p', { class: 'tc-status', 'data-status': '', 'aria-live': 'polite' });
   const result = el('p', { class: 'tc-result', 'data-result': '', hidden: '' });
   const note = el('p', { class: 'tc-game-note', 'data-note': '' });
@@ -127,6 +128,11 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const boardWrap = el('div', { class: 'tc-gp-boardcol' });
   const boardCol = el('div', { class: 'tc-gp-board' });
   const side = el('aside', { class: 'tc-gp-side' });
+  // beside the board on a wide screen: the bars at its top and bottom
+  // edges, between them the status, the moves and the buttons (as tall
+  // as the board); on a phone its parts go around the board (arrange)
+  const table = el('div', { class: 'tc-gp-table' });
+  side.append(table);
   main.append(boardWrap, side);
   app.replaceChildren(title, main);
 
@@ -152,7 +158,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const link = el('p', { class: 'tc-game-role', 'data-role': '' });
   const spectators = el('span', { class: 'tc-gp-spectators', 'data-spectators': '0' });
   const notice = el('div', { class: 'tc-gp-notice', 'data-notice': '', 'aria-live': 'polite', hidden: '' });
-  side.append(status, result, notice, link);
+  table.append(status, result, notice, link);
 
   const canMove = () => !!you && state.status === 'active' && state.turn === you && ctl.atEnd();
   const view = createBoardView(boardCol, rules, ctl, {
@@ -161,24 +167,8 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     onUserMove: (m) => void act('move', { move: m.uci }),
   });
 
-  // The bars go right above and below the board itself (inside the board
-  // view, around its holder) when it has one, else around the whole view.
-  const holder = boardCol.querySelector('.tc-board-holder');
-  const placeBars = (top: Side) => {
-    const [a, z] = [bars[top].b, bars[other(top)].b];
-    if (holder) {
-      holder.before(a);
-      holder.after(z);
-    } else boardWrap.replaceChildren(a, boardCol, z);
-  };
-  placeBars('black');
-  // a tall board keeps both bars on the screen: its width follows the
-  // window's height by the board's shape
-  const cols = rules.topology.width, rows = rules.topology.height;
-  boardWrap.style.setProperty('--tc-gp-aspect', String((cols + 1.5) / (rows + 1.5)));
-
   const moves = el('div', { class: 'tc-movelist' });
-  side.append(moves);
+  table.append(moves);
   const drawMoves = createMoveList(moves, ctl);
 
   const controls = el('div', { class: 'tc-controls' });
@@ -194,7 +184,57 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     el('span', {}, 'Resign this game? '), btn('Yes, resign', 'resign-confirm'), btn('Cancel', 'resign-cancel'));
   controls.append(...Object.values(buttons), confirm);
   const pgn = el('a', { href: `/api/games/${state.id}/pgn`, 'data-pgn': '', download: `${state.id}.pgn` }, 'Download PGN');
-  side.append(controls, note, el('p', {}, pgn, ' · ', el('a', { href: `/games?variant=${encodeURIComponent(state.variant)}` }, 'archive')));
+  table.append(controls, note);
+  side.append(el('p', {}, pgn, ' · ', el('a', { href: `/games?variant=${encodeURIComponent(state.variant)}` }, 'archive')));
+
+  // Where the bars, the title and the buttons go, and how large the board
+  // is: the board fills the window's height (less the header) beside the
+  // table on a wide screen; on a phone the board, both bars and the
+  // buttons fit the screen together (see fitGamePage).
+  const narrowQuery = window.matchMedia('(max-width: 700px)');
+  let topSide: Side = 'black';
+  const holder = boardCol.querySelector('.tc-board-holder');
+  const flat = boardCol.querySelector('.tc-flat');
+  const toolbar = boardCol.querySelector('.tc-toolbar');
+  const arrange = () => {
+    const [a, z] = [bars[topSide].b, bars[other(topSide)].b];
+    if (narrowQuery.matches) {
+      main.before(title);
+      if (toolbar && flat) flat.prepend(toolbar);
+      if (holder) {
+        holder.before(a);
+        holder.after(z);
+        z.after(controls, notice);
+      } else boardWrap.replaceChildren(a, boardCol, z, controls, notice);
+    } else {
+      // the board's tools beside it: the board takes the whole height
+      table.prepend(a, title, ...(toolbar ? [toolbar] : []), status, result, notice, link);
+      moves.after(controls, note);
+      table.append(z);
+    }
+  };
+  const placeBars = (top: Side) => {
+    topSide = top;
+    arrange();
+    fit();
+  };
+  const fit = () => fitGamePage(main, boardWrap, narrowQuery.matches ? [bars[other(topSide)].b, controls, notice] : []);
+  let queued = false;
+  const refit = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fit();
+    });
+  };
+  narrowQuery.addEventListener('change', () => {
+    arrange();
+    refit();
+  });
+  window.addEventListener('resize', refit);
+  new ResizeObserver(refit).observe(main);
+  placeBars('black');
 
   // The players' chat: shown to the players; a watcher turns it on.
   const chatBox = el('section', { class: 'tc-gp-chat', 'data-chat': '' });
@@ -354,12 +394,14 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     if (!you && chatForm.isConnected) chatForm.remove();
     if (you && !state.engine && !chatForm.isConnected) chatBox.append(chatForm, chatOpenLabel);
     drawClocks();
+    refit();
   };
 
   const showNotice = (text: string, s: GameState) => {
     notice.hidden = !text;
     notice.replaceChildren(text, ...answerButtons(s));
     notice.setAttribute('data-notice', text);
+    refit();
   };
 
   // Each newer state is put into words against the one before (a declined
@@ -422,7 +464,8 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     }
   }
 
-  side.addEventListener('click', (e) => {
+  // on the page as a whole: on a phone the buttons and offers stand under the board
+  main.addEventListener('click', (e) => {
     const a = (e.target as Element).closest('[data-action]')?.getAttribute('data-action') ?? '';
     if (a === 'resign') {
       confirm.hidden = false;

@@ -155,6 +155,7 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
     const watcherChat = await fetch(`${b}/api/games/${gid}/chat`, { method: 'POST', body: JSON.stringify({ text: 'hi' }) });
     assert(watcherChat.status === 403, `chat without a token: ${watcherChat.status}`);
     await mv(ann, 'f1', 'c4', 5);
+    await ann.page.evaluate(() => window.scrollTo(0, 0)); // the chat line typed above scrolled the page
     await shot(ann.page, 'game-1366-play', 'game-page-1366');
     // Bob resigns, with a confirmation: White wins
     assert(await bob.page.locator('[data-confirm]').isHidden(), 'the resign confirmation shows before a click');

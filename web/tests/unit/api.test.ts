@@ -1,12 +1,13 @@
 // The TypeScript API over the wasm build, checked against the rules' worked
 // examples (RULES.md), the native CLI and the library's own tables.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   JOIN_FILE_WRAP, JOIN_FOLD, JOIN_RANK_WRAP, JOIN_TWIST, TopochessError, type Topochess, type Variant,
 } from '../../src/lib/topochess';
-import { epdLines, native, page, ROOT, tc } from './helpers';
+import { BIN, epdLines, native, page, ROOT, tc } from './helpers';
 
 let T: Topochess;
 beforeAll(async () => {
@@ -445,6 +446,49 @@ describe('explain (the library\'s attack paths and reasons)', () => {
       mated.playMoves('f3 e5 g4 Qh4#');
       expect(mated.explain('Kf2')).toMatchObject({ why: 'game-over', status: 'checkmate' });
     });
+  });
+
+  // Issue 30: a typed move got only "illegal move 'Bb5'" in the browser,
+  // where the terminal named the blocking pawn. Both now print the
+  // library's tc_explain_line; the terminal's --play is the reference.
+  it('a bad move text throws the sentence the terminal prints for it', () => {
+    const terminal = (variant: string, moves: string): string => {
+      const r = spawnSync(BIN, ['fen', '--variant', variant, '--play', moves], { encoding: 'utf8' });
+      const m = /^topochess: --play: move \d+ \((?:white|black)\): (.*)$/m.exec(r.stderr);
+      if (!m) throw new Error(`--play ${moves}: ${r.stderr}`);
+      return m[1]!;
+    };
+    const cases: [string, string[], string][] = [
+      ['torus', [], 'Bb5'],
+      ['torus', [], 'nf3'],
+      ['torus', [], 'f1b5'],
+      ['torus', [], 'xyz'],
+      ['torus', [], 'e5'],
+      ['torus', ['e4', 'e5'], 'Ke3'],
+      ['klein-bottle', ['d12'], 'Bb5'],
+      ['chess', ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'd6', 'd4'], 'Nd4'],
+      ['chess', ['f3', 'e5', 'g4', 'Qh4#'], 'Kf2'],
+    ];
+    for (const [variant, before, text] of cases) {
+      const want = terminal(variant, [...before, text].join(' '));
+      withVariant(variant, (v) => {
+        const g = v.game();
+        for (const m of before) g.play(m);
+        const fen = g.fen();
+        let got = '';
+        try {
+          g.play(text);
+        } catch (e) {
+          expect(e).toBeInstanceOf(TopochessError);
+          got = (e as Error).message;
+        }
+        expect(got, `${variant} ${text}`).toBe(want);
+        expect(g.explain(text).line).toBe(want);
+        expect(g.fen()).toBe(fen);
+      });
+    }
+    expect(terminal('torus', 'Bb5')).toMatch(/blocked by the white pawn on e2/);
+    withVariant('torus', (v) => expect(v.game().explain('Nf3').line).toBeNull());
   });
 
   it('draws a move across the twist and lists attacks across joins', () => {
