@@ -10,6 +10,7 @@
 #include "lobby.h"
 #include "lobby_store.h"
 #include "render.h"
+#include "respond.h"
 #include "session.h"
 #include "store.h"
 
@@ -559,15 +560,11 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     int64_t now = now_ms();
     tc_error err;
 
-    /* who asks: the peer, or the last hop a trusted proxy names */
-    char addr[64];
+    /* who asks: the peer, or the client a trusted proxy names (an address,
+     * else the peer: srv_forwarded_client) */
+    char addr[48];
     int trusted = P->proxy[0] && rq->addr && !strcmp(rq->addr, P->proxy);
-    const char *fwd = trusted && rq->forwarded_for ? strrchr(rq->forwarded_for, ',') : NULL;
-    snprintf(addr, sizeof addr, "%s", trusted && rq->forwarded_for ? (fwd ? fwd + 1 : rq->forwarded_for) : rq->addr ? rq->addr : "?");
-    char *a = addr;
-    while (*a == ' ')
-        a++;
-    memmove(addr, a, strlen(a) + 1);
+    srv_forwarded_client(rq->addr, P->proxy, rq->forwarded_for, addr);
     int secure = P->secure || (trusted && rq->forwarded_proto && !strcmp(rq->forwarded_proto, "https"));
 
     tp_session sess, *s = NULL;
