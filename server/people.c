@@ -96,6 +96,7 @@ int srv_people_owns(const char *target)
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+const char *srv_people_proxy(const srv_people *P) { return P->proxy; }
 
 void srv_people_close_streams(srv_people *P)
 {
@@ -157,6 +158,10 @@ static int parse_form(const char *body, size_t len, form *f, char *msg, size_t n
                 return -1;
             }
             v[vl] = '\0';
+            if (srv_utf8_invalid(v, (size_t)vl) >= 0) {
+                snprintf(msg, n, "the form field '%.23s' is not UTF-8 text", name);
+                return -1;
+            }
             for (int k = 0; k < f->n; k++)
                 if (!strcmp(f->name[k], name)) {
                     snprintf(msg, n, "the form field '%.23s' is given twice", name);

@@ -59,6 +59,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
 /* The lobby of these pages, and the user a Cookie header's session
  * belongs to (1 with user_id, else 0), for the lobby's stream. */
 struct srv_lobby *srv_people_lobby(srv_people *P);
+/* The --trusted-proxy address ("" for none). */
+const char *srv_people_proxy(const srv_people *P);
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
 
 /* Called (from a request's thread) after a page was published or

@@ -45,7 +45,9 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
     if (!strcmp(method, "GET") && (!strcmp(target, "/api/lobby/events") || !strncmp(target, "/api/lobby/events?", 18))) {
         char user_id[TP_ID_LEN + 1];
         srv_people_user_of(P, rq.cookie, user_id);
-        return srv_lobby_stream(srv_people_lobby(P), c, user_id);
+        char client[48];
+        srv_forwarded_client(ip, srv_people_proxy(P), rq.forwarded_for, client);
+        return srv_lobby_stream(srv_people_lobby(P), c, user_id, client);
     }
     srv_people_response out;
     srv_people_handle(P, site, &rq, &out);
