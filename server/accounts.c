@@ -230,6 +230,17 @@ fail:
     return SRV_ACC_INTERNAL;
 }
 
+int srv_accounts_login_take(srv_accounts *A, const char *addr, char *msg, size_t n)
+{
+    char akey[64];
+    addr_key(addr, akey);
+    if (srv_rate_take_key(A->logins, akey))
+        return 1;
+    snprintf(msg, n, "too many logins from your address: at most %d a minute, wait a few seconds",
+             SRV_LOGINS_PER_MINUTE);
+    return 0;
+}
+
 /* Seconds a pair (address, account) waits after its latest failure while
  * the account is attacked: 2, 4, 8, ... up to SRV_BACKOFF_MAX_S. */
 static int backoff_s(int pair_fails)
@@ -253,13 +264,6 @@ srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *p
         return SRV_ACC_BAD_INPUT;
     }
     addr_key(addr, akey);
-    /* every attempt, right or wrong, costs a hash: a bound per address
-     * before any (docs/accounts.md) */
-    if (!srv_rate_take_key(A->logins, akey)) {
-        snprintf(msg, n, "too many logins from your address: at most %d a minute, wait a few seconds",
-                 SRV_LOGINS_PER_MINUTE);
-        return SRV_ACC_THROTTLED;
-    }
     for (size_t i = 0; i <= len; i++)
         key[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
     subject(by_user, sizeof by_user, "user", key);

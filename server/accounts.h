@@ -67,6 +67,11 @@ srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *
 srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *password, const char *addr,
                                 int64_t now_ms, tp_user *out, char *msg, size_t n);
 
+/* Every login, right or wrong, costs a hash: a bound per address before
+ * any (SRV_LOGINS_PER_MINUTE, a token bucket in memory). Takes a token for
+ * addr: 1, or 0 with the refusal in msg (429). */
+int srv_accounts_login_take(srv_accounts *A, const char *addr, char *msg, size_t n);
+
 /* Hashes one password as sign-up does (for the bench): 0 or -1. */
 int srv_password_hash(srv_accounts *A, const char *password, char out[TP_HASH_MAX + 1]);
 

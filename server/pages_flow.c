@@ -204,6 +204,12 @@ void srv_pf_save(tp_db *d, const srv_pf_user *u, const char *slug, int base_rev,
         answer(r, 400, "the page holds a NUL byte");
         return;
     }
+    long bad = srv_utf8_invalid(text, len);
+    if (bad >= 0) { /* a draft too: every text kept is UTF-8 (issue 29) */
+        answer(r, 400, "the page is not UTF-8 text: byte %ld (0x%02x) begins no valid UTF-8 character", bad + 1,
+               (unsigned)(unsigned char)text[bad]);
+        return;
+    }
     if (!u->editor) {
         int made = tp_revisions_since(d, u->id, now_ms - 3600 * 1000, &err);
         if (made < 0) {

@@ -24,6 +24,7 @@ struct srv_people {
     tp_db *db;
     srv_accounts *acc;
     srv_lobby *lobby;
+    srv_jobs *jobs; /* logins and sign-ups, off the daemon's threads */
     int secure;
     char proxy[64];
     void (*on_pages)(void *ctx);
@@ -63,7 +64,10 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
     P->lobby = P->acc ? srv_lobby_start(P->db, url, err) : NULL;
-    if (!P->lobby) {
+    P->jobs = P->lobby ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
+    if (P->lobby && !P->jobs)
+        snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
+    if (!P->jobs) {
         srv_people_stop(P);
         return NULL;
     }
@@ -74,6 +78,7 @@ void srv_people_stop(srv_people *P)
 {
     if (!P)
         return;
+    srv_jobs_stop(P->jobs);
     srv_lobby_stop(P->lobby);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
@@ -97,11 +102,30 @@ int srv_people_owns(const char *target)
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
 const char *srv_people_proxy(const srv_people *P) { return P->proxy; }
+srv_jobs *srv_people_jobs(srv_people *P) { return P->jobs; }
+
+static void login_page(srv_people_response *out, int status, const char *name, const char *msg,
+                       const tp_session *s);
+
+int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_people_response *out)
+{
+    char addr[48], msg[160];
+    srv_forwarded_client(rq->addr, P->proxy, rq->forwarded_for, addr);
+    if (srv_accounts_login_take(P->acc, addr, msg, sizeof msg))
+        return 1;
+    memset(out, 0, sizeof *out);
+    out->r.fd = -1;
+    login_page(out, 429, NULL, msg, NULL);
+    out->r.retry_after = 2;
+    return 0;
+}
 
 void srv_people_close_streams(srv_people *P)
 {
-    if (P)
-        srv_lobby_close_streams(P->lobby);
+    if (!P)
+        return;
+    srv_jobs_close(P->jobs);
+    srv_lobby_close_streams(P->lobby);
 }
 
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])
@@ -703,6 +727,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         } else if (signup && (!pw2 || strcmp(pw, pw2))) {
             rc = SRV_ACC_BAD_INPUT;
             snprintf(msg, sizeof msg, "the two passwords differ");
+        } else if (!signup && !rq->login_taken && !srv_accounts_login_take(P->acc, addr, msg, sizeof msg)) {
+            rc = SRV_ACC_THROTTLED;
         } else {
             rc = signup ? srv_accounts_signup(P->acc, name, pw, addr, now, &u, msg, sizeof msg)
                         : srv_accounts_login(P->acc, name, pw, addr, now, &u, msg, sizeof msg);

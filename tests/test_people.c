@@ -59,7 +59,8 @@ static answer ask(srv_people *P, call c)
                              c.addr ? c.addr : "192.0.2.1",
                              c.body,
                              c.body ? strlen(c.body) : 0,
-                             NULL};
+                             NULL,
+                             0};
     srv_people_response out;
     srv_people_handle(P, the_site, &rq, &out);
     answer a;
@@ -425,7 +426,7 @@ static void test_secure_and_input(void)
 
     th_case("bad requests: wrong content type 415, a huge form 413, an unknown route 404, GET /logout 405");
     srv_people_request rq = {"POST", "/login", NULL, NULL, "hub.test", NULL, NULL, NULL, "application/json", "192.0.2.1",
-                             "{}", 2, NULL};
+                             "{}", 2, NULL, 0};
     srv_people_response out;
     srv_people_handle(P, NULL, &rq, &out);
     CHECK(out.r.status == 415, "json body: %d", out.r.status);
