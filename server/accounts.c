@@ -290,7 +290,8 @@ srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *p
         if (recent < 0)
             goto fail;
         if (recent > 0) {
-            snprintf(msg, n, "this account had many failed logins: wait %d seconds before trying again from your address",
+            snprintf(msg, n,
+                     "this account had many failed logins: wait %d seconds before trying again from your address",
                      wait);
             return SRV_ACC_THROTTLED;
         }
