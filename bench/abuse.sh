@@ -177,7 +177,7 @@ echo "login storm: $L logins at once from one address: $in in, $refused refused 
   "another client's reads meanwhile: median $(sed -n 5p <<< "$reads") s, max $(tail -n 1 <<< "$reads") s"
 streams=()
 for i in $(seq 1 120); do
-  curl -s --noproxy '*' -o /dev/null -w '%{http_code}\n' --max-time 3 -H 'X-Forwarded-For: 198.51.100.60' \
+  curl -s --noproxy '*' -o /dev/null -w '%{http_code}\n' --max-time 15 -H 'X-Forwarded-For: 198.51.100.60' \
     "$S/api/lobby/events" > "$tmp/lobby.$i" 2> /dev/null &
   streams+=($!)
 done
