@@ -9,7 +9,7 @@ struct srv_jobs {
     pthread_cond_t work, idle;
     srv_job *head, *tail; /* waiting, first in first out */
     srv_job *finished;    /* run, not yet claimed */
-    int waiting, running, max_waiting, stopping, closed, nthreads;
+    int waiting, reserved, running, max_waiting, stopping, closed, nthreads;
     pthread_t threads[SRV_JOBS_MAX_THREADS];
 };
 
@@ -62,22 +62,28 @@ srv_jobs *srv_jobs_start(int threads, int max_waiting)
     return J;
 }
 
-int srv_jobs_submit(srv_jobs *J, srv_job *j)
+int srv_jobs_reserve(srv_jobs *J)
 {
     pthread_mutex_lock(&J->lock);
-    int ok = !J->stopping && !J->closed && J->waiting < J->max_waiting;
-    if (ok) {
-        j->next = NULL;
-        if (J->tail)
-            J->tail->next = j;
-        else
-            J->head = j;
-        J->tail = j;
-        J->waiting++;
-        pthread_cond_signal(&J->work);
-    }
+    int ok = !J->stopping && !J->closed && J->waiting + J->reserved < J->max_waiting;
+    J->reserved += ok;
     pthread_mutex_unlock(&J->lock);
     return ok ? 0 : -1;
+}
+
+void srv_jobs_submit(srv_jobs *J, srv_job *j)
+{
+    pthread_mutex_lock(&J->lock);
+    J->reserved--;
+    j->next = NULL;
+    if (J->tail)
+        J->tail->next = j;
+    else
+        J->head = j;
+    J->tail = j;
+    J->waiting++;
+    pthread_cond_signal(&J->work);
+    pthread_mutex_unlock(&J->lock);
 }
 
 srv_job *srv_jobs_claim(srv_jobs *J, const void *key)

@@ -7,7 +7,7 @@
  * the finished job by its key (the connection) and sends the answer.
  *
  * Limits: SRV_JOBS_MAX_THREADS workers; a job beyond max_waiting queued
- * is refused (the caller answers 503).
+ * is refused (the caller answers 503 without suspending anything).
  *
  * Calls pthreads only. */
 #ifndef SRV_JOBS_H
@@ -27,8 +27,12 @@ typedef struct srv_job {
 } srv_job;
 
 srv_jobs *srv_jobs_start(int threads, int max_waiting);
-/* Queues j: 0, or -1 when the queue is full or stopping. */
-int srv_jobs_submit(srv_jobs *J, srv_job *j);
+/* A place in the queue: 0, or -1 when it is full or closed. Then the
+ * caller suspends its connection and submits (so that the job's resume
+ * never comes before the suspension). */
+int srv_jobs_reserve(srv_jobs *J);
+/* Queues j in the place reserved. */
+void srv_jobs_submit(srv_jobs *J, srv_job *j);
 /* The finished job of key, taken off the list, or NULL. */
 srv_job *srv_jobs_claim(srv_jobs *J, const void *key);
 /* Refuses new jobs and waits until none waits or runs (before the daemon

@@ -183,10 +183,11 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
         people_job *pj = job_new(P, site, c, &rq);
         if (!pj)
             return MHD_NO;
-        MHD_suspend_connection(c);
-        if (!srv_jobs_submit(J, &pj->j))
+        if (!srv_jobs_reserve(J)) {
+            MHD_suspend_connection(c);
+            srv_jobs_submit(J, &pj->j);
             return MHD_YES;
-        MHD_resume_connection(c);
+        }
         job_free(&pj->j);
         memset(&out, 0, sizeof out);
         out.r.fd = -1;
