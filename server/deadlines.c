@@ -1,6 +1,7 @@
 /* Deadlines for request heads and bodies: see deadlines.h. */
 #include "deadlines.h"
 
+#include <arpa/inet.h>
 #include <linux/tcp.h> /* TCP_INFO: the bytes a connection has received */
 #include <netinet/in.h>
 #include <pthread.h>
@@ -34,6 +35,7 @@ struct srv_deadlines {
     int open;     /* connections in the list */
     int high, low; /* shedding starts above high and goes down to low */
     int per_host;  /* under pressure: heads coming at once from one address */
+    struct sockaddr_storage proxy; /* the trusted proxy (family 0: none), spared that rule */
     int stopping;
     atomic_long cut, shed;
     pthread_t thread;
@@ -131,7 +133,7 @@ void srv_deadlines_notify(void *cls, struct MHD_Connection *c, void **socket_con
             for (conn *x = D->all; x && same < D->per_host; x = x->next)
                 same += x != k && atomic_load(&x->phase) == HEAD && atomic_load(&x->since) <= t &&
                         same_host(&x->peer, &k->peer);
-            if (same >= D->per_host && cut(D, k))
+            if (same >= D->per_host && !same_host(&k->peer, &D->proxy) && cut(D, k))
                 atomic_fetch_add(&D->shed, 1);
         }
         pthread_mutex_unlock(&D->lock);
@@ -249,11 +251,17 @@ static void *sweeper(void *arg)
     return NULL;
 }
 
-srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s, int max_conn)
+srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s, int max_conn, const char *trusted_proxy)
 {
     srv_deadlines *D = calloc(1, sizeof *D);
     if (!D)
         return NULL;
+    struct sockaddr_in *p4 = (struct sockaddr_in *)(void *)&D->proxy;
+    struct sockaddr_in6 *p6 = (struct sockaddr_in6 *)(void *)&D->proxy;
+    if (trusted_proxy && inet_pton(AF_INET, trusted_proxy, &p4->sin_addr) == 1)
+        D->proxy.ss_family = AF_INET;
+    else if (trusted_proxy && inet_pton(AF_INET6, trusted_proxy, &p6->sin6_addr) == 1)
+        D->proxy.ss_family = AF_INET6;
     /* a reserve of an eighth of the slots (at least 2) is kept free */
     int reserve = max_conn / 8 > 2 ? max_conn / 8 : 2;
     D->high = max_conn - reserve;

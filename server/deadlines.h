@@ -23,7 +23,8 @@
  * a connection whose head is in (a request being answered, a live
  * stream) is never shed. Past max_conn - R, too, a new connection from
  * an address that already has max_conn / 16 (at least 4) connections
- * sending their heads is closed at once: the connections queued for
+ * sending their heads is closed at once (except from the trusted proxy,
+ * whose connections are every client's): the connections queued for
  * accepting then reach the other clients' quickly. This is what nginx's and Apache's minimum-rate
  * rules (mod_reqtimeout's MinRate) do, applied only when slots run out.
  *
@@ -44,8 +45,10 @@ typedef struct srv_deadlines srv_deadlines;
 
 #define SRV_SHED_GRACE_MS 250
 
-/* max_conn: the daemon's connection limit (shedding starts near it). */
-srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s, int max_conn);
+/* max_conn: the daemon's connection limit (shedding starts near it);
+ * trusted_proxy (or NULL): an address every client's connections come
+ * from, spared the rule for one address's heads. */
+srv_deadlines *srv_deadlines_start(int head_s, int body_s, int idle_s, int max_conn, const char *trusted_proxy);
 void srv_deadlines_stop(srv_deadlines *D);
 /* For MHD_OPTION_NOTIFY_CONNECTION (cls: the srv_deadlines). */
 void srv_deadlines_notify(void *cls, struct MHD_Connection *c, void **socket_context,

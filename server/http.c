@@ -290,7 +290,8 @@ int srv_serve(const srv_options *o)
         srv_people_on_pages(people, srv_live_touch, live);
     srv_ctx ctx = {site, o->log, 0, games, people, o->cors, live};
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
-                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout, max_conn);
+                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout, max_conn,
+                                            o->trusted_proxy);
     if (!dl) {
         fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
         srv_live_stop(live);
