@@ -9,7 +9,16 @@
 #     they watch changes C times, and after they leave.
 # N is 1000 and C 600 by default; SMOKE=1 (CI) runs N=50, C=60. The slow
 # and stalled clients come from 127.0.0.2.., 25 per address (the server
-# bounds streams per address). Bounded: every phase has a deadline.
+# bounds streams per address). Then, each on a server of its own (issue 29):
+#   - a login storm: L logins at once from one address (16 parallel
+#     loops' worth), with an ordinary client's reads beside them;
+#   - a lobby-stream storm: 120 /api/lobby/events from one address;
+#   - the three-address slow-header attack: --max-connections 300, 100
+#     connections from each of 127.0.0.2, .3 and .4 sending heads a byte a
+#     second and reconnecting, while a fourth address (127.0.0.1) asks
+#     (tests/server/slow_heads.py): its median and p99.
+# L is 64 (SMOKE: 32), the attack lasts ATTACK_S = 15 s (SMOKE: 6 s).
+# Bounded: every phase has a deadline.
 # Usage: [SMOKE=1] [N=...] bench/abuse.sh [./topochess]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -146,3 +155,37 @@ while fds() > 30 and time.monotonic() - t0 < 15:
 print(f"{'':34s} their connections closed {time.monotonic() - t0:.1f} s after they left", flush=True)
 report("after the watchers left", gid)
 PY
+
+# ---- issue 29: a login storm, a lobby-stream storm, slow heads from three addresses
+if [ -n "${SMOKE:-}" ]; then L=${L:-32} ATTACK_S=${ATTACK_S:-6}; else L=${L:-64} ATTACK_S=${ATTACK_S:-15}; fi
+stop_procs "$pid"
+server_start storm --pages variants --db "$tmp/storm.db" --trusted-proxy 127.0.0.1
+S=http://127.0.0.1:$port
+curl -s --noproxy '*' -o /dev/null --max-time 10 -H 'X-Forwarded-For: 198.51.100.1' \
+  --data 'name=Storm&password=klein+bottle&password2=klein+bottle' "$S/signup"
+t0=$(date +%s.%N) logins=()
+for i in $(seq 1 "$L"); do
+  curl -s --noproxy '*' -o /dev/null -w '%{http_code}\n' --max-time 60 -H 'X-Forwarded-For: 192.0.2.200' \
+    --data 'name=Storm&password=klein+bottle' "$S/login" > "$tmp/storm.$i" &
+  logins+=($!)
+done
+reads=$(for i in $(seq 1 10); do curl -s --noproxy '*' -o /dev/null -w '%{time_total}\n' --max-time 30 "$S/api/variants"; sleep 0.1; done | sort -n)
+wait "${logins[@]}"
+t1=$(date +%s.%N)
+in=$(cat "$tmp"/storm.* | grep -c '^303$' || true) refused=$(cat "$tmp"/storm.* | grep -c '^429$' || true)
+echo "login storm: $L logins at once from one address: $in in, $refused refused (429) in $(python3 -c "print(f'{$t1 - $t0:.1f}')") s;" \
+  "another client's reads meanwhile: median $(sed -n 5p <<< "$reads") s, max $(tail -n 1 <<< "$reads") s"
+streams=()
+for i in $(seq 1 120); do
+  curl -s --noproxy '*' -o /dev/null -w '%{http_code}\n' --max-time 15 -H 'X-Forwarded-For: 198.51.100.60' \
+    "$S/api/lobby/events" > "$tmp/lobby.$i" 2> /dev/null &
+  streams+=($!)
+done
+wait "${streams[@]}"
+echo "lobby-stream storm: 120 streams from one address: $(cat "$tmp"/lobby.* | grep -c '^200$' || true) opened, $(cat "$tmp"/lobby.* | grep -c '^429$' || true) refused (429)"
+stop_procs "$pid"
+server_start slow --pages variants --db "$tmp/slow.db" --max-connections 300
+echo "slow heads: 3 addresses x 100 connections, a byte a second, for $ATTACK_S s; a fourth address asks every 0.25 s:"
+timeout $((ATTACK_S + 30)) python3 tests/server/slow_heads.py "$port" "$ATTACK_S" 100
+echo "(the same fourth address with no attack:)"
+timeout 30 python3 tests/server/slow_heads.py "$port" 4 0

@@ -93,6 +93,15 @@ int tp_sessions_delete_user(tp_db *d, const char *user_id, tc_error *err)
     return tp_db_exec(d, "DELETE FROM sessions WHERE user_id = ?1", a, 1, NULL, NULL, err);
 }
 
+int tp_sessions_trim(tp_db *d, const char *user_id, int keep, tc_error *err)
+{
+    tp_arg a[] = {TP_TEXT(user_id), TP_INT(keep)};
+    return tp_db_exec(d,
+                      "DELETE FROM sessions WHERE user_id = ?1 AND id_hash NOT IN (SELECT id_hash FROM sessions "
+                      "WHERE user_id = ?1 ORDER BY created_ms DESC, id_hash DESC LIMIT ?2)",
+                      a, 2, NULL, NULL, err);
+}
+
 static int first_int(void *ctx, int n, const char *const *v)
 {
     *(long long *)ctx = n > 0 ? strtoll(v[0], NULL, 10) : 0;

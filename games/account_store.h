@@ -56,6 +56,9 @@ int tp_session_get(tp_db *d, const char *id_hash, int64_t now_ms, tp_session *ou
 /* Ends one session, or all of a user's: the rows deleted, -1. */
 int tp_session_delete(tp_db *d, const char *id_hash, tc_error *err);
 int tp_sessions_delete_user(tp_db *d, const char *user_id, tc_error *err);
+/* Keeps the user's keep newest sessions, deleting the older ones: the rows
+ * deleted, -1. */
+int tp_sessions_trim(tp_db *d, const char *user_id, int keep, tc_error *err);
 /* The user's sessions still open. */
 int tp_sessions_count(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err);
 

@@ -7,3 +7,10 @@ haproxy-test: $(BIN) web
 	tools/with-postgres bash tests/server/haproxy.sh ./$(BIN)
 CHECKS += haproxy-test
 
+
+# tools/install-deps makes deb-src entries from the machine's own package
+# sources (one-line and deb822), on a made-up /etc/apt.
+.PHONY: install-deps-test
+install-deps-test:
+	bash tests/tools/install-deps.sh
+CHECKS += install-deps-test

@@ -27,6 +27,15 @@ faults-test: $(BIN)
 	tools/with-postgres bash tests/server/faults.sh ./$(BIN)
 CHECKS += faults-test
 
+# The hosted site under attack (issue 29): logins and their throttles,
+# the trusted proxy's forwarded addresses, the lobby stream's limit,
+# sessions per account, Origin null, UTF-8, and three addresses sending
+# slow heads while a fourth asks (tests/server/attacks.sh; about a minute).
+.PHONY: attacks-test
+attacks-test: $(BIN)
+	bash tests/server/attacks.sh ./$(BIN)
+CHECKS += attacks-test
+
 # bench/abuse.sh in its smoke mode (50 slow clients, 50 stalled watchers):
 # figures printed, nothing asserted, so that the script cannot rot.
 .PHONY: bench-abuse-smoke

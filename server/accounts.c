@@ -2,6 +2,9 @@
 #include "accounts.h"
 #include "common_passwords.h"
 
+#include "rate_limit.h"
+
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@ struct srv_accounts {
     pthread_mutex_t lock; /* the hash gate */
     pthread_cond_t free_slot;
     int hashing;
+    srv_rate *logins; /* login attempts per address (SRV_LOGINS_PER_MINUTE) */
     char dummy[crypto_pwhash_STRBYTES]; /* verified against for unknown users */
 };
 
@@ -75,6 +79,12 @@ srv_accounts *srv_accounts_new(tp_db *db, tc_error *err)
         return NULL;
     }
     A->db = db;
+    A->logins = srv_rate_new(SRV_LOGINS_PER_MINUTE, NULL);
+    if (!A->logins) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        free(A);
+        return NULL;
+    }
     pthread_mutex_init(&A->lock, NULL);
     pthread_cond_init(&A->free_slot, NULL);
     unsigned char pw[16];
@@ -95,6 +105,7 @@ void srv_accounts_free(srv_accounts *A)
 {
     if (!A)
         return;
+    srv_rate_free(A->logins);
     pthread_mutex_destroy(&A->lock);
     pthread_cond_destroy(&A->free_slot);
     free(A);
@@ -160,6 +171,21 @@ int srv_password_check(const char *password, const char *name, char *msg, size_t
 
 static void subject(char *out, size_t n, const char *kind, const char *what) { snprintf(out, n, "%s:%s", kind, what); }
 
+/* The key an address counts under: an IPv6 address by its /64 (one
+ * host's whole allotment), anything else whole. */
+static void addr_key(const char *addr, char out[64])
+{
+    unsigned char bin[16];
+    if (addr && strchr(addr, ':') && inet_pton(AF_INET6, addr, bin) == 1) {
+        char net[48];
+        memset(bin + 8, 0, 8);
+        inet_ntop(AF_INET6, bin, net, sizeof net);
+        snprintf(out, 64, "%s/64", net);
+    } else {
+        snprintf(out, 64, "%s", addr && *addr ? addr : "?");
+    }
+}
+
 srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *password, const char *addr,
                                  int64_t now_ms, tp_user *out, char *msg, size_t n)
 {
@@ -167,7 +193,9 @@ srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *
     tc_error err;
     if (srv_name_check(name, key, msg, n) || srv_password_check(password, name, msg, n))
         return SRV_ACC_BAD_INPUT;
-    subject(subj, sizeof subj, "signup", addr);
+    char akey[64];
+    addr_key(addr, akey);
+    subject(subj, sizeof subj, "signup", akey);
     int made = tp_attempt_count(A->db, subj, now_ms - 3600 * 1000, &err);
     if (made < 0)
         goto fail;
@@ -207,11 +235,32 @@ fail:
     return SRV_ACC_INTERNAL;
 }
 
+int srv_accounts_login_take(srv_accounts *A, const char *addr, char *msg, size_t n)
+{
+    char akey[64];
+    addr_key(addr, akey);
+    if (srv_rate_take_key(A->logins, akey))
+        return 1;
+    snprintf(msg, n, "too many logins from your address: at most %d a minute, wait a few seconds",
+             SRV_LOGINS_PER_MINUTE);
+    return 0;
+}
+
+/* Seconds a pair (address, account) waits after its latest failure while
+ * the account is attacked: 2, 4, 8, ... up to SRV_BACKOFF_MAX_S. */
+static int backoff_s(int pair_fails)
+{
+    int s = 1;
+    for (int i = 0; i < pair_fails && s < SRV_BACKOFF_MAX_S; i++)
+        s *= 2;
+    return s < SRV_BACKOFF_MAX_S ? s : SRV_BACKOFF_MAX_S;
+}
+
 srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *password, const char *addr,
                                 int64_t now_ms, tp_user *out, char *msg, size_t n)
 {
     tc_error err;
-    char key[TP_NAME_MAX + 1], by_user[96], by_addr[96];
+    char key[TP_NAME_MAX + 1], akey[64], by_user[96], by_addr[96], by_pair[192];
     size_t len = strlen(name);
     if (!len || len > TP_NAME_MAX || !password[0] || strlen(password) > SRV_PASSWORD_MAX) {
         snprintf(msg, n, "%s", !len ? "the user name is missing" : !password[0] ? "the password is missing"
@@ -219,18 +268,38 @@ srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *p
                                                     : "no password is that long");
         return SRV_ACC_BAD_INPUT;
     }
+    addr_key(addr, akey);
     for (size_t i = 0; i <= len; i++)
         key[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
     subject(by_user, sizeof by_user, "user", key);
-    subject(by_addr, sizeof by_addr, "addr", addr);
+    subject(by_addr, sizeof by_addr, "addr", akey);
+    snprintf(by_pair, sizeof by_pair, "pair:%s|%s", akey, key);
     int64_t since = now_ms - SRV_THROTTLE_WINDOW_MS;
-    int fu = tp_attempt_count(A->db, by_user, since, &err), fa = fu < 0 ? -1 : tp_attempt_count(A->db, by_addr, since, &err);
-    if (fu < 0 || fa < 0)
+    int fa = tp_attempt_count(A->db, by_addr, since, &err);
+    int fp = fa < 0 ? -1 : tp_attempt_count(A->db, by_pair, since, &err);
+    int fu = fp < 0 ? -1 : tp_attempt_count(A->db, by_user, since, &err);
+    if (fa < 0 || fp < 0 || fu < 0)
         goto fail;
-    if (fu >= SRV_FAILS_PER_ACCOUNT || fa >= SRV_FAILS_PER_ADDRESS) {
-        snprintf(msg, n, "too many failed logins %s: wait %d minutes", fu >= SRV_FAILS_PER_ACCOUNT ? "for this account" : "from your address",
+    /* the failures of other addresses never refuse this one: an account
+     * attacked from many addresses only makes the addresses that failed
+     * on it wait longer after each failure */
+    if (fa >= SRV_FAILS_PER_ADDRESS || fp >= SRV_FAILS_PER_PAIR) {
+        snprintf(msg, n, "too many failed logins %s: wait %d minutes",
+                 fa >= SRV_FAILS_PER_ADDRESS ? "from your address" : "for this account from your address",
                  SRV_THROTTLE_WINDOW_MS / 60000);
         return SRV_ACC_THROTTLED;
+    }
+    if (fu >= SRV_FAILS_PER_ACCOUNT && fp > 0) {
+        int wait = backoff_s(fp);
+        int recent = tp_attempt_count(A->db, by_pair, now_ms - (int64_t)wait * 1000, &err);
+        if (recent < 0)
+            goto fail;
+        if (recent > 0) {
+            snprintf(msg, n,
+                     "this account had many failed logins: wait %d seconds before trying again from your address",
+                     wait);
+            return SRV_ACC_THROTTLED;
+        }
     }
     tp_user u;
     memset(&u, 0, sizeof u);
@@ -240,12 +309,13 @@ srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *p
     /* an unknown user costs the same hash as a known one */
     int ok = password_verify(A, found ? u.pwhash : A->dummy, password) && found;
     if (!ok) {
-        if (tp_attempt_add(A->db, by_user, now_ms, &err) < 0 || tp_attempt_add(A->db, by_addr, now_ms, &err) < 0)
+        if (tp_attempt_add(A->db, by_user, now_ms, &err) < 0 || tp_attempt_add(A->db, by_addr, now_ms, &err) < 0 ||
+            tp_attempt_add(A->db, by_pair, now_ms, &err) < 0)
             goto fail;
         snprintf(msg, n, "wrong user name or password");
         return SRV_ACC_WRONG;
     }
-    tp_attempt_clear(A->db, by_user, &err);
+    tp_attempt_clear(A->db, by_pair, &err);
     *out = u;
     return SRV_ACC_OK;
 fail:

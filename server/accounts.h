@@ -4,9 +4,14 @@
  *
  * Limits: names 2-20 ASCII letters, digits, '_' and '-', starting with a
  * letter; passwords 8-128 bytes; at most SRV_HASHES_AT_ONCE hashes run at
- * once (each takes SRV_PWHASH_MEMLIMIT bytes); 5 failed logins per
- * account and 20 per address in 15 minutes; 5 sign-ups per address an
- * hour. */
+ * once (each takes SRV_PWHASH_MEMLIMIT bytes); logins (right or wrong)
+ * SRV_LOGINS_PER_MINUTE a minute per address (in memory, per process);
+ * failed logins 20 per address and 5 per pair of address and account in
+ * 15 minutes (an IPv6 address counts by its /64); once an account has 5
+ * failures in 15 minutes from anywhere, an address that failed on it
+ * waits 2^k seconds (at most SRV_BACKOFF_MAX_S) after its k-th failure;
+ * the owner's address without failures is never refused for the
+ * account's; 5 sign-ups per address an hour. */
 #ifndef SRV_ACCOUNTS_H
 #define SRV_ACCOUNTS_H
 
@@ -22,8 +27,11 @@
 #define SRV_PWHASH_MEMLIMIT (19u * 1024u * 1024u)
 #define SRV_HASHES_AT_ONCE 4
 #define SRV_THROTTLE_WINDOW_MS (15 * 60 * 1000)
-#define SRV_FAILS_PER_ACCOUNT 5
+#define SRV_FAILS_PER_ACCOUNT 5 /* from anywhere: the addresses that failed back off */
+#define SRV_FAILS_PER_PAIR 5    /* from one address on one account: refused */
 #define SRV_FAILS_PER_ADDRESS 20
+#define SRV_BACKOFF_MAX_S 60
+#define SRV_LOGINS_PER_MINUTE 30
 #define SRV_SIGNUPS_PER_ADDRESS 5 /* an hour */
 
 typedef struct srv_accounts srv_accounts;
@@ -53,9 +61,16 @@ typedef enum {
  * user in out. addr counts sign-ups per address. */
 srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *password, const char *addr,
                                  int64_t now_ms, tp_user *out, char *msg, size_t n);
-/* Checks a login, throttled per account and per address. */
+/* Checks a login, throttled per address, per pair of address and account,
+ * with backoff for the addresses that failed on an attacked account. addr
+ * is the client's address (srv_forwarded_client). */
 srv_acc_code srv_accounts_login(srv_accounts *A, const char *name, const char *password, const char *addr,
                                 int64_t now_ms, tp_user *out, char *msg, size_t n);
+
+/* Every login, right or wrong, costs a hash: a bound per address before
+ * any (SRV_LOGINS_PER_MINUTE, a token bucket in memory). Takes a token for
+ * addr: 1, or 0 with the refusal in msg (429). */
+int srv_accounts_login_take(srv_accounts *A, const char *addr, char *msg, size_t n);
 
 /* Hashes one password as sign-up does (for the bench): 0 or -1. */
 int srv_password_hash(srv_accounts *A, const char *password, char out[TP_HASH_MAX + 1]);

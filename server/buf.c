@@ -194,3 +194,15 @@ char *srv_utf8_clean(const char *s, size_t n)
     srv_buf_put(&b, s + run, i - run);
     return srv_buf_take(&b, NULL);
 }
+
+long srv_utf8_invalid(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t l = u[i] ? utf8_seq(u + i, n - i) : 0;
+        if (!l)
+            return (long)i;
+        i += l;
+    }
+    return -1;
+}

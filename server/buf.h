@@ -34,5 +34,9 @@ long srv_url_decode(const char *s, size_t n, int plus_space, char *out);
 /* A copy of s[0..n) in which every byte that does not belong to a valid
  * UTF-8 sequence is replaced by U+FFFD (heap; NULL if memory runs out). */
 char *srv_utf8_clean(const char *s, size_t n);
+/* Where s[0..n) stops being UTF-8 (the offset of the first byte of no
+ * valid sequence, or of a NUL), or -1 when it is valid throughout: every
+ * text the server keeps is checked with it on the way in. */
+long srv_utf8_invalid(const char *s, size_t n);
 
 #endif

@@ -91,8 +91,11 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 
 static void completed(void *cls, struct MHD_Connection *c, void **req, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)toe;
+    const srv_ctx *ctx = cls;
+    (void)toe;
     srv_deadlines_request_done(c);
+    if (ctx->people) /* a login answered on a worker but never sent: the client left */
+        srv_people_request_done(ctx->people, c);
     srv_req *q = *req;
     if (q)
         free(q->data);
@@ -287,7 +290,8 @@ int srv_serve(const srv_options *o)
         srv_people_on_pages(people, srv_live_touch, live);
     srv_ctx ctx = {site, o->log, 0, games, people, o->cors, live};
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
-                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout);
+                                            o->body_timeout > 0 ? o->body_timeout : 30, timeout, max_conn,
+                                            o->trusted_proxy);
     if (!dl) {
         fprintf(stderr, "topochess serve: cannot start the deadline thread\n");
         srv_live_stop(live);
@@ -307,7 +311,7 @@ int srv_serve(const srv_options *o)
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SRV_CONN_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, keep_target, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
-        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
+        no_unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, &ctx, MHD_OPTION_NOTIFY_CONNECTION,
         srv_deadlines_notify, dl, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "topochess serve: cannot listen on %s port %d%s%s\n", host, o->port, errno ? ": " : "",

@@ -9,6 +9,7 @@
 #include "render.h"
 #include "rating_store.h"
 #include "store.h"
+#include "streams.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -314,12 +315,25 @@ static void lobby_free(void *cls)
     free(w);
 }
 
-enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id)
+/* 429 with Retry-After, as streams.c answers past its limits. */
+static enum MHD_Result too_many(struct MHD_Connection *c, int all)
+{
+    srv_response r;
+    memset(&r, 0, sizeof r);
+    r.fd = -1;
+    srv_route_error(&r, 429, 1, "too many live streams %s (at most %d per address, %d in all)",
+                    all ? "on this server" : "from this address", SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS);
+    r.retry_after = 10;
+    return srv_http_send(c, &r, NULL);
+}
+
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr)
 {
     lwatch *w = calloc(1, sizeof *w);
     if (!w)
         return MHD_NO;
     w->L = L;
+    snprintf(w->addr, sizeof w->addr, "%s", addr ? addr : "?");
     snprintf(w->user_id, sizeof w->user_id, "%s", user_id ? user_id : "");
     size_t len = 0;
     char *list = srv_lobby_json(L, &len);
@@ -329,6 +343,18 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
     srv_sse_init(&w->q, c, first.p);
     srv_buf_free(&first);
     pthread_mutex_lock(&L->reg);
+    /* the game streams' limits (streams.h), counted over this lobby's */
+    int mine = 0, all = 0;
+    for (lwatch *x = L->ws; x; x = x->next) {
+        all++;
+        mine += !strcmp(x->addr, w->addr);
+    }
+    if (!L->closing && (mine >= SRV_STREAMS_PER_ADDR || all >= SRV_MAX_STREAMS)) {
+        pthread_mutex_unlock(&L->reg);
+        srv_sse_destroy(&w->q);
+        free(w);
+        return too_many(c, all >= SRV_MAX_STREAMS);
+    }
     if (L->closing)
         srv_sse_end(&w->q, NULL); /* the server stops: the stream ends at once */
     w->next = L->ws;

@@ -104,7 +104,10 @@ int srv_lobby_count_results(srv_lobby *L);
  * streams are refused from then on. */
 void srv_lobby_close_streams(srv_lobby *L);
 
-/* Opens a lobby stream on c for a user ("" for a watcher). */
-enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id);
+/* Opens a lobby stream on c for a user ("" for a watcher) from a client
+ * address (srv_client_addr), under the game streams' limits (streams.h):
+ * SRV_STREAMS_PER_ADDR lobby streams per address, SRV_MAX_STREAMS in all;
+ * beyond them 429 with Retry-After. */
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr);
 
 #endif

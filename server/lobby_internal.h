@@ -19,6 +19,7 @@ typedef struct lwatch lwatch;
 struct lwatch {
     srv_sse_queue q;
     char user_id[TP_ID_LEN + 1];
+    char addr[48]; /* the client's address: the per-address limit */
     srv_lobby *L;
     lwatch *next;
 };

@@ -1,6 +1,8 @@
 /* Variant pages' workflow (pages_flow.h). */
 #include "pages_flow.h"
 
+#include "buf.h"
+
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,6 +72,12 @@ int srv_pf_check(const char *text, size_t len, const char *slug, char *msg, size
 {
     tc_variant_def def;
     tc_error err;
+    long bad = srv_utf8_invalid(text, len);
+    if (bad >= 0) {
+        snprintf(msg, n, "the page is not UTF-8 text: byte %ld (0x%02x) begins no valid UTF-8 character", bad + 1,
+                 (unsigned)(unsigned char)text[bad]);
+        return -1;
+    }
     tc_variant *v = tc_frontmatter_variant(text, len, &def, &err);
     if (!v) {
         snprintf(msg, n, "front matter: %s", err.msg);
@@ -194,6 +202,12 @@ void srv_pf_save(tp_db *d, const srv_pf_user *u, const char *slug, int base_rev,
     }
     if (memchr(text, '\0', len) || strlen(text) != len) {
         answer(r, 400, "the page holds a NUL byte");
+        return;
+    }
+    long bad = srv_utf8_invalid(text, len);
+    if (bad >= 0) { /* a draft too: every text kept is UTF-8 (issue 29) */
+        answer(r, 400, "the page is not UTF-8 text: byte %ld (0x%02x) begins no valid UTF-8 character", bad + 1,
+               (unsigned)(unsigned char)text[bad]);
         return;
     }
     if (!u->editor) {

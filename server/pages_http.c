@@ -141,10 +141,16 @@ static void get_page(tp_db *d, const tp_session *s, const char *slug, srv_respon
         srv_route_error(out, 500, 1, "database: %s", err.msg);
         return;
     }
+    /* a revision saved before its text was checked as UTF-8 (issue 29) is
+     * shown with U+FFFD for its bad bytes rather than not at all */
+    char *text = srv_utf8_clean(shown.text, strlen(shown.text)), *author = srv_utf8_clean(shown.author_name, strlen(shown.author_name));
     send_json(out, 200,
-              json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "slug", p.slug, "state", tp_page_state_name(p.state), "rev",
-                        level == 2 ? p.head_rev : p.published_rev, "published_rev", p.published_rev, "author",
-                        shown.author_name, "text", shown.text));
+              text && author ? json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "slug", p.slug, "state",
+                                         tp_page_state_name(p.state), "rev", level == 2 ? p.head_rev : p.published_rev,
+                                         "published_rev", p.published_rev, "author", author, "text", text)
+                             : NULL);
+    free(text);
+    free(author);
     tp_revision_free(&shown);
 }
 

@@ -11,6 +11,7 @@
 #include "lobby_store.h"
 #include "passwords.h"
 #include "render.h"
+#include "respond.h"
 #include "session.h"
 #include "store.h"
 
@@ -24,6 +25,7 @@ struct srv_people {
     tp_db *db;
     srv_accounts *acc;
     srv_lobby *lobby;
+    srv_jobs *jobs; /* logins and sign-ups, off the daemon's threads */
     int secure;
     char proxy[64];
     void (*on_pages)(void *ctx);
@@ -63,7 +65,10 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
     P->lobby = P->acc ? srv_lobby_start(P->db, url, err) : NULL;
-    if (!P->lobby) {
+    P->jobs = P->lobby ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
+    if (P->lobby && !P->jobs)
+        snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
+    if (!P->jobs) {
         srv_people_stop(P);
         return NULL;
     }
@@ -74,6 +79,7 @@ void srv_people_stop(srv_people *P)
 {
     if (!P)
         return;
+    srv_jobs_stop(P->jobs);
     srv_lobby_stop(P->lobby);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
@@ -97,11 +103,31 @@ int srv_people_owns(const char *target)
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+const char *srv_people_proxy(const srv_people *P) { return P->proxy; }
+srv_jobs *srv_people_jobs(srv_people *P) { return P->jobs; }
+
+static void login_page(srv_people_response *out, int status, const char *name, const char *msg,
+                       const tp_session *s);
+
+int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_people_response *out)
+{
+    char addr[48], msg[160];
+    srv_forwarded_client(rq->addr, P->proxy, rq->forwarded_for, addr);
+    if (srv_accounts_login_take(P->acc, addr, msg, sizeof msg))
+        return 1;
+    memset(out, 0, sizeof *out);
+    out->r.fd = -1;
+    login_page(out, 429, NULL, msg, NULL);
+    out->r.retry_after = 2;
+    return 0;
+}
 
 void srv_people_close_streams(srv_people *P)
 {
-    if (P)
-        srv_lobby_close_streams(P->lobby);
+    if (!P)
+        return;
+    srv_jobs_close(P->jobs);
+    srv_lobby_close_streams(P->lobby);
 }
 
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])
@@ -158,6 +184,10 @@ static int parse_form(const char *body, size_t len, form *f, char *msg, size_t n
                 return -1;
             }
             v[vl] = '\0';
+            if (srv_utf8_invalid(v, (size_t)vl) >= 0) {
+                snprintf(msg, n, "the form field '%.23s' is not UTF-8 text", name);
+                return -1;
+            }
             for (int k = 0; k < f->n; k++)
                 if (!strcmp(f->name[k], name)) {
                     snprintf(msg, n, "the form field '%.23s' is given twice", name);
@@ -580,15 +610,11 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     int64_t now = now_ms();
     tc_error err;
 
-    /* who asks: the peer, or the last hop a trusted proxy names */
-    char addr[64];
+    /* who asks: the peer, or the client a trusted proxy names (an address,
+     * else the peer: srv_forwarded_client) */
+    char addr[48];
     int trusted = P->proxy[0] && rq->addr && !strcmp(rq->addr, P->proxy);
-    const char *fwd = trusted && rq->forwarded_for ? strrchr(rq->forwarded_for, ',') : NULL;
-    snprintf(addr, sizeof addr, "%s", trusted && rq->forwarded_for ? (fwd ? fwd + 1 : rq->forwarded_for) : rq->addr ? rq->addr : "?");
-    char *a = addr;
-    while (*a == ' ')
-        a++;
-    memmove(addr, a, strlen(a) + 1);
+    srv_forwarded_client(rq->addr, P->proxy, rq->forwarded_for, addr);
     int secure = P->secure || (trusted && rq->forwarded_proto && !strcmp(rq->forwarded_proto, "https"));
 
     tp_session sess, *s = NULL;
@@ -723,6 +749,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         } else if (signup && (!pw2 || strcmp(pw, pw2))) {
             rc = SRV_ACC_BAD_INPUT;
             snprintf(msg, sizeof msg, "the two passwords differ");
+        } else if (!signup && !rq->login_taken && !srv_accounts_login_take(P->acc, addr, msg, sizeof msg)) {
+            rc = SRV_ACC_THROTTLED;
         } else {
             rc = signup ? srv_accounts_signup(P->acc, name, pw, addr, now, &u, msg, sizeof msg)
                         : srv_accounts_login(P->acc, name, pw, addr, now, &u, msg, sizeof msg);

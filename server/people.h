@@ -10,6 +10,7 @@
 #ifndef SRV_PEOPLE_H
 #define SRV_PEOPLE_H
 
+#include "jobs.h"
 #include "route.h"
 #include "site.h"
 
@@ -18,6 +19,7 @@
 #define SRV_PEOPLE_MAX_BODY 4096
 #define SRV_PEOPLE_MAX_FIELDS 8
 #define SRV_PEOPLE_MAX_RATINGS 64
+#define SRV_PEOPLE_JOBS_WAITING 256 /* logins and sign-ups queued for a hash (more: 503) */
 
 typedef struct srv_people srv_people;
 
@@ -46,6 +48,7 @@ typedef struct srv_people_request {
     const char *body;
     size_t len;
     const char *csrf_header; /* X-CSRF-Token, or NULL (the pages' API) */
+    int login_taken;         /* a login whose rate token srv_people_login_take took already */
 } srv_people_request;
 
 typedef struct srv_people_response {
@@ -59,6 +62,17 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
 /* The lobby of these pages, and the user a Cookie header's session
  * belongs to (1 with user_id, else 0), for the lobby's stream. */
 struct srv_lobby *srv_people_lobby(srv_people *P);
+/* For a login (POST /login), the per-address login rate's token, taken
+ * before the request waits for a worker: 1, or 0 with out answered (429). */
+int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_people_response *out);
+/* The workers that run logins and sign-ups (people_http.c). */
+srv_jobs *srv_people_jobs(srv_people *P);
+/* A request on c has ended (the daemon's completion callback): an answer
+ * run for it on a worker and never sent is dropped, so that no later
+ * connection at the same address in memory could claim it. */
+void srv_people_request_done(srv_people *P, struct MHD_Connection *c);
+/* The --trusted-proxy address ("" for none). */
+const char *srv_people_proxy(const srv_people *P);
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
 
 /* Called (from a request's thread) after a page was published or

@@ -5,6 +5,7 @@
 #include "respond.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,13 @@ int srv_rate_take(srv_rate *R, struct MHD_Connection *c)
 {
     char ip[48];
     srv_client_addr(c, R->proxy, ip);
+    return srv_rate_take_key(R, ip);
+}
+
+int srv_rate_take_key(srv_rate *R, const char *key)
+{
+    char ip[48];
+    snprintf(ip, sizeof ip, "%s", key);
     int64_t t = srv_now_ms();
     pthread_mutex_lock(&R->lock);
     unsigned b = hash_text(ip) % RATE_BUCKETS;

@@ -22,5 +22,8 @@ srv_rate *srv_rate_new(double per_minute, const char *trusted_proxy);
 void srv_rate_free(srv_rate *R);
 /* Takes a token for c's address: 1, or 0 when its bucket is empty. */
 int srv_rate_take(srv_rate *R, struct MHD_Connection *c);
+/* The same for a key of the caller's (an address it resolved; at most 47
+ * bytes are told apart). */
+int srv_rate_take_key(srv_rate *R, const char *key);
 
 #endif

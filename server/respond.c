@@ -13,7 +13,10 @@ void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, c
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r->cache ? r->cache : "no-cache");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    /* same-origin: no Referer to other sites, and the hub's own forms
+     * carry their Origin (under no-referrer a browser sends "Origin:
+     * null", which the origin checks refuse: session.h) */
+    MHD_add_response_header(resp, "Referrer-Policy", "same-origin");
     /* Cross-origin isolation: the engine worker can then be stopped through
      * a SharedArrayBuffer flag instead of being restarted (web/src/lib).
      * Every resource of the hub is its own, so nothing else is blocked. */
@@ -70,34 +73,60 @@ enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *rr, const 
     return ok;
 }
 
+/* One X-Forwarded-For entry (spaces trimmed) as an address, or 0. */
+static int forwarded_entry(const char *e, size_t n, char out[48])
+{
+    while (n && (*e == ' ' || *e == '\t'))
+        e++, n--;
+    while (n && (e[n - 1] == ' ' || e[n - 1] == '\t'))
+        n--;
+    unsigned char bin[16];
+    if (n == 0 || n >= 48)
+        return 0;
+    memcpy(out, e, n);
+    out[n] = '\0';
+    if (inet_pton(AF_INET, out, bin) == 1)
+        return 1;
+    if (inet_pton(AF_INET6, out, bin) == 1) /* the canonical text, so one address is one key */
+        return inet_ntop(AF_INET6, bin, out, 48) != NULL;
+    return 0;
+}
+
+void srv_forwarded_client(const char *peer, const char *trusted_proxy, const char *forwarded_for, char out[48])
+{
+    snprintf(out, 48, "%s", peer && *peer ? peer : "?");
+    if (!trusted_proxy || !*trusted_proxy || !peer || strcmp(peer, trusted_proxy) || !forwarded_for)
+        return;
+    /* right to left: the entries the proxy itself added name it, the
+     * first other one is the client it saw; anything not an address
+     * there (or nothing) leaves the peer */
+    const char *end = forwarded_for + strlen(forwarded_for);
+    while (end > forwarded_for) {
+        const char *start = end;
+        while (start > forwarded_for && start[-1] != ',')
+            start--;
+        char cand[48];
+        if (!forwarded_entry(start, (size_t)(end - start), cand))
+            return;
+        if (strcmp(cand, trusted_proxy)) {
+            snprintf(out, 48, "%s", cand);
+            return;
+        }
+        end = start > forwarded_for ? start - 1 : start;
+    }
+}
+
 void srv_client_addr(struct MHD_Connection *c, const char *trusted_proxy, char out[48])
 {
-    snprintf(out, 48, "?");
+    char peer[48] = "?";
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!ci || !ci->client_addr)
-        return;
-    const struct sockaddr *sa = ci->client_addr;
-    if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, 48);
-    else if (sa->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, 48);
-    if (!trusted_proxy || !*trusted_proxy || strcmp(out, trusted_proxy))
-        return;
-    /* the proxy appends the address it saw: the last entry, spaces trimmed */
-    const char *fwd = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For");
-    if (!fwd)
-        return;
-    const char *last = strrchr(fwd, ',');
-    last = last ? last + 1 : fwd;
-    while (*last == ' ' || *last == '\t')
-        last++;
-    size_t n = strcspn(last, " \t");
-    char cand[48];
-    unsigned char bin[16];
-    if (n == 0 || n >= sizeof cand || last[n + strspn(last + n, " \t")])
-        return;
-    memcpy(cand, last, n);
-    cand[n] = 0;
-    if (inet_pton(AF_INET, cand, bin) == 1 || inet_pton(AF_INET6, cand, bin) == 1)
-        snprintf(out, 48, "%s", cand);
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, peer, sizeof peer);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, peer, sizeof peer);
+    }
+    srv_forwarded_client(peer, trusted_proxy, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For"),
+                         out);
 }

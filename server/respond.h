@@ -16,9 +16,13 @@ void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, c
 
 /* The client's address as text ("127.0.0.1", "::1"), the whole of it:
  * limits per client are keyed by it. "?" when unknown. When the peer is
- * trusted_proxy (not NULL or empty), the last address of its
- * X-Forwarded-For (the one that proxy saw) instead, if it is an address;
- * from any other peer that header is ignored. */
+ * trusted_proxy (not NULL or empty): the right-most entry of its
+ * X-Forwarded-For that is not trusted_proxy itself (the client that proxy
+ * saw), if that entry parses as an IPv4 or IPv6 address (inet_pton),
+ * otherwise the peer; from any other peer that header is ignored. */
 void srv_client_addr(struct MHD_Connection *c, const char *trusted_proxy, char out[48]);
+/* The same from the texts: the peer's address, the proxy's and the
+ * X-Forwarded-For header (NULL: none). */
+void srv_forwarded_client(const char *peer, const char *trusted_proxy, const char *forwarded_for, char out[48]);
 
 #endif

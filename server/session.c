@@ -25,7 +25,10 @@ int srv_session_open(tp_db *db, const char *user_id, int64_t now_ms, char id[TP_
     random_token(id);
     random_token(csrf);
     id_hash(id, hash);
-    return tp_session_create(db, hash, user_id, csrf, now_ms, now_ms + (int64_t)SRV_SESSION_DAYS * 86400000, err);
+    if (tp_session_create(db, hash, user_id, csrf, now_ms, now_ms + (int64_t)SRV_SESSION_DAYS * 86400000, err))
+        return -1;
+    /* the oldest go past SRV_SESSIONS_PER_USER (a login loop cannot fill the table) */
+    return tp_sessions_trim(db, user_id, SRV_SESSIONS_PER_USER, err) < 0 ? -1 : 0;
 }
 
 /* The value of the session cookie in a Cookie header ("a=1; tc_session=X"). */
@@ -88,10 +91,12 @@ int srv_csrf_ok(const tp_session *s, const char *token)
 
 int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n)
 {
-    /* "Origin: null" is what a browser sends for a page under
-     * Referrer-Policy: no-referrer (the hub's), and also for sandboxed
-     * frames: Sec-Fetch-Site then tells them apart */
-    if (origin && *origin && strcmp(origin, "null")) {
+    /* "Origin: null" comes from sandboxed frames, data: and file: pages
+     * and cross-origin redirects: never from the hub's own pages, whose
+     * Referrer-Policy (same-origin) lets a browser send their origin. It
+     * is refused as any foreign origin, with or without Sec-Fetch-Site
+     * (older browsers send none). */
+    if (origin && *origin) {
         const char *auth = !strncmp(origin, "https://", 8) ? origin + 8 : !strncmp(origin, "http://", 7) ? origin + 7 : NULL;
         if (!auth || !host || strcmp(auth, host)) {
             snprintf(msg, n, "a request from another site (Origin %.100s) may not change anything here", origin);

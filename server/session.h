@@ -4,7 +4,8 @@
  * form a cookie authorises must send back, and the origin checks of
  * state-changing requests.
  *
- * Limits: sessions last SRV_SESSION_DAYS days; a Cookie header is read up
+ * Limits: sessions last SRV_SESSION_DAYS days, SRV_SESSIONS_PER_USER per
+ * account (the oldest goes); a Cookie header is read up
  * to its first tc_session value. */
 #ifndef SRV_SESSION_H
 #define SRV_SESSION_H
@@ -15,9 +16,11 @@
 
 #define SRV_SESSION_COOKIE "tc_session"
 #define SRV_SESSION_DAYS 30
+#define SRV_SESSIONS_PER_USER 10 /* a new one past that ends the oldest */
 
-/* A new session for a user: its id (the cookie's value) and the row. 0 or
- * -1 with err. */
+/* A new session for a user: its id (the cookie's value) and the row; the
+ * user's oldest sessions beyond SRV_SESSIONS_PER_USER end. 0 or -1 with
+ * err. */
 int srv_session_open(tp_db *db, const char *user_id, int64_t now_ms, char id[TP_TOKEN_LEN + 1], tc_error *err);
 /* The session a Cookie header names: 1 with out, 0 when the header names
  * none or one that is unknown, revoked or expired, -1 with err. id gets
@@ -34,9 +37,10 @@ void srv_session_cookie(char *out, size_t n, const char *id, int secure);
 int srv_csrf_ok(const tp_session *s, const char *token);
 
 /* Whether a state-changing request comes from the hub's own pages: an
- * Origin header must name the Host it was sent to; without one (or with
- * "null"), a Sec-Fetch-Site header must be same-origin or none. A request
- * with neither (not from a browser) passes. 0, or -1 with the reason. */
+ * Origin header must name the Host it was sent to ("null" names none: it
+ * is refused); without one, a Sec-Fetch-Site header must be same-origin
+ * or none. A request with neither (not from a browser) passes. 0, or -1
+ * with the reason. */
 int srv_same_origin(const char *origin, const char *host, const char *fetch_site, char *msg, size_t n);
 
 /* The checks every change that a cookie authorises must pass, in order:

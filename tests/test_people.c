@@ -59,7 +59,8 @@ static answer ask(srv_people *P, call c)
                              c.addr ? c.addr : "192.0.2.1",
                              c.body,
                              c.body ? strlen(c.body) : 0,
-                             NULL};
+                             NULL,
+                             0};
     srv_people_response out;
     srv_people_handle(P, the_site, &rq, &out);
     answer a;
@@ -222,10 +223,19 @@ static void test_signup_login(void)
     a = ask(P, (call){"GET", "/@/mallory", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "still no account Mallory: %d", a.status);
     free(a.body);
-    /* the hub's own form under Referrer-Policy: no-referrer */
+    /* Origin null is no origin of the hub's, with or without
+     * Sec-Fetch-Site (issue 29, finding 7: login CSRF on older browsers) */
+    a = ask(P, (call){"POST", "/login", NULL, "name=alice&password=klein+bottle", "null", NULL, NULL, NULL});
+    CHECK(a.status == 403 && !a.set[0], "login with Origin null, no Sec-Fetch-Site: %d", a.status);
+    free(a.body);
     a = ask(P, (call){"POST", "/signup", NULL, "name=Nora&password=fold+queen&password2=fold+queen", "null", NULL,
                       NULL, "same-origin"});
-    CHECK(a.status == 303, "Origin null, Sec-Fetch-Site same-origin: %d", a.status);
+    CHECK(a.status == 403 && !a.set[0], "Origin null, Sec-Fetch-Site same-origin: %d", a.status);
+    free(a.body);
+    /* the hub's own form under Referrer-Policy: same-origin */
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Nora&password=fold+queen&password2=fold+queen",
+                      "http://hub.test", NULL, NULL, "same-origin"});
+    CHECK(a.status == 303, "the hub's own origin, Sec-Fetch-Site same-origin: %d", a.status);
     free(a.body);
     CHECK(account_status(P, alice2) == 200, "the session survived every refused logout");
 
@@ -303,12 +313,12 @@ static void test_throttle(void)
     srv_people *P = start(0, NULL);
     if (!P)
         return;
-    th_case("5 failed logins lock the account for 15 minutes (429), even with the right password");
+    th_case("failed logins from other addresses never lock the owner out (issue 29, finding 3)");
     answer a = ask(P, (call){"POST", "/signup", NULL, "name=Carol&password=torus+knight&password2=torus+knight",
                              NULL, "203.0.113.9", NULL, NULL});
     CHECK(a.status == 303, "signup %d", a.status);
     free(a.body);
-    for (int i = 0; i < SRV_FAILS_PER_ACCOUNT; i++) {
+    for (int i = 0; i < 2 * SRV_FAILS_PER_ACCOUNT; i++) {
         char addr[32];
         snprintf(addr, sizeof addr, "203.0.113.%d", 20 + i); /* from several addresses */
         a = ask(P, (call){"POST", "/login", NULL, "name=carol&password=wrong+guess", NULL, addr, NULL, NULL});
@@ -316,8 +326,48 @@ static void test_throttle(void)
         free(a.body);
     }
     a = ask(P, (call){"POST", "/login", NULL, "name=Carol&password=torus+knight", NULL, "203.0.113.99", NULL, NULL});
-    CHECK(a.status == 429 && has(&a, "for this account") && !a.set[0], "locked: %d", a.status);
+    CHECK(a.status == 303 && a.set[0], "the owner from an address without failures: %d", a.status);
     free(a.body);
+    /* the account is attacked: an address that failed on it backs off */
+    a = ask(P, (call){"POST", "/login", NULL, "name=carol&password=wrong+again", NULL, "203.0.113.20", NULL, NULL});
+    CHECK(a.status == 429 && has(&a, "wait 2 seconds") && !a.set[0], "backoff: %d", a.status);
+    free(a.body);
+
+    th_case("5 failures from one address on one account refuse that pair only");
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Fern&password=mobius+rook&password2=mobius+rook", NULL,
+                      "203.0.113.11", NULL, NULL});
+    free(a.body);
+    for (int i = 0; i < SRV_FAILS_PER_PAIR; i++) {
+        a = ask(P, (call){"POST", "/login", NULL, "name=fern&password=wrong+guess", NULL, "192.0.2.77", NULL, NULL});
+        CHECK(a.status == 401, "failure %d: %d", i, a.status);
+        free(a.body);
+    }
+    a = ask(P, (call){"POST", "/login", NULL, "name=Fern&password=mobius+rook", NULL, "192.0.2.77", NULL, NULL});
+    CHECK(a.status == 429 && has(&a, "for this account from your address") && !a.set[0], "pair: %d", a.status);
+    free(a.body);
+    a = ask(P, (call){"POST", "/login", NULL, "name=Fern&password=mobius+rook", NULL, "192.0.2.78", NULL, NULL});
+    CHECK(a.status == 303, "the owner elsewhere: %d", a.status);
+    free(a.body);
+
+    th_case("logins: at most SRV_LOGINS_PER_MINUTE a minute from one address, right or wrong (finding 6)");
+    int refused = 0, in = 0;
+    time_t t0 = time(NULL);
+    for (int i = 0; i < SRV_LOGINS_PER_MINUTE + 10; i++) {
+        a = ask(P, (call){"POST", "/login", NULL, "name=Fern&password=mobius+rook", NULL, "192.0.2.90", NULL, NULL});
+        refused += a.status == 429 && has(&a, "too many logins from your address");
+        in += a.status == 303;
+        free(a.body);
+    }
+    /* the bucket refills meanwhile: SRV_LOGINS_PER_MINUTE / 60 a second */
+    double allowed = SRV_LOGINS_PER_MINUTE + (double)(time(NULL) - t0 + 1) * SRV_LOGINS_PER_MINUTE / 60.0;
+    CHECK(refused > 0 && in + refused == SRV_LOGINS_PER_MINUTE + 10 && in <= allowed, "%d in, %d out", in, refused);
+    tc_error err;
+    tp_db *d = tp_db_open(db_url, &err);
+    tp_user eu;
+    CHECK(d && tp_user_by_key(d, "fern", &eu, &err) == 1, "fern");
+    int open = d ? tp_sessions_count(d, eu.id, 1000 * (int64_t)time(NULL), &err) : -1;
+    CHECK(open == SRV_SESSIONS_PER_USER, "sessions kept after %d logins: %d", SRV_LOGINS_PER_MINUTE + 1, open);
+    tp_db_close(d);
 
     th_case("20 failed logins from one address lock that address for every account");
     a = ask(P, (call){"POST", "/signup", NULL, "name=Dave&password=fold+bishop&password2=fold+bishop", NULL,
@@ -377,7 +427,7 @@ static void test_secure_and_input(void)
 
     th_case("bad requests: wrong content type 415, a huge form 413, an unknown route 404, GET /logout 405");
     srv_people_request rq = {"POST", "/login", NULL, NULL, "hub.test", NULL, NULL, NULL, "application/json", "192.0.2.1",
-                             "{}", 2, NULL};
+                             "{}", 2, NULL, 0};
     srv_people_response out;
     srv_people_handle(P, NULL, &rq, &out);
     CHECK(out.r.status == 415, "json body: %d", out.r.status);

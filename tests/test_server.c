@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "buf.h"
+#include "respond.h"
 #include "route.h"
 #include "site.h"
 
@@ -36,6 +37,32 @@ static void decode_cases(void)
     s = srv_utf8_clean("Klein \xE2\x99\x9A", 9);
     CHECK(s && !strcmp(s, "Klein \xE2\x99\x9A"), "valid text changed");
     free(s);
+
+    th_case("UTF-8 checked at entry: where it stops being UTF-8 (issue 29, finding 8)");
+    CHECK(srv_utf8_invalid("Klein \xE2\x99\x9A", 9) == -1, "valid text refused");
+    CHECK(srv_utf8_invalid("ab\xff", 3) == 2, "a stray byte");
+    CHECK(srv_utf8_invalid("a\xC3\x28", 3) == 1, "a broken sequence");
+    CHECK(srv_utf8_invalid("\xED\xA0\x80", 3) == 0, "a surrogate");
+    CHECK(srv_utf8_invalid("a\0b", 3) == 1, "a NUL byte");
+    CHECK(srv_utf8_invalid("\xE2\x99", 2) == 0, "a sequence cut at the end");
+
+    th_case("the client behind a trusted proxy (issue 29, finding 4)");
+    char who[48];
+    static const char *const fwd[][2] = {
+        {"203.0.113.5", "203.0.113.5"},           {"1.2.3.4, 203.0.113.5", "203.0.113.5"},
+        {"203.0.113.5, 10.0.0.1", "203.0.113.5"}, {"203.0.113.5,10.0.0.1 , 10.0.0.1", "203.0.113.5"},
+        {"junk1", "10.0.0.1"},                    {"203.0.113.5, junk", "10.0.0.1"},
+        {"", "10.0.0.1"},                         {"203.0.113.5, ", "10.0.0.1"},
+        {"203.0.113.5:80", "10.0.0.1"},           {" 2001:DB8::1 ", "2001:db8::1"},
+        {"10.0.0.1", "10.0.0.1"}};
+    for (size_t i = 0; i < sizeof fwd / sizeof fwd[0]; i++) {
+        srv_forwarded_client("10.0.0.1", "10.0.0.1", fwd[i][0], who);
+        CHECK(!strcmp(who, fwd[i][1]), "X-Forwarded-For '%s': %s, not %s", fwd[i][0], who, fwd[i][1]);
+    }
+    srv_forwarded_client("192.0.2.9", "10.0.0.1", "203.0.113.5", who);
+    CHECK(!strcmp(who, "192.0.2.9"), "from another peer the header counts for nothing: %s", who);
+    srv_forwarded_client("10.0.0.1", NULL, "203.0.113.5", who);
+    CHECK(!strcmp(who, "10.0.0.1"), "without a trusted proxy: %s", who);
 
     th_case("HTML escaping");
     srv_buf b = {0};

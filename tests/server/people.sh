@@ -80,9 +80,18 @@ is "cross-origin sign-up: 403" "$(code "$r")" 403
 is "no Mallory" "$(code "$(get /dev/null "$U/@/mallory")")" 404
 r=$(form "$T" "$U/signup" 'name=Mallory&password=evil+password&password2=evil+password' -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site')
 is "Origin null from another site: 403" "$(code "$r")" 403
-# what Chromium sends for the hub's own form (Referrer-Policy: no-referrer)
+# finding 7 (issue 29): Origin null is no origin of the hub's (its pages'
+# Referrer-Policy is same-origin, so their forms send their own origin);
+# an older browser sends no Sec-Fetch-Site: login CSRF was let through
+r=$(form "$tmp/n.jar" "$U/login" 'name=Alice&password=klein+bottle' -H 'Origin: null')
+is "login with Origin null and no Sec-Fetch-Site: 403" "$(code "$r")" 403
+grep -qi '^Set-Cookie' <<< "$r" && bad "a cookie for a login with Origin null"
 r=$(form "$tmp/n.jar" "$U/signup" 'name=Nora&password=fold+queen&password2=fold+queen' -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin')
-is "Origin null from the hub's own page: 303" "$(code "$r")" 303
+is "Origin null, even with Sec-Fetch-Site same-origin: 403" "$(code "$r")" 403
+has "the hub's pages: Referrer-Policy same-origin" "$("${C[@]}" -D - -o /dev/null "$U/login")" "Referrer-Policy: same-origin"
+# what a browser sends for the hub's own form under that policy
+r=$(form "$tmp/n.jar" "$U/signup" 'name=Nora&password=fold+queen&password2=fold+queen' -H "Origin: $U" -H 'Sec-Fetch-Site: same-origin')
+is "the hub's own origin: 303" "$(code "$r")" 303
 
 r=$(form "$A" "$U/account/logout-all" "csrf=$tok" -H "Origin: $U")
 is "log out everywhere: 303" "$(code "$r")" 303

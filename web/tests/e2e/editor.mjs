@@ -290,9 +290,11 @@ try {
     failed++;
     console.log(`FAIL: server: ${stderr}`);
   }
-  console.log(`editor-e2e: screenshots in ${SHOTS}`);
+  // the scratch folder goes, unless it holds the screenshots of a failed run
+  if (failed || process.env.TC_E2E_SHOTS) console.log(`editor-e2e: screenshots in ${SHOTS}`);
   console.log(`editor-e2e: ${passed} passed, ${failed} failed`);
   rmSync(PAGES, { recursive: true, force: true });
   if (!process.env.TC_E2E_SHOTS) rmSync(join(scratch, 'pages.db'), { force: true });
+  if (!failed || process.env.TC_E2E_SHOTS) rmSync(scratch, { recursive: true, force: true });
   process.exitCode = failed ? 1 : 0;
 }

@@ -369,8 +369,10 @@ try {
       console.log(`FAIL: server: ${s.stderr}`);
     }
   }
-  console.log(`publish-play-e2e: screenshots in ${SHOTS}`);
+  // the scratch folder goes, unless it holds the screenshots of a failed run
+  if (failed || process.env.TC_E2E_SHOTS) console.log(`publish-play-e2e: screenshots in ${SHOTS}`);
   console.log(`publish-play-e2e: ${passed} passed, ${failed} failed`);
   if (!PG) rmSync(DB, { force: true });
+  if (!failed || process.env.TC_E2E_SHOTS) rmSync(scratch, { recursive: true, force: true });
   process.exitCode = failed ? 1 : 0;
 }

@@ -182,6 +182,9 @@ try {
   rmSync(userData, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`screenshots in ${SHOTS}`);
+// the screenshots of a run that failed are kept to look at; otherwise a
+// folder of our own (not TC_E2E_SHOTS) goes: no /tmp/tc-e2e-* is left
+if (failed || process.env.TC_E2E_SHOTS) console.log(`screenshots in ${SHOTS}`);
+else rmSync(SHOTS, { recursive: true, force: true });
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
