@@ -6,7 +6,8 @@
  * srv_people_owns claims to.
  *
  * Limits: form bodies up to SRV_PEOPLE_MAX_BODY bytes and SRV_PEOPLE_MAX_FIELDS
- * fields; a player page lists at most SRV_PEOPLE_MAX_RATINGS variants. */
+ * fields; a player page lists at most SRV_PEOPLE_MAX_RATINGS variants
+ * (player_ratings.h). */
 #ifndef SRV_PEOPLE_H
 #define SRV_PEOPLE_H
 
@@ -18,7 +19,6 @@
 
 #define SRV_PEOPLE_MAX_BODY 4096
 #define SRV_PEOPLE_MAX_FIELDS 8
-#define SRV_PEOPLE_MAX_RATINGS 64
 #define SRV_PEOPLE_JOBS_WAITING 256 /* logins and sign-ups queued for a hash (more: 503) */
 
 typedef struct srv_people srv_people;

@@ -81,6 +81,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(nnue_hybrid)   \
     X(glicko2)       \
     X(people)        \
+    X(people_lobby)  \
     X(ratings)       \
     X(datagen)       \
     X(datagen_hand)  \
