@@ -34,7 +34,8 @@ typedef struct rg_board {
     int seam;
     int back[2];          /* rank index of each colour's king in the setup */
     unsigned two_step[2]; /* bit y: that colour has pawns on rank y in the setup */
-    int can_castle[2];    /* setup has king on e, rooks on a and h, W >= 8 */
+    int can_castle[2];    /* bits per colour: 1 O-O, 2 O-O-O: the setup has the king on
+                           * e and that castling's rook on h or a, W >= 8 */
     unsigned char cell[TC_MAX_CELLS]; /* pieces as TC_PIECE values */
     int side, castling, ep;
 } rg_board;

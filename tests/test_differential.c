@@ -336,7 +336,8 @@ static const char piece_letters[] = "PNBRQpnbrq";
 /* A random board of RULES.md (3..16 cells each way, the file and rank
  * rules given as files * 4 + ranks, any seam) with a random setup: two kings on different ranks (now
  * and then on the same one, or attacked, to exercise the refusals), now
- * and then castling-ready back ranks, and a few random pieces. */
+ * and then castling-ready back ranks (king on e, one or both rooks), and a
+ * few random pieces. */
 static void random_board(tc_variant_def *d, uint64_t *s, int rules)
 {
     memset(d, 0, sizeof *d);
@@ -358,8 +359,13 @@ static void random_board(tc_variant_def *d, uint64_t *s, int rules)
             x = (x + 1) % W;
         cell[y * W + x] = col ? 'k' : 'K';
         if (castles && !cell[y * W] && !cell[y * W + 7]) {
-            cell[y * W] = col ? 'r' : 'R';
-            cell[y * W + 7] = col ? 'r' : 'R';
+            /* both rooks, or only one: each castling needs only its own
+             * rook (RULES.md section 4) */
+            int rooks = pick(s, 3);
+            if (rooks != 2)
+                cell[y * W] = col ? 'r' : 'R';
+            if (rooks != 1)
+                cell[y * W + 7] = col ? 'r' : 'R';
         }
     }
     int extra = pick(s, 1 + (n / 4 < 14 ? n / 4 : 14));
