@@ -278,12 +278,19 @@ typedef struct tc_pgn_replay {
     tc_position *position; /* final (or last legal) position */
 } tc_pgn_replay;
 
-/* Builds the game's variant (from [Variant], else `fallback`, else chess)
- * and start position ([SetUp]/[FEN]) and plays its moves. A [Variant] equal
- * to the fallback's name (a variant page's own name) means the fallback; a
- * [FEN] is used unless [SetUp "0"]. Returns -1 only when the variant or the
- * FEN cannot be used (nothing is left to free); an illegal move gives 0
- * with replay->ok == 0 and err like "move 12 (black) 'Nxe5': illegal ...". */
+/* The board a game is played on: the fallback when [Variant] names it (a
+ * variant page's own name), else the board of a [Topology] tag (the
+ * front matter's engine mapping in one line, written by tc_pgn_write for
+ * every board that is not a preset; named by [Variant]), else the preset
+ * [Variant] names, else the fallback, else chess. -1 with err if the tag
+ * is no board or the name no preset. */
+int tc_pgn_game_def(const tc_pgn_game *g, const tc_variant_def *fallback, tc_variant_def *out, tc_error *err);
+/* Builds the game's variant (tc_pgn_game_def) and start position
+ * ([SetUp]/[FEN]) and plays its moves. A [FEN] is used unless [SetUp "0"].
+ * Returns -1 only when the variant or the FEN cannot be used (nothing is
+ * left to free); an illegal move gives 0 with replay->ok == 0 and err like
+ * "move 12 (black): illegal move 'Nxe5': the knight on f3 ..." (the reason
+ * of tc_explain_move, as `topochess --play` gives it). */
 int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 /* The same for game after game: `replay` holds the previous game's replay
@@ -295,7 +302,9 @@ int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 void tc_pgn_replay_free(tc_pgn_replay *replay);
 
-/* Writes a game from the position's start FEN and its history in SAN,
+/* Writes a game from the position's start FEN and its history in SAN
+ * (with [Topology] when the board is not a preset's, so that the text
+ * alone replays it),
  * movetext lines within 79 columns. tags (ntags name/value pairs, may be
  * NULL) override the Seven Tag Roster defaults; other names are added after
  * it. The FEN tag is written when the start is not the variant's own, or
