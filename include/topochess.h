@@ -124,7 +124,7 @@ typedef struct tc_step_result {
     int joins;
 } tc_step_result;
 
-/* The step function of RULES.md section 2, from the variant's tables. */
+/* The step function of docs/rules.md section 2, from the variant's tables. */
 tc_step_result tc_step(const tc_variant *v, int cell, int dx, int dy);
 
 /* Destinations on an empty board, deduplicated, own cell excluded. */
@@ -134,7 +134,7 @@ int tc_knight_targets(const tc_variant *v, int cell, int *out);
  * cell); dir indexes N, NE, E, SE, S, SW, W, NW. */
 int tc_ray(const tc_variant *v, int cell, int dir, int *out);
 
-/* Writes the topology report of RULES.md section 10. */
+/* Writes the topology report of docs/rules.md section 10. */
 void tc_topology_report(const tc_variant *v, FILE *out);
 
 /* ---------------------------------------------------------------- moves */
@@ -165,7 +165,7 @@ void tc_position_free(tc_position *p);
 const tc_variant *tc_position_variant(const tc_position *p);
 void tc_position_reset(tc_position *p);
 
-/* Full FEN or board-only FEN (RULES.md section 7). On failure the position
+/* Full FEN or board-only FEN (docs/rules.md section 7). On failure the position
  * is unchanged. */
 int tc_position_set_fen(tc_position *p, const char *fen, tc_error *err);
 /* Writes the FEN; returns its length. buf should hold >= 700 bytes. */
@@ -208,7 +208,7 @@ typedef enum {
 /* Mate, stalemate and the draws the rules alone decide. Dead positions
  * here are those of the material alone: K v K, and on boards with open
  * files and ranks the FIDE cases. On other boards the solved endings
- * decide more (RULES.md section 6): tc_game_status in topochess_endgame.h. */
+ * decide more (docs/rules.md section 6): tc_game_status in topochess_endgame.h. */
 tc_status tc_position_status(const tc_position *p);
 const char *tc_status_text(tc_status s);
 /* Occurrences of the current position (placement, side, castling, en passant
@@ -226,7 +226,7 @@ uint64_t tc_perft_divide(tc_position *p, int depth, tc_divide_fn fn, void *ctx);
 /* ---------------------------------------------------------------- notation */
 
 /* Coordinate form: "e2e4", "b7b8q", castling as the king's move ("e1g1"),
- * or king-takes-rook where that is ambiguous (RULES.md section 7). */
+ * or king-takes-rook where that is ambiguous (docs/rules.md section 7). */
 void tc_move_to_uci(const tc_position *p, tc_move m, char *buf);
 /* SAN with check and mate marks. buf should hold >= 24 bytes. */
 void tc_move_to_san(const tc_position *p, tc_move m, char *buf);

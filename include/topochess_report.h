@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/// What RULES.md section 10 computes about a board, in brief. Every figure
+/// What docs/rules.md section 10 computes about a board, in brief. Every figure
 /// comes from the variant's step tables, not from its name.
 typedef struct tc_topology_figures {
     int orientable;   /* 1 if no loop of orthogonal steps comes back mirrored */

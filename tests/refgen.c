@@ -1,12 +1,12 @@
 /* refgen: the plain reference move generator (see refgen.h). Every rule is
- * taken from RULES.md sections 2, 4 and 5 and recomputed at each use. */
+ * taken from docs/rules.md sections 2, 4 and 5 and recomputed at each use. */
 #include "refgen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* RULES.md section 2, line by line, on a board of w x h cells with the
+/* docs/rules.md section 2, line by line, on a board of w x h cells with the
  * given edge rules and seam; unit steps only. */
 static rg_step step_on(int w, int h, tc_file_rule files, tc_rank_rule ranks, int seam, int x, int y,
                        int dx, int dy)
@@ -119,7 +119,7 @@ int rg_board_setup(const tc_variant_def *d, rg_board *b)
         if (TC_TYPE(pc) == TC_PAWN)
             b->two_step[TC_COLOUR(pc)] |= 1u << (c / b->w);
     }
-    /* RULES.md section 4: each castling needs the king on file e of its
+    /* docs/rules.md section 4: each castling needs the king on file e of its
      * back rank and only its own rook, on h (short) or a (long) */
     for (int col = 0; col < 2; col++) {
         int r = b->back[col];
@@ -150,7 +150,7 @@ int rg_board_from(const tc_position *p, rg_board *b)
 
 /* Steps of the vertical walk from (x, y) that starts going dy until it
  * reaches the enemy back rank, or 0 if it leaves the board or reaches the
- * pawn's own back rank first (RULES.md section 4). */
+ * pawn's own back rank first (docs/rules.md section 4). */
 static int pawn_walk(const rg_board *b, int colour, int x, int y, int dy)
 {
     for (int k = 0; k < 2 * b->h + 2; k++) {
@@ -168,7 +168,7 @@ static int pawn_walk(const rg_board *b, int colour, int x, int y, int dy)
 
 /* The pawn's forward dy at (x, y): the vertical direction whose walk meets
  * the enemy back rank before the own back rank, the shorter one when both
- * do (a fold can bring either walk there; RULES.md says two walks never
+ * do (a fold can bring either walk there; docs/rules.md says two walks never
  * tie: a tie gives 0, so that the setup check disagrees with the library
  * and the test names the board), 0 when neither does (refused, section 3). */
 static int pawn_dir(const rg_board *b, int colour, int x, int y)
@@ -326,12 +326,12 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
         int c1 = cell_of(b, s1.x, s1.y);
         n = push_pawn(b, out, n, from, c1, TC_MOVE_NORMAL, -1);
         /* a pawn whose first step reaches its promotion rank stops and
-         * promotes there: no two-step (RULES.md section 4) */
+         * promotes there: no two-step (docs/rules.md section 4) */
         if ((b->two_step[us] >> y & 1) && s1.y != b->back[!us]) {
             rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
             int c2 = s2.off ? -1 : cell_of(b, s2.x, s2.y);
             /* moves are their cells: a second step back onto c1 or onto
-             * the pawn's own cell adds no move (RULES.md section 4) */
+             * the pawn's own cell adds no move (docs/rules.md section 4) */
             if (c2 >= 0 && c2 != c1 && c2 != from && !b->cell[c2])
                 n = push_pawn(b, out, n, from, cell_of(b, s2.x, s2.y), TC_MOVE_DOUBLE, c1);
         }
@@ -350,7 +350,7 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
     return n;
 }
 
-/* Castling per RULES.md section 4: plain file letters on the back rank. */
+/* Castling per docs/rules.md section 4: plain file letters on the back rank. */
 static int gen_castling(const rg_board *b, rg_move *out, int n)
 {
     int us = b->side, r = b->back[us];
@@ -499,7 +499,7 @@ int rg_setup_legal(const tc_variant_def *d, char *why, size_t n)
             snprintf(why, n, "a pawn on a back rank");
             return 0;
         }
-    /* RULES.md section 3: a pawn with no forward direction is refused */
+    /* docs/rules.md section 3: a pawn with no forward direction is refused */
     for (int c = 0; c < b.w * b.h; c++)
         if (TC_TYPE(b.cell[c]) == TC_PAWN && !pawn_dir(&b, TC_COLOUR(b.cell[c]), c % b.w, c / b.w)) {
             snprintf(why, n, "a pawn with no forward direction");

@@ -1,5 +1,5 @@
 /* Differential test: the library's legal moves against refgen's (a plain
- * generator written from RULES.md) at every position of seeded random
+ * generator written from docs/rules.md) at every position of seeded random
  * games on every preset, plus games started from the perft EPD positions.
  * Also compares check detection and attack maps, the captures-and-
  * promotions generator against refgen's moves of that kind, and checks that
@@ -333,7 +333,7 @@ typedef struct {
 
 static const char piece_letters[] = "PNBRQpnbrq";
 
-/* A random board of RULES.md (3..16 cells each way, the file and rank
+/* A random board of docs/rules.md (3..16 cells each way, the file and rank
  * rules given as files * 4 + ranks, any seam) with a random setup: two kings on different ranks (now
  * and then on the same one, or attacked, to exercise the refusals), now
  * and then castling-ready back ranks (king on e, one or both rooks), and a
@@ -360,7 +360,7 @@ static void random_board(tc_variant_def *d, uint64_t *s, int rules)
         cell[y * W + x] = col ? 'k' : 'K';
         if (castles && !cell[y * W] && !cell[y * W + 7]) {
             /* both rooks, or only one: each castling needs only its own
-             * rook (RULES.md section 4) */
+             * rook (docs/rules.md section 4) */
             int rooks = pick(s, 3);
             if (rooks != 2)
                 cell[y * W] = col ? 'r' : 'R';

@@ -1,7 +1,7 @@
 /* Perft: every line of every reference EPD file, the standard
  * chessprogramming positions on `chess`, and refgen's own depth-2 perft
  * (an independent generator) against the library's on every EPD line;
- * then two pawn-step counts the random boards found (RULES.md section 4),
+ * then two pawn-step counts the random boards found (docs/rules.md section 4),
  * castling with one rook, and the pawns that a setup may not hold
  * (issue 28). */
 #include "epd.h"
@@ -120,7 +120,7 @@ static void run_standard(void)
     tc_variant_free(v);
 }
 
-/* RULES.md section 4: a two-step whose second step a fold sends back onto
+/* docs/rules.md section 4: a two-step whose second step a fold sends back onto
  * the first step's cell is no move of its own (issue 22's board). */
 static void fold_two_step(void)
 {
@@ -145,7 +145,7 @@ static void fold_two_step(void)
                 dup += TC_MOVE_FROM(m) == TC_MOVE_FROM(l->moves[j]) && TC_MOVE_TO(m) == TC_MOVE_TO(l->moves[j]) &&
                        TC_MOVE_PROMO(m) == TC_MOVE_PROMO(l->moves[j]);
         }
-        CHECK(n == 61, "Black has %d moves after Nxa3, RULES.md section 4 says 61", n);
+        CHECK(n == 61, "Black has %d moves after Nxa3, docs/rules.md section 4 says 61", n);
         CHECK(c2c1 == 4 && dup == 0, "c2c1: %d moves (one per promotion piece), %d duplicates", c2c1, dup);
         CHECK(tc_ep_cell(p) == -1, "no en passant cell before Black moves");
         tc_move m;
@@ -192,7 +192,7 @@ static int has_uci(tc_position *p, const char *uci)
     return found;
 }
 
-/* RULES.md section 4: each castling needs only its own rook on its file;
+/* docs/rules.md section 4: each castling needs only its own rook on its file;
  * section 7: the board-only FEN gets the rights the placement allows. The
  * board of issue 28, where the generator left out O-O-O. */
 static void castling_per_rook(void)
@@ -241,7 +241,7 @@ static void castling_per_rook(void)
     tc_variant_free(v);
 }
 
-/* RULES.md section 3: a pawn on either king's rank, or with no forward
+/* docs/rules.md section 3: a pawn on either king's rank, or with no forward
  * direction, is an error in the setup (and in a FEN), with the reason. */
 static void stuck_pawns(void)
 {
@@ -252,7 +252,7 @@ static void stuck_pawns(void)
         tc_rank_rule ranks;
         const char *setup, *want;
     } bad[] = {
-        /* RULES.md's example: a White pawn on c1 below its king on e2 */
+        /* docs/rules.md's example: a White pawn on c1 below its king on e2 */
         {"a white pawn below its own king", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, "4k3/8/8/8/8/8/4K3/2P5",
          "the white pawn on c1 has no forward direction"},
         {"a black pawn beyond the white king", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, "8/2p5/4k3/8/8/4K3/8/8",

@@ -115,7 +115,7 @@ static void test_annotated(void)
 
 static void test_topological_games(void)
 {
-    /* RULES.md 8.1, with the board worked out by hand: White's pawns left
+    /* docs/rules.md 8.1, with the board worked out by hand: White's pawns left
      * c14, d14, e14 (c12 was taken), Black's e9 pawn took on c12 across the
      * twist and g9 went to g11, passing g10 */
     static const char *after =
@@ -123,7 +123,7 @@ static void test_topological_games(void)
     game_set *set = calloc(1, sizeof *set);
     if (!set)
         return;
-    th_case("pgn: Mobius sample game of RULES.md 8.1");
+    th_case("pgn: Mobius sample game of docs/rules.md 8.1");
     read_all("tests/data/pgn/mobius.pgn", set);
     CHECK(set->n == 1, "read %d games", set->n);
     if (set->n == 1) {

@@ -122,7 +122,7 @@ static int read_pawns(const tc_variant *v, tc_board_guide *g)
         }
         tc_position_free(side);
     }
-    /* castling as RULES.md section 4 allows it, per rook: the rights of
+    /* castling as docs/rules.md section 4 allows it, per rook: the rights of
      * the start position read as a board-only FEN (king on file e of its
      * back rank, that castling's rook on file h or a, at least 8 files) */
     int rights = tc_castling(pos);

@@ -58,7 +58,7 @@ static int parse_count(const char *s, const char *what, int *out, tc_error *err)
 }
 
 /* Castling rights that the placement allows: per rook, where the setup
- * has that castling at all (RULES.md sections 4 and 7). */
+ * has that castling at all (docs/rules.md sections 4 and 7). */
 static int castle_allowed(const tc_position *p)
 {
     const tc_variant *v = p->v;

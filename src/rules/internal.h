@@ -192,7 +192,7 @@ int tc_topology_build(tc_variant *v); /* -1: out of memory */
 void tc_topology_free(tc_variant *v);
 /* A knight's second step after the orthogonal step from `from` in
  * direction d (even): the outward diagonal on one side (-1 or +1), in the
- * frame that first step reached (RULES.md section 4). */
+ * frame that first step reached (docs/rules.md section 4). */
 int tc_knight_second_dir(const tc_variant *v, int from, int d, int side);
 /* Appends cell to list unless it is negative, self or already there. */
 int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
@@ -202,7 +202,7 @@ int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
 int tc_variant_def_check(const tc_variant_def *def, tc_error *err);
 tc_variant *tc_variant_build(const tc_variant_def *def, tc_error *err);
 /* -1 with the reason in err when a pawn of colour on cell has no forward
- * direction (RULES.md sections 3 and 4: neither vertical walk reaches the
+ * direction (docs/rules.md sections 3 and 4: neither vertical walk reaches the
  * enemy back rank without first reaching its own), else 0. */
 int tc_pawn_stuck(const tc_variant *v, int colour, int cell, tc_error *err);
 

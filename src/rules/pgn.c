@@ -1,5 +1,5 @@
 /* PGN: reading games (tags and main-line moves), replaying them on their
- * variant, and writing a position's history as a game (RULES.md section 7). */
+ * variant, and writing a position's history as a game (docs/rules.md section 7). */
 #include "internal.h"
 #include "topochess_explain.h"
 

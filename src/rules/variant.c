@@ -1,4 +1,4 @@
-/* Variants as data: the seven presets of RULES.md section 3, the checks
+/* Variants as data: the seven presets of docs/rules.md section 3, the checks
  * that any definition must pass, and the construction of a variant's tables:
  * the topology tables (topology.c), then those that depend on the setup
  * (pawn directions, castling) and the Zobrist keys. Whether the setup is a
@@ -116,17 +116,17 @@ static void walk_failure(const tc_variant *v, int colour, int c, int dy, char *b
     for (int k = 1; k <= 2 * v->H + 2; k++) {
         int nx = v->step_to[cur][dir];
         if (nx < 0) {
-            snprintf(buf, n, "leaves the board past rank %d", cur / v->W + 1);
+            snprintf(buf, n, "leaves the board");
             return;
         }
         dir = v->step_dir[cur][dir];
         cur = nx;
         if (cur / v->W == v->back_rank[colour]) {
-            snprintf(buf, n, "reaches rank %d, its own king's rank, first", cur / v->W + 1);
+            snprintf(buf, n, "meets its own king's rank %d first", cur / v->W + 1);
             return;
         }
     }
-    snprintf(buf, n, "never reaches rank %d", v->back_rank[!colour] + 1);
+    snprintf(buf, n, "never meets rank %d", v->back_rank[!colour] + 1);
 }
 
 int tc_pawn_stuck(const tc_variant *v, int colour, int cell, tc_error *err)
@@ -136,11 +136,9 @@ int tc_pawn_stuck(const tc_variant *v, int colour, int cell, tc_error *err)
     char north[80], south[80];
     walk_failure(v, colour, cell, 1, north, sizeof north);
     walk_failure(v, colour, cell, -1, south, sizeof south);
-    tc_set_error(err, "the %s pawn on %c%d has no forward direction and could never move: walking "
-                 "toward higher ranks it %s, toward lower ranks it %s, and neither walk reaches rank %d "
-                 "(the %s king's rank, where it would promote)", colour ? "black" : "white",
-                 'a' + cell % v->W, cell / v->W + 1, north, south, v->back_rank[!colour] + 1,
-                 colour ? "white" : "black");
+    tc_set_error(err, "the %s pawn on %c%d has no forward direction (going up it %s; going down it %s), "
+                 "so it could never move", colour ? "black" : "white", 'a' + cell % v->W, cell / v->W + 1, north,
+                 south);
     return -1;
 }
 
@@ -174,7 +172,7 @@ static void build_pawns(tc_variant *v)
             v->push1[col][c] = (int16_t)c1;
             if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1) && c1 / v->W != v->back_rank[!col]) {
                 /* a second step that a fold sends back onto the first
-                 * step's cell or the pawn's own is no two-step (RULES.md
+                 * step's cell or the pawn's own is no two-step (docs/rules.md
                  * section 4): the one-step stands alone. Nor is one whose
                  * first step reaches the last rank: the pawn promotes
                  * there (on short wrapped boards it would go on to its own
@@ -197,7 +195,7 @@ static void build_pawns(tc_variant *v)
     }
 }
 
-/* Castling per rook (RULES.md section 4): each castling exists where the
+/* Castling per rook (docs/rules.md section 4): each castling exists where the
  * setup has the king on file e of its back rank and the rook of that
  * castling on its own file, whatever stands on the other rook's file. */
 static void build_castling(tc_variant *v, const uint8_t *board)

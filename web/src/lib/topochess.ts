@@ -47,7 +47,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const DIR_DX = [0, 1, 1, 1, 0, -1, -1, -1] as const;
 export const DIR_DY = [1, 1, 0, -1, -1, -1, 0, 1] as const;
 
-/** Join bits: which joins one step crossed (RULES.md section 2). */
+/** Join bits: which joins one step crossed (docs/rules.md section 2). */
 export const JOIN_FILE_WRAP = 1;
 export const JOIN_RANK_WRAP = 2;
 export const JOIN_TWIST = 4;
@@ -395,7 +395,7 @@ export class Variant {
     });
   }
 
-  /** The topology report's figures (RULES.md section 10). */
+  /** The topology report's figures (docs/rules.md section 10). */
   report(): TopologyReport {
     const r = this.tc.m.takeJson<TopologyReport>(this.tc.m.x.tcw_variant_report(this.live()));
     if (!r) throw new TopochessError('out of wasm memory');
@@ -424,7 +424,7 @@ export class Variant {
     }
   }
 
-  /** Which materials ("KBK", "KNK", ...) are dead on this board (RULES.md
+  /** Which materials ("KBK", "KNK", ...) are dead on this board (docs/rules.md
    * section 6): each decided by a scan for checkmates, no solve. Throws on
    * a board without joins (the FIDE cases decide there) or a bad name. */
   deadMaterials(names: string[]): Record<string, boolean> {

@@ -1,5 +1,5 @@
 // The TypeScript API over the wasm build, checked against the rules' worked
-// examples (RULES.md), the native CLI and the library's own tables.
+// examples (docs/rules.md), the native CLI and the library's own tables.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +84,7 @@ describe('variants', () => {
 });
 
 describe('step tables', () => {
-  // RULES.md section 2's worked examples
+  // docs/rules.md section 2's worked examples
   function step(name: string, from: string, dir: number) {
     return withVariant(name, (v) => {
       const s = v.steps().step(v.cellIndex(from), dir);
