@@ -243,6 +243,14 @@ export interface GameStatus {
   ply: number;
 }
 
+/** The board of a PGN game (Variant.pgnBoard). */
+export interface PgnBoard {
+  same: boolean;
+  name: string;
+  title: string;
+  page: string;
+}
+
 export interface PgnInfo {
   tags: Record<string, string>;
   result: string;
@@ -393,6 +401,21 @@ export class Variant {
       seen.add(k);
       return true;
     });
+  }
+
+  /** The board the first game of a PGN text is played on: its [Topology]
+   * tag (any board that is not a preset), the preset its [Variant] names,
+   * or this variant when [Variant] names it or is missing. `page` is that
+   * board as a variant page (for tc.variant({ frontmatter })); `same`
+   * says whether it is this board. Throws with the reader's or the tag's
+   * message. */
+  pgnBoard(text: string): PgnBoard {
+    const m = this.tc.m;
+    const ptr = m.withStrs([text], (s) => m.x.tcw_pgn_board(this.live(), s.ptr, s.len, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    const b = m.takeJson<PgnBoard>(ptr);
+    if (!b) throw new TopochessError('out of wasm memory');
+    return b;
   }
 
   /** The topology report's figures (docs/rules.md section 10). */
