@@ -311,6 +311,10 @@ post_is "custom board: black answers" 200 "$U/api/games/$cid/move" "{\"token\":\
 cpgn=$("${C[@]}" "$U/api/games/$cid/pgn")
 is "custom board: the PGN carries the board" \
   "$(grep -c '^\[Topology "{topology: {type: grid, rows: 8, cols: 11, wrap: none, files: open, ranks: twist, seam: 3}, setup: 6k4/11/11/8p2/11/11/5P5/R3K6}"\]' <<< "$cpgn")" 1
+# a setup whose pawn could never move is refused with the reason (docs/rules.md section 3)
+page=$'---\ntitle: Stuck\nengine:\n  topology: {type: grid, rows: 8, cols: 8, wrap: none}\n  setup: 4k3/8/8/8/8/8/4K3/2P5\n---\n'
+post_is "custom board: a pawn with no direction: 400" 400 "$U/api/games" "$(jq -n --arg p "$page" '{page:$p}')"
+is "custom board: the reason" "$(body "$r" | jq -r .error | cut -d'(' -f1)" "setup: the white pawn on c1 has no forward direction "
 mkdir -p "$tmp/alone"
 ids=$("${C[@]}" "$U/api/games?limit=200" | jq -r '.[].id')
 replayed=0; mismatched=""
