@@ -636,7 +636,7 @@ export class Game {
 
   /** Replaces the game by the first game of a PGN text (its [FEN] and moves),
    * which must be of this variant. Throws (game unchanged) with the
-   * reader's or the replay's message, e.g. "move 3 (white) 'Qxf9': ...". */
+   * reader's or the replay's message, e.g. "move 3 (white): illegal move 'Qxf9': ...". */
   loadPgn(text: string): PgnInfo {
     const m = this.m;
     const ptr = m.withStrs([text], (s) => m.x.tcw_game_load_pgn(this.live(), s.ptr, s.len, m.err));
