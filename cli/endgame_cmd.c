@@ -188,7 +188,7 @@ static const char *const dead_rows[] = {"KK",   "KQK",  "KRK",  "KBK",  "KNK",  
                                         "KRKN", "KBKB", "KBKN", "KNKN"};
 #define NDEAD_ROWS ((int)(sizeof dead_rows / sizeof dead_rows[0]))
 
-/* `topochess dead`: which materials are dead (RULES.md section 6) on each
+/* `topochess dead`: which materials are dead (docs/rules.md section 6) on each
  * preset with a join, as the Markdown table of docs/rules-dead-positions.md;
  * with --variant or --variant-file, that board's dead materials. */
 int cmd_dead(cli_ctx *c)

@@ -26,8 +26,9 @@ static int usage(FILE *out)
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench [PART]        perft and search speed on fixed positions of every preset\n"
             "                      (--eval-file NET|'<none>': the search's evaluation; default built-in nets)\n"
-            "  dead                the dead materials (RULES.md section 6) of every preset with a join,\n"
-            "                      or of the board given with --variant\n"
+            "  dead                the dead materials (docs/rules.md, \"The end of the game\") of every\n"
+            "                      preset with a join,"
+            " or of the board given with --variant\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
@@ -37,7 +38,8 @@ static int usage(FILE *out)
             "          [--seed N]  self-play positions scored by the search, to train a net (datagen --help)\n"
             "  serve [--port 8080] [--host 127.0.0.1] [--pages DIR] [--static DIR]\n"
             "                      the hub of variant pages in the browser (topochess serve --help)\n"
-            "Options take their value as the next word or after '=' (--variant=torus).\n");
+            "Options take their value as the next word or after '=' (--variant=torus).\n"
+            "The rules of play: docs/rules.md (served by `topochess serve` at /docs/rules).\n");
     return out == stderr ? 1 : 0;
 }
 

@@ -36,7 +36,7 @@ typedef struct play_state {
     const char *pgn_out;
     const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
     const char *eval_file;     /* --eval-file (<none>: hand-written), or NULL: the built-in net */
-    tc_dead_table *dead; /* dead materials of this board (RULES.md section 6) */
+    tc_dead_table *dead; /* dead materials of this board (docs/rules.md section 6) */
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;

@@ -1,5 +1,5 @@
 /* `topochess topology`: prints the topology report of the chosen variant
- * (RULES.md section 10); all figures come from the library. Then the solved
+ * (docs/rules.md section 10); all figures come from the library. Then the solved
  * endings: the 3-piece ones always (they take a moment), the 4-piece ones
  * of issue 12 with --endgames. With --symmetries, the symmetries of the
  * rules instead (tc_symmetries), as text or JSON for the trainer. */

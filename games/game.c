@@ -73,7 +73,7 @@ static tg_code check_clock(const tg_clock *c, tc_error *err)
 }
 
 /* The position's status, dead positions decided by the board's solved
- * endings (RULES.md section 6). The table is made when a position could
+ * endings (docs/rules.md section 6). The table is made when a position could
  * first be dead: a pawnless one of at most 4 pieces. */
 static tc_status game_status(tg_game *g)
 {

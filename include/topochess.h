@@ -124,7 +124,7 @@ typedef struct tc_step_result {
     int joins;
 } tc_step_result;
 
-/* The step function of RULES.md section 2, from the variant's tables. */
+/* The step function of docs/rules.md section 2, from the variant's tables. */
 tc_step_result tc_step(const tc_variant *v, int cell, int dx, int dy);
 
 /* Destinations on an empty board, deduplicated, own cell excluded. */
@@ -134,7 +134,7 @@ int tc_knight_targets(const tc_variant *v, int cell, int *out);
  * cell); dir indexes N, NE, E, SE, S, SW, W, NW. */
 int tc_ray(const tc_variant *v, int cell, int dir, int *out);
 
-/* Writes the topology report of RULES.md section 10. */
+/* Writes the topology report of docs/rules.md section 10. */
 void tc_topology_report(const tc_variant *v, FILE *out);
 
 /* ---------------------------------------------------------------- moves */
@@ -165,7 +165,7 @@ void tc_position_free(tc_position *p);
 const tc_variant *tc_position_variant(const tc_position *p);
 void tc_position_reset(tc_position *p);
 
-/* Full FEN or board-only FEN (RULES.md section 7). On failure the position
+/* Full FEN or board-only FEN (docs/rules.md section 7). On failure the position
  * is unchanged. */
 int tc_position_set_fen(tc_position *p, const char *fen, tc_error *err);
 /* Writes the FEN; returns its length. buf should hold >= 700 bytes. */
@@ -208,7 +208,7 @@ typedef enum {
 /* Mate, stalemate and the draws the rules alone decide. Dead positions
  * here are those of the material alone: K v K, and on boards with open
  * files and ranks the FIDE cases. On other boards the solved endings
- * decide more (RULES.md section 6): tc_game_status in topochess_endgame.h. */
+ * decide more (docs/rules.md section 6): tc_game_status in topochess_endgame.h. */
 tc_status tc_position_status(const tc_position *p);
 const char *tc_status_text(tc_status s);
 /* Occurrences of the current position (placement, side, castling, en passant
@@ -226,7 +226,7 @@ uint64_t tc_perft_divide(tc_position *p, int depth, tc_divide_fn fn, void *ctx);
 /* ---------------------------------------------------------------- notation */
 
 /* Coordinate form: "e2e4", "b7b8q", castling as the king's move ("e1g1"),
- * or king-takes-rook where that is ambiguous (RULES.md section 7). */
+ * or king-takes-rook where that is ambiguous (docs/rules.md section 7). */
 void tc_move_to_uci(const tc_position *p, tc_move m, char *buf);
 /* SAN with check and mate marks. buf should hold >= 24 bytes. */
 void tc_move_to_san(const tc_position *p, tc_move m, char *buf);
@@ -278,12 +278,19 @@ typedef struct tc_pgn_replay {
     tc_position *position; /* final (or last legal) position */
 } tc_pgn_replay;
 
-/* Builds the game's variant (from [Variant], else `fallback`, else chess)
- * and start position ([SetUp]/[FEN]) and plays its moves. A [Variant] equal
- * to the fallback's name (a variant page's own name) means the fallback; a
- * [FEN] is used unless [SetUp "0"]. Returns -1 only when the variant or the
- * FEN cannot be used (nothing is left to free); an illegal move gives 0
- * with replay->ok == 0 and err like "move 12 (black) 'Nxe5': illegal ...". */
+/* The board a game is played on: the fallback when [Variant] names it (a
+ * variant page's own name), else the board of a [Topology] tag (the
+ * front matter's engine mapping in one line, written by tc_pgn_write for
+ * every board that is not a preset; named by [Variant]), else the preset
+ * [Variant] names, else the fallback, else chess. -1 with err if the tag
+ * is no board or the name no preset. */
+int tc_pgn_game_def(const tc_pgn_game *g, const tc_variant_def *fallback, tc_variant_def *out, tc_error *err);
+/* Builds the game's variant (tc_pgn_game_def) and start position
+ * ([SetUp]/[FEN]) and plays its moves. A [FEN] is used unless [SetUp "0"].
+ * Returns -1 only when the variant or the FEN cannot be used (nothing is
+ * left to free); an illegal move gives 0 with replay->ok == 0 and err like
+ * "move 12 (black): illegal move 'Nxe5': the knight on f3 ..." (the reason
+ * of tc_explain_move, as `topochess --play` gives it). */
 int tc_pgn_replay_game(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 /* The same for game after game: `replay` holds the previous game's replay
@@ -295,7 +302,9 @@ int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback,
                        tc_pgn_replay *replay, tc_error *err);
 void tc_pgn_replay_free(tc_pgn_replay *replay);
 
-/* Writes a game from the position's start FEN and its history in SAN,
+/* Writes a game from the position's start FEN and its history in SAN
+ * (with [Topology] when the board is not a preset's, so that the text
+ * alone replays it),
  * movetext lines within 79 columns. tags (ntags name/value pairs, may be
  * NULL) override the Seven Tag Roster defaults; other names are added after
  * it. The FEN tag is written when the start is not the variant's own, or

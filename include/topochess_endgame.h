@@ -1,4 +1,4 @@
-/* topochess endgame: solved pawnless endings on any board of RULES.md.
+/* topochess endgame: solved pawnless endings on any board of docs/rules.md.
  *
  * tc_egtb_solve builds, by retrograde analysis, the value of every position
  * of one material (kings included, at most 4 pieces on boards up to 128
@@ -107,7 +107,7 @@ int tc_egtb_normalise(const char *ending, char *buf, tc_error *err);
 
 /* ---------------------------------------------------------------- dead positions */
 
-/* RULES.md section 6: a position is dead when no sequence of legal moves
+/* docs/rules.md section 6: a position is dead when no sequence of legal moves
  * can end in checkmate. On a board with open files and ranks the FIDE
  * cases decide (tc_is_dead_position). On any other board a pawnless
  * position of at most TC_EGTB_MAX_PIECES pieces is dead when neither its

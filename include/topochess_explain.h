@@ -47,7 +47,7 @@ void tc_join_legend(int joins, char *buf, size_t n);
 #define TC_PATH_MAX_CELLS TC_MAX_CELLS
 #define TC_PATHS_MAX 64
 
-/// How a path was made: which rule of RULES.md section 4 moves the piece.
+/// How a path was made: which rule of docs/rules.md section 4 moves the piece.
 typedef enum {
     TC_LINE_RAY = 0,     /* rook, bishop or queen: repeated steps */
     TC_LINE_STEP,        /* king: one step */

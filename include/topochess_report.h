@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/// What RULES.md section 10 computes about a board, in brief. Every figure
+/// What docs/rules.md section 10 computes about a board, in brief. Every figure
 /// comes from the variant's step tables, not from its name.
 typedef struct tc_topology_figures {
     int orientable;   /* 1 if no loop of orthogonal steps comes back mirrored */
@@ -44,7 +44,7 @@ typedef struct tc_board_guide {
         int promotion;     /* 1-based rank where they promote (the enemy king's start rank) */
     } pawns[2 * TC_MAX_RANKS];
     int npawns;
-    int castling[2];       /* per colour: 1 if the start allows O-O and O-O-O (king e, rooks a and h) */
+    int castling[2];       /* per colour: 1 O-O, 2 O-O-O, 3 both, 0 none (king on e, that rook on h or a) */
     int reach_lo[3], reach_hi[3];      /* king, knight, bishop: fewest and most cells from one cell */
     int flat_lo[3], flat_hi[3];        /* the same on this size with no joins (all 0 if it is no variant) */
     int has_flat;

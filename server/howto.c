@@ -96,10 +96,13 @@ static void pawns_part(srv_buf *b, const tc_board_guide *g, int H)
     }
     if (!g->npawns)
         srv_buf_str(b, "<li>No pawns in the start position.</li>\n");
+    static const char *const castles[4] = {
+        "cannot castle: the start has no king on file e with a rook on file a or h",
+        "castles short only (O-O, king e to g, rook h to f), on its back rank, never across a join",
+        "castles long only (O-O-O, king e to c, rook a to d), on its back rank, never across a join",
+        "castles as in chess, on its back rank, never across a join"};
     for (int c = 0; c < 2; c++)
-        srv_buf_printf(b, "<li>%s %s.</li>\n", side[c],
-                       g->castling[c] ? "castles as in chess, on its back rank, never across a join"
-                                      : "cannot castle: the start has no king on file e between rooks on a and h");
+        srv_buf_printf(b, "<li>%s %s.</li>\n", side[c], castles[g->castling[c] & 3]);
     srv_buf_str(b, "</ul>\n");
 }
 

@@ -235,7 +235,9 @@ char *srv_render_document(const srv_doc *d, size_t *len)
         srv_buf_html(&b, d->variant);
         srv_buf_str(&b, "\">analysis</a> ");
     }
-    srv_buf_str(&b, "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
+    /* the rules of play (docs/rules.md) from every page */
+    srv_buf_str(&b, "<a class=\"tc-rules-link\" href=\"/docs/rules\">rules of play</a> "
+                    "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
     srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/games\">games</a> "
                     "<a href=\"/account\">account</a></nav>");
     srv_buf_str(&b, "</header>\n<main>\n");

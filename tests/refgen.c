@@ -1,12 +1,12 @@
 /* refgen: the plain reference move generator (see refgen.h). Every rule is
- * taken from RULES.md sections 2, 4 and 5 and recomputed at each use. */
+ * taken from docs/rules.md sections 2, 4 and 5 and recomputed at each use. */
 #include "refgen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* RULES.md section 2, line by line, on a board of w x h cells with the
+/* docs/rules.md section 2, line by line, on a board of w x h cells with the
  * given edge rules and seam; unit steps only. */
 static rg_step step_on(int w, int h, tc_file_rule files, tc_rank_rule ranks, int seam, int x, int y,
                        int dx, int dy)
@@ -119,14 +119,17 @@ int rg_board_setup(const tc_variant_def *d, rg_board *b)
         if (TC_TYPE(pc) == TC_PAWN)
             b->two_step[TC_COLOUR(pc)] |= 1u << (c / b->w);
     }
+    /* docs/rules.md section 4: each castling needs the king on file e of its
+     * back rank and only its own rook, on h (short) or a (long) */
     for (int col = 0; col < 2; col++) {
         int r = b->back[col];
-        b->can_castle[col] = b->w >= 8 && r >= 0 &&
-                             b->cell[cell_of(b, 4, r)] == TC_PIECE(col, TC_KING) &&
-                             b->cell[cell_of(b, 0, r)] == TC_PIECE(col, TC_ROOK) &&
-                             b->cell[cell_of(b, 7, r)] == TC_PIECE(col, TC_ROOK);
-        if (b->can_castle[col])
-            b->castling |= 3 << (col * 2);
+        if (b->w < 8 || r < 0 || b->cell[cell_of(b, 4, r)] != TC_PIECE(col, TC_KING))
+            continue;
+        if (b->cell[cell_of(b, 7, r)] == TC_PIECE(col, TC_ROOK))
+            b->can_castle[col] |= 1;
+        if (b->cell[cell_of(b, 0, r)] == TC_PIECE(col, TC_ROOK))
+            b->can_castle[col] |= 2;
+        b->castling |= b->can_castle[col] << (col * 2);
     }
     return 0;
 }
@@ -145,30 +148,35 @@ int rg_board_from(const tc_position *p, rg_board *b)
 
 /* ---------------------------------------------------------------- pieces */
 
+/* Steps of the vertical walk from (x, y) that starts going dy until it
+ * reaches the enemy back rank, or 0 if it leaves the board or reaches the
+ * pawn's own back rank first (docs/rules.md section 4). */
+static int pawn_walk(const rg_board *b, int colour, int x, int y, int dy)
+{
+    for (int k = 0; k < 2 * b->h + 2; k++) {
+        rg_step r = step(b, x, y, 0, dy);
+        if (r.off || r.y == b->back[colour])
+            return 0;
+        if (r.y == b->back[!colour])
+            return k + 1;
+        x = r.x;
+        y = r.y;
+        dy = r.dy;
+    }
+    return 0;
+}
+
 /* The pawn's forward dy at (x, y): the vertical direction whose walk meets
- * the enemy back rank before the own back rank (0 if neither does). When
- * both do (a fold or a wrap can bring either walk there), the one with
- * fewer steps, N on a tie: RULES.md does not say, the library does so. */
+ * the enemy back rank before the own back rank, the shorter one when both
+ * do (a fold can bring either walk there; docs/rules.md says two walks never
+ * tie: a tie gives 0, so that the setup check disagrees with the library
+ * and the test names the board), 0 when neither does (refused, section 3). */
 static int pawn_dir(const rg_board *b, int colour, int x, int y)
 {
-    int best = 0, best_len = 0;
-    for (int d = 1; d >= -1; d -= 2) {
-        int cx = x, cy = y, dy = d;
-        for (int k = 0; k < 2 * b->h + 2; k++) {
-            rg_step r = step(b, cx, cy, 0, dy);
-            if (r.off || r.y == b->back[colour])
-                break;
-            if (r.y == b->back[!colour]) {
-                if (!best || k + 1 < best_len)
-                    best = d, best_len = k + 1;
-                break;
-            }
-            cx = r.x;
-            cy = r.y;
-            dy = r.dy;
-        }
-    }
-    return best;
+    int n = pawn_walk(b, colour, x, y, 1), s = pawn_walk(b, colour, x, y, -1);
+    if (n && s)
+        return n < s ? 1 : n > s ? -1 : 0;
+    return n ? 1 : s ? -1 : 0;
 }
 
 /* Cells a slider, king or knight on `from` reaches: empty cells plus the
@@ -317,13 +325,13 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
     if (!s1.off && !b->cell[cell_of(b, s1.x, s1.y)]) {
         int c1 = cell_of(b, s1.x, s1.y);
         n = push_pawn(b, out, n, from, c1, TC_MOVE_NORMAL, -1);
-        /* a pawn whose first step reaches the last rank promotes there:
-         * no second step (RULES.md leaves it open; the library does so) */
+        /* a pawn whose first step reaches its promotion rank stops and
+         * promotes there: no two-step (docs/rules.md section 4) */
         if ((b->two_step[us] >> y & 1) && s1.y != b->back[!us]) {
             rg_step s2 = step(b, s1.x, s1.y, s1.dx, s1.dy);
             int c2 = s2.off ? -1 : cell_of(b, s2.x, s2.y);
             /* moves are their cells: a second step back onto c1 or onto
-             * the pawn's own cell adds no move (RULES.md section 4) */
+             * the pawn's own cell adds no move (docs/rules.md section 4) */
             if (c2 >= 0 && c2 != c1 && c2 != from && !b->cell[c2])
                 n = push_pawn(b, out, n, from, cell_of(b, s2.x, s2.y), TC_MOVE_DOUBLE, c1);
         }
@@ -342,7 +350,7 @@ static int gen_pawn(const rg_board *b, int from, rg_move *out, int n)
     return n;
 }
 
-/* Castling per RULES.md section 4: plain file letters on the back rank. */
+/* Castling per docs/rules.md section 4: plain file letters on the back rank. */
 static int gen_castling(const rg_board *b, rg_move *out, int n)
 {
     int us = b->side, r = b->back[us];
@@ -352,7 +360,7 @@ static int gen_castling(const rg_board *b, rg_move *out, int n)
     if (b->cell[e] != TC_PIECE(us, TC_KING))
         return n;
     for (int s = 0; s < 2; s++) {
-        if (!(b->castling & (1 << (us * 2 + s))))
+        if (!(b->can_castle[us] & (1 << s)) || !(b->castling & (1 << (us * 2 + s))))
             continue;
         int rook_x = s ? 0 : 7, pass_x = s ? 3 : 5, land_x = s ? 2 : 6;
         if (b->cell[cell_of(b, rook_x, r)] != TC_PIECE(us, TC_ROOK))
@@ -390,7 +398,7 @@ static int gen_pseudo(const rg_board *b, rg_move *out)
     return gen_castling(b, out, n);
 }
 
-/* Clears the right of any king or corner rook that the move touches. */
+/* Clears the right of any king or castling rook that the move touches. */
 static void update_castling(rg_board *b, int cell)
 {
     for (int col = 0; col < 2; col++) {
@@ -489,6 +497,12 @@ int rg_setup_legal(const tc_variant_def *d, char *why, size_t n)
     for (int c = 0; c < b.w * b.h; c++)
         if (TC_TYPE(b.cell[c]) == TC_PAWN && (c / b.w == b.back[0] || c / b.w == b.back[1])) {
             snprintf(why, n, "a pawn on a back rank");
+            return 0;
+        }
+    /* docs/rules.md section 3: a pawn with no forward direction is refused */
+    for (int c = 0; c < b.w * b.h; c++)
+        if (TC_TYPE(b.cell[c]) == TC_PAWN && !pawn_dir(&b, TC_COLOUR(b.cell[c]), c % b.w, c / b.w)) {
+            snprintf(why, n, "a pawn with no forward direction");
             return 0;
         }
     /* White moves first: Black's king may not stand attacked */

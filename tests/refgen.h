@@ -1,6 +1,6 @@
 /* refgen: a second, deliberately plain legal move generator for the tests.
  *
- * It is written straight from RULES.md and shares nothing with the library
+ * It is written straight from docs/rules.md and shares nothing with the library
  * but the public accessors used to read a position: its own step function
  * (from the variant's W, H, file rule, rank rule and seam, exported as
  * rg_rules_step for the topology tests), its own reading
@@ -34,7 +34,8 @@ typedef struct rg_board {
     int seam;
     int back[2];          /* rank index of each colour's king in the setup */
     unsigned two_step[2]; /* bit y: that colour has pawns on rank y in the setup */
-    int can_castle[2];    /* setup has king on e, rooks on a and h, W >= 8 */
+    int can_castle[2];    /* bits per colour: 1 O-O, 2 O-O-O: the setup has the king on
+                           * e and that castling's rook on h or a, W >= 8 */
     unsigned char cell[TC_MAX_CELLS]; /* pieces as TC_PIECE values */
     int side, castling, ep;
 } rg_board;
@@ -48,7 +49,7 @@ typedef struct rg_step {
     int sx, sy;
 } rg_step;
 
-/* One unit step (dx, dy in -1..1) from (x, y) by RULES.md section 2. It
+/* One unit step (dx, dy in -1..1) from (x, y) by docs/rules.md section 2. It
  * reads only the definition's size, file and rank rules and seam, so the
  * tests can hold the library's step tables against it. */
 rg_step rg_rules_step(const tc_variant_def *d, int x, int y, int dx, int dy);
@@ -56,7 +57,7 @@ rg_step rg_rules_step(const tc_variant_def *d, int x, int y, int dx, int dy);
 /* Reads a definition's setup (White to move, the castling rights its
  * placement allows). Returns 0, or -1 if the setup cannot be read. */
 int rg_board_setup(const tc_variant_def *d, rg_board *b);
-/* 1 if the setup is a legal start (RULES.md section 3 and the FEN rules of
+/* 1 if the setup is a legal start (docs/rules.md section 3 and the FEN rules of
  * section 7: one king a side, on different ranks, no pawn on a back rank,
  * the side not to move not in check), else 0; why says which. */
 int rg_setup_legal(const tc_variant_def *d, char *why, size_t n);

@@ -342,7 +342,7 @@ static void test_play_option_reasons(void)
 }
 
 /* play ends the game when a capture leaves a dead position: on the torus
- * K+Q v K has no checkmate at all (RULES.md section 6). */
+ * K+Q v K has no checkmate at all (docs/rules.md section 6). */
 static void test_play_dead(void)
 {
     th_case("cli: play draws a dead position by the solved endings");

@@ -1,4 +1,4 @@
-/* Dead positions (RULES.md section 6): the dead table's answer for each
+/* Dead positions (docs/rules.md section 6): the dead table's answer for each
  * material held against the solver's own tables (a material is dead when
  * its tables and those of every material its captures reach count no
  * checkmated position), on every preset with a join and on small boards of
@@ -146,7 +146,7 @@ static tc_position *at(const tc_variant *v, const char *fen)
 
 static void status_and_rules(void)
 {
-    th_case("dead: RULES.md section 6's examples and the game status");
+    th_case("dead: docs/rules.md section 6's examples and the game status");
     tc_variant *torus = th_variant("torus"), *chess = th_variant("chess");
     if (!torus || !chess) {
         tc_variant_free(torus);
@@ -194,7 +194,7 @@ static void status_and_rules(void)
     tc_dead_table_free(dt);
     tc_dead_table_free(dc);
 
-    /* RULES.md section 6 also says K+B v K is dead on every preset, but
+    /* docs/rules.md section 6 also says K+B v K is dead on every preset, but
      * the Klein bottle's K+B v K tables hold checkmates that no move
      * reaches; by the section's test (any checkmate position) it is not */
     th_case("dead: klein-bottle K+B v K holds a checkmate position, so it is not dead");

@@ -1,5 +1,5 @@
 /* Differential test: the library's legal moves against refgen's (a plain
- * generator written from RULES.md) at every position of seeded random
+ * generator written from docs/rules.md) at every position of seeded random
  * games on every preset, plus games started from the perft EPD positions.
  * Also compares check detection and attack maps, the captures-and-
  * promotions generator against refgen's moves of that kind, and checks that
@@ -333,10 +333,28 @@ typedef struct {
 
 static const char piece_letters[] = "PNBRQpnbrq";
 
-/* A random board of RULES.md (3..16 cells each way, the file and rank
+/* Whether a vertical walk from (x, y) starting dy reaches rank `enemy`
+ * before rank `own` (docs/rules.md section 4), by refgen's step. */
+static bool walk_reaches(const tc_variant_def *d, int x, int y, int dy, int own, int enemy)
+{
+    for (int k = 0; k < 2 * d->height + 2; k++) {
+        rg_step r = rg_rules_step(d, x, y, 0, dy);
+        if (r.off || r.y == own)
+            return false;
+        if (r.y == enemy)
+            return true;
+        x = r.x;
+        y = r.y;
+        dy = r.dy;
+    }
+    return false;
+}
+
+/* A random board of docs/rules.md (3..16 cells each way, the file and rank
  * rules given as files * 4 + ranks, any seam) with a random setup: two kings on different ranks (now
  * and then on the same one, or attacked, to exercise the refusals), now
- * and then castling-ready back ranks, and a few random pieces. */
+ * and then castling-ready back ranks (king on e, one or both rooks), and a
+ * few random pieces. */
 static void random_board(tc_variant_def *d, uint64_t *s, int rules)
 {
     memset(d, 0, sizeof *d);
@@ -358,8 +376,13 @@ static void random_board(tc_variant_def *d, uint64_t *s, int rules)
             x = (x + 1) % W;
         cell[y * W + x] = col ? 'k' : 'K';
         if (castles && !cell[y * W] && !cell[y * W + 7]) {
-            cell[y * W] = col ? 'r' : 'R';
-            cell[y * W + 7] = col ? 'r' : 'R';
+            /* both rooks, or only one: each castling needs only its own
+             * rook (docs/rules.md section 4) */
+            int rooks = pick(s, 3);
+            if (rooks != 2)
+                cell[y * W] = col ? 'r' : 'R';
+            if (rooks != 1)
+                cell[y * W + 7] = col ? 'r' : 'R';
         }
     }
     int extra = pick(s, 1 + (n / 4 < 14 ? n / 4 : 14));
@@ -370,6 +393,15 @@ static void random_board(tc_variant_def *d, uint64_t *s, int rules)
         char pc = k < 10 ? piece_letters[k] : (k < 12 ? 'P' : 'p');
         if (cell[c] || ((pc == 'P' || pc == 'p') && (y == yw || y == yb)))
             continue;
+        /* a pawn with no forward direction makes the setup refused: keep
+         * one now and then for that refusal, skip the rest so that most
+         * boards are played */
+        if (pc == 'P' || pc == 'p') {
+            int own = pc == 'P' ? yw : yb, enemy = pc == 'P' ? yb : yw;
+            if (!walk_reaches(d, c % W, y, 1, own, enemy) && !walk_reaches(d, c % W, y, -1, own, enemy) &&
+                pick(s, 8))
+                continue;
+        }
         cell[c] = pc;
     }
     size_t k = 0;

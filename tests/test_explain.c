@@ -1,7 +1,7 @@
 /* Explain: join marks, attack paths and reasons for illegal moves.
  *
  * Paths are checked against refgen's independent step function (the cells
- * of each line are walked again from RULES.md, and the joins are derived
+ * of each line are walked again from docs/rules.md, and the joins are derived
  * from the flat coordinates, not from the library's tables), attacks
  * against refgen's attack test, and "legal or not" against refgen's legal
  * moves; then the worked positions of the issue: a check across three

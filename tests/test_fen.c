@@ -1,4 +1,4 @@
-/* FEN (RULES.md section 7): round trips over every reference position and
+/* FEN (docs/rules.md section 7): round trips over every reference position and
  * its children, board-only FEN, wide boards, en passant handling, and the
  * errors for bad input (with the position left unchanged). */
 #include "epd.h"

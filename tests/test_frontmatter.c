@@ -1,5 +1,5 @@
 /* Variant pages: the pages under variants/ and the seed pages load to their presets,
- * every `wrap:` value means what RULES.md section 3 says, layouts that YAML
+ * every `wrap:` value means what docs/rules.md section 3 says, layouts that YAML
  * treats alike give the same definition, bad pages give errors that name the
  * problem, and written pages read back to the definition they came from. */
 #include "harness.h"
@@ -140,7 +140,7 @@ static void wrap_page(char *buf, size_t n, const char *wrap, int rows, const cha
 
 static void test_wrap_values(void)
 {
-    /* RULES.md section 3, written out independently of the parser's table. */
+    /* docs/rules.md section 3, written out independently of the parser's table. */
     static const struct {
         const char *wrap;
         tc_file_rule files;
@@ -173,7 +173,7 @@ static void test_wrap_values(void)
             CHECK(d.seam == seam, "seam %d, want %d", d.seam, seam);
         }
 
-    th_case("wrap: mobius and klein-bottle step as RULES.md section 2 says");
+    th_case("wrap: mobius and klein-bottle step as docs/rules.md section 2 says");
     {
         char page[512];
         tc_variant_def d;

@@ -477,7 +477,7 @@ static void test_pending(void)
     tg_store_close(s);
 }
 
-/* RULES.md section 6: on the torus K+Q v K cannot mate at all (its tables
+/* docs/rules.md section 6: on the torus K+Q v K cannot mate at all (its tables
  * hold no checkmate), so taking the last knight ends the game. */
 static void test_dead_position(void)
 {

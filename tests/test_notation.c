@@ -1,4 +1,4 @@
-/* Notation (RULES.md section 7): SAN and coordinate round trips over every
+/* Notation (docs/rules.md section 7): SAN and coordinate round trips over every
  * legal move of the reference positions and their children, SAN
  * uniqueness, lenient parsing, disambiguation (pieces, pawns on 8x14
  * boards), wrapped pawn captures, errors and tc_play_moves. */

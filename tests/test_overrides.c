@@ -1,4 +1,4 @@
-/* RULES.md section 3 as clarified: `wrap` only sets defaults and `files:`,
+/* docs/rules.md section 3 as clarified: `wrap` only sets defaults and `files:`,
  * `ranks:` and `seam:` override their part; the boards such pages describe
  * step as the step function says and give the perft counts of the plain
  * reference generator; refused setups say why. Also: every step's join flags

@@ -300,7 +300,7 @@ static void test_guide(void)
     if (v && tc_board_guide_compute(v, &g, &err) == 0) {
         /* "White's near pawns move forward (2->3->4...)", "far pawns move
          * backward (14->13->12...)", Black's mirrored; promotion on the
-         * enemy back rank (RULES.md section 4) */
+         * enemy back rank (docs/rules.md section 4) */
         static const int want[4][3] = {{0, 2, 1}, {0, 14, -1}, {1, 7, -1}, {1, 9, 1}};
         CHECK(g.npawns == 4, "%d pawn ranks, want 4", g.npawns);
         for (int i = 0; i < 4; i++) {

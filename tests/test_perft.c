@@ -1,7 +1,9 @@
 /* Perft: every line of every reference EPD file, the standard
  * chessprogramming positions on `chess`, and refgen's own depth-2 perft
  * (an independent generator) against the library's on every EPD line;
- * then two pawn-step counts the random boards found (RULES.md section 4). */
+ * then two pawn-step counts the random boards found (docs/rules.md section 4),
+ * castling with one rook, and the pawns that a setup may not hold
+ * (issue 28). */
 #include "epd.h"
 #include "harness.h"
 #include "refgen.h"
@@ -118,7 +120,7 @@ static void run_standard(void)
     tc_variant_free(v);
 }
 
-/* RULES.md section 4: a two-step whose second step a fold sends back onto
+/* docs/rules.md section 4: a two-step whose second step a fold sends back onto
  * the first step's cell is no move of its own (issue 22's board). */
 static void fold_two_step(void)
 {
@@ -143,7 +145,7 @@ static void fold_two_step(void)
                 dup += TC_MOVE_FROM(m) == TC_MOVE_FROM(l->moves[j]) && TC_MOVE_TO(m) == TC_MOVE_TO(l->moves[j]) &&
                        TC_MOVE_PROMO(m) == TC_MOVE_PROMO(l->moves[j]);
         }
-        CHECK(n == 61, "Black has %d moves after Nxa3, RULES.md section 4 says 61", n);
+        CHECK(n == 61, "Black has %d moves after Nxa3, docs/rules.md section 4 says 61", n);
         CHECK(c2c1 == 4 && dup == 0, "c2c1: %d moves (one per promotion piece), %d duplicates", c2c1, dup);
         CHECK(tc_ep_cell(p) == -1, "no en passant cell before Black moves");
         tc_move m;
@@ -176,6 +178,119 @@ static void fold_two_step(void)
     tc_variant_free(f);
 }
 
+/* Whether the legal moves hold the move written `uci`. */
+static int has_uci(tc_position *p, const char *uci)
+{
+    tc_movelist *l = malloc(sizeof *l);
+    int n = l ? tc_generate_legal(p, l) : 0, found = 0;
+    for (int i = 0; i < n; i++) {
+        char t[16];
+        tc_move_to_uci(p, l->moves[i], t);
+        found |= !strcmp(t, uci);
+    }
+    free(l);
+    return found;
+}
+
+/* docs/rules.md section 4: each castling needs only its own rook on its file;
+ * section 7: the board-only FEN gets the rights the placement allows. The
+ * board of issue 28, where the generator left out O-O-O. */
+static void castling_per_rook(void)
+{
+    th_case("rules: castling with one rook (11x8, ranks twist at 3, rook on a1 only)");
+    tc_variant_def d;
+    th_def(&d, "one-rook", 11, 8, TC_FILES_OPEN, TC_RANKS_TWIST, 3, "6k4/11/11/8p2/11/11/5P5/R3K6");
+    tc_error err;
+    tc_variant *v = tc_variant_new(&d, &err);
+    CHECK(v != NULL, "%s", err.msg);
+    tc_position *p = v ? tc_position_new(v) : NULL;
+    if (p) {
+        char fen[800];
+        tc_position_fen(p, fen, sizeof fen);
+        CHECK(strstr(fen, " w Q - 0 1") != NULL, "board-only FEN: %s, want the rights 'Q'", fen);
+        CHECK(tc_perft(p, 1) == 26, "White has %llu moves, want 26 (O-O-O among them)",
+              (unsigned long long)tc_perft(p, 1));
+        CHECK(has_uci(p, "e1c1"), "e1c1 (O-O-O) is missing");
+        tc_move m;
+        CHECK(tc_move_parse(p, "O-O-O", &m, &err) == 0 && TC_MOVE_KIND(m) == TC_MOVE_CASTLE_Q, "O-O-O: %s",
+              err.msg);
+        CHECK(tc_move_parse(p, "O-O", &m, &err) != 0, "O-O is accepted without a rook on h1");
+        /* a rook put on h1 by a FEN gives no short castling: the setup has none */
+        CHECK(tc_position_set_fen(p, "6k4/11/11/8p2/11/11/5P5/R3K2R3 w KQ - 0 1", &err) == 0, "%s", err.msg);
+        tc_position_fen(p, fen, sizeof fen);
+        CHECK(strstr(fen, " w Q - ") != NULL, "K kept where the setup has no rook on h1: %s", fen);
+        rg_board rb;
+        CHECK(rg_board_from(p, &rb) == 0 && rg_perft(&rb, 3) == tc_perft(p, 3), "refgen perft 3 differs");
+    }
+    tc_position_free(p);
+    tc_variant_free(v);
+
+    th_case("rules: castling with one rook, Black on the h-file side");
+    th_def(&d, "one-rook-b", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, 0, "4k2r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    v = tc_variant_new(&d, &err);
+    CHECK(v != NULL, "%s", err.msg);
+    p = v ? tc_position_new(v) : NULL;
+    if (p) {
+        char fen[800];
+        tc_position_fen(p, fen, sizeof fen);
+        CHECK(strstr(fen, " w KQk - ") != NULL, "board-only FEN: %s, want KQk", fen);
+        CHECK(tc_play_moves(p, "e4", &err) == 0, "%s", err.msg);
+        CHECK(has_uci(p, "e8g8"), "black O-O is missing");
+    }
+    tc_position_free(p);
+    tc_variant_free(v);
+}
+
+/* docs/rules.md section 3: a pawn on either king's rank, or with no forward
+ * direction, is an error in the setup (and in a FEN), with the reason. */
+static void stuck_pawns(void)
+{
+    static const struct {
+        const char *what;
+        int w, h;
+        tc_file_rule files;
+        tc_rank_rule ranks;
+        const char *setup, *want;
+    } bad[] = {
+        /* docs/rules.md's example: a White pawn on c1 below its king on e2 */
+        {"a white pawn below its own king", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, "4k3/8/8/8/8/8/4K3/2P5",
+         "the white pawn on c1 has no forward direction"},
+        {"a black pawn beyond the white king", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, "8/2p5/4k3/8/8/4K3/8/8",
+         "the black pawn on c7 has no forward direction"},
+        {"a pawn on a king's rank", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, "4k3/8/8/8/8/8/8/2P1K3",
+         "the white pawn on c1 stands on rank 1, the white king's rank"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        th_case("rules: setup refused: %s", bad[i].what);
+        tc_variant_def d;
+        th_def(&d, "stuck", bad[i].w, bad[i].h, bad[i].files, bad[i].ranks, 0, bad[i].setup);
+        tc_error err = {{0}};
+        tc_variant *v = tc_variant_new(&d, &err);
+        CHECK(v == NULL, "accepted");
+        CHECK(strstr(err.msg, bad[i].want) != NULL, "reason '%s', want '%s'", err.msg, bad[i].want);
+        char why[96];
+        CHECK(!rg_setup_legal(&d, why, sizeof why), "refgen accepts it");
+        tc_variant_free(v);
+    }
+
+    th_case("rules: a FEN with a pawn that could never move is refused");
+    tc_variant_def d;
+    th_def(&d, "kings-1-3", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, 0, "8/8/8/8/8/4k3/8/4K3");
+    tc_error err;
+    tc_variant *v = tc_variant_new(&d, &err);
+    CHECK(v != NULL, "%s", err.msg);
+    tc_position *p = v ? tc_position_new(v) : NULL;
+    if (p) {
+        /* White promotes on rank 3: its pawn on c5 walks down to it */
+        CHECK(tc_position_set_fen(p, "8/8/8/2P5/8/4k3/8/4K3 w - - 0 1", &err) == 0, "%s", err.msg);
+        /* a Black pawn on c5 walks up off the board or down to its own rank */
+        CHECK(tc_position_set_fen(p, "8/8/8/2p5/8/4k3/8/4K3 w - - 0 1", &err) != 0, "accepted");
+        CHECK(strstr(err.msg, "FEN: the black pawn on c5 has no forward direction") != NULL, "%s", err.msg);
+    }
+    tc_position_free(p);
+    tc_variant_free(v);
+}
+
 void suite_perft(void)
 {
     run_standard();
@@ -187,4 +302,6 @@ void suite_perft(void)
     for (int i = 0; i < nfiles; i++)
         run_epd_file(names[i]);
     fold_two_step();
+    castling_per_rook();
+    stuck_pawns();
 }

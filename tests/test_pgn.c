@@ -115,7 +115,7 @@ static void test_annotated(void)
 
 static void test_topological_games(void)
 {
-    /* RULES.md 8.1, with the board worked out by hand: White's pawns left
+    /* docs/rules.md 8.1, with the board worked out by hand: White's pawns left
      * c14, d14, e14 (c12 was taken), Black's e9 pawn took on c12 across the
      * twist and g9 went to g11, passing g10 */
     static const char *after =
@@ -123,7 +123,7 @@ static void test_topological_games(void)
     game_set *set = calloc(1, sizeof *set);
     if (!set)
         return;
-    th_case("pgn: Mobius sample game of RULES.md 8.1");
+    th_case("pgn: Mobius sample game of docs/rules.md 8.1");
     read_all("tests/data/pgn/mobius.pgn", set);
     CHECK(set->n == 1, "read %d games", set->n);
     if (set->n == 1) {
@@ -171,8 +171,10 @@ static void test_illegal(void)
             int ok, ply;
             const char *text, *where;
         } want[4] = {{1, -1, "", ""},
-                     {0, 11, "O-O", "move 6 (black) 'O-O'"}, /* the f8 bishop is in the way */
-                     {0, 5, "Nxe5", "move 3 (black) 'Nxe5'"}, /* e5 holds Black's own pawn */
+                     /* the f8 bishop is in the way; the reason is tc_explain_move's */
+                     {0, 11, "O-O", "move 6 (black): illegal move 'O-O': cannot castle kingside (O-O): f8 is not empty"},
+                     /* e5 holds Black's own pawn */
+                     {0, 5, "Nxe5", "move 3 (black): illegal move 'Nxe5': "},
                      {1, -1, "", ""}};
         for (int i = 0; i < 4; i++) {
             tc_pgn_replay rp;
@@ -435,6 +437,13 @@ static void round_trip(const tc_position *p, const char *preset, const char *con
     if (got == 1) {
         CHECK(g->nmoves == tc_ply_count(p), "%s: %d moves read, %d played", preset, g->nmoves, tc_ply_count(p));
         const char *variant = tc_pgn_tag(g, "Variant");
+        tc_variant_def pd;
+        tc_error perr;
+        const tc_variant_def *own = tc_variant_def_of(tc_position_variant(p));
+        int is_preset = tc_preset_find(preset, &pd, &perr) == 0 && pd.seam == own->seam &&
+                        pd.files == own->files && pd.ranks == own->ranks && !strcmp(pd.setup, own->setup);
+        CHECK((tc_pgn_tag(g, "Topology") == NULL) == is_preset, "%s: a Topology tag %s", preset,
+              is_preset ? "for a preset" : "is missing");
         if (!strcmp(preset, "chess"))
             CHECK(variant == NULL, "chess game has a Variant tag");
         else
@@ -628,6 +637,73 @@ static void test_many_tags_and_reuse(void)
     tc_pgn_replay_free(&rp);
 }
 
+/* Any board's game replays from its own PGN alone: the Topology tag holds
+ * the board (issue 28). */
+static void test_custom_boards(void)
+{
+    static const struct {
+        const char *name;
+        int w, h;
+        tc_file_rule files;
+        tc_rank_rule ranks;
+        int seam;
+        const char *setup;
+    } boards[] = {
+        {"one-rook", 11, 8, TC_FILES_OPEN, TC_RANKS_TWIST, 3, "6k4/11/11/8p2/11/11/5P5/R3K6"},
+        {"fold-5x11", 5, 11, TC_FILES_WRAP, TC_RANKS_FOLD, 0, "1k3/5/2p2/1b3/5/2b2/n4/5/q4/2p2/KN3"},
+        {"custom:0123456789abcdef", 8, 8, TC_FILES_OPEN, TC_RANKS_OPEN, 0, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"},
+        /* a preset's name on another board: the board travels too */
+        {"klein-bottle", 8, 14, TC_FILES_WRAP, TC_RANKS_TWIST, 3,
+         "PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"},
+        {"wide", 16, 6, TC_FILES_WRAP, TC_RANKS_OPEN, 0,
+         "rnbqkbnrrnbqrbnr/pppppppppppppppp/16/16/PPPPPPPPPPPPPPPP/RNBQKBNRRNBQRBNR"},
+    };
+    tc_movelist *list = malloc(sizeof *list);
+    special_count sc = {0, 0, 0, 0, 0};
+    uint64_t seed = 0x28;
+    for (size_t i = 0; list && i < sizeof boards / sizeof boards[0]; i++) {
+        th_case("pgn: round trip on the board %s (%dx%d) from its Topology tag", boards[i].name, boards[i].w,
+                boards[i].h);
+        tc_variant_def d;
+        th_def(&d, boards[i].name, boards[i].w, boards[i].h, boards[i].files, boards[i].ranks, boards[i].seam,
+               boards[i].setup);
+        tc_error err;
+        tc_variant *v = tc_variant_new(&d, &err);
+        CHECK(v != NULL, "%s", err.msg);
+        for (int k = 0; v && k < 4; k++) {
+            tc_position *p = tc_position_new(v);
+            play_random(p, 60, &seed, list, &sc);
+            round_trip(p, boards[i].name, NULL, 0);
+            tc_position_free(p);
+        }
+        tc_variant_free(v);
+    }
+    free(list);
+
+    th_case("pgn: a Topology tag that is no board, or whose setup is refused, says why");
+    static const struct {
+        const char *tag, *want;
+    } bad[] = {
+        {"{topology: {type: grid, rows: 8, cols: 40, wrap: none}, setup: 8/8/8/8/8/8/8/8}",
+         "Topology tag: engine.topology.cols: 40 is out of range"},
+        {"{topology: {type: grid, rows: 8, cols: 8, wrap: none}}", "Topology tag: engine: missing 'setup'"},
+        {"not yaml: [", "Topology tag: "},
+        {"{topology: {type: grid, rows: 8, cols: 8, wrap: none}, setup: 4k3/8/8/8/8/8/4K3/2P5}",
+         "the white pawn on c1 has no forward direction"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text, "[Variant \"x\"]\n[Topology \"%s\"]\n\n1. a3 *\n", bad[i].tag);
+        tc_pgn_game g;
+        tc_error err = {{0}};
+        tc_pgn_replay rp;
+        CHECK(read_text(text, &g, &err) == 1, "%s", err.msg);
+        CHECK(tc_pgn_replay_game(&g, NULL, &rp, &err) == -1, "%s: accepted", bad[i].tag);
+        CHECK(strstr(err.msg, bad[i].want) != NULL, "'%s', want '%s'", err.msg, bad[i].want);
+        tc_pgn_game_free(&g);
+    }
+}
+
 void suite_pgn(void)
 {
     test_many_tags_and_reuse();
@@ -637,5 +713,6 @@ void suite_pgn(void)
     test_setup_and_variant_errors();
     test_syntax_errors();
     test_round_trips();
+    test_custom_boards();
     test_writer();
 }

@@ -1,6 +1,6 @@
 /* Topology report: the computed figures against facts worked out here from
- * the RULES.md step function (refgen's, which reads no library table), the
- * seed facts of RULES.md section 8, and the classification of the surfaces
+ * the docs/rules.md step function (refgen's, which reads no library table), the
+ * seed facts of docs/rules.md section 8, and the classification of the surfaces
  * the presets are meant to be. */
 #include "harness.h"
 #include "refgen.h"

@@ -1,4 +1,4 @@
-/* Rules: the seed facts of RULES.md section 8 and the legality rules of
+/* Rules: the seed facts of docs/rules.md section 8 and the legality rules of
  * sections 4 to 6 (checks and pins through wraps, castling, en passant,
  * promotion, pawn directions on 8x14 boards, game end, dead positions). */
 #include "harness.h"
@@ -752,7 +752,7 @@ static void dead_positions(void)
         tc_dead_table *d = tc_dead_table_new(cy, &err);
         if (p && d) {
             CHECK(!tc_is_dead_position(p) && tc_position_status(p) == TC_ONGOING, "the rules alone: goes on");
-            CHECK(tc_game_status(d, p) == TC_DRAW_DEAD, "with the tables: dead (RULES.md section 6)");
+            CHECK(tc_game_status(d, p) == TC_DRAW_DEAD, "with the tables: dead (docs/rules.md section 6)");
         }
         tc_dead_table_free(d);
         tc_position_free(p);

@@ -159,6 +159,7 @@ static void docs_cases(const srv_site *s, const char *dir)
         {"/docs/%2e%2e/Makefile", 400, "text/html", NULL, NULL},
         {"/docsalpha", 404, "text/html", NULL, NULL},
         {"/", 200, "text/html", "<a class=\"tc-docs-link\" href=\"/docs\">docs</a>", NULL},
+        {"/", 200, "text/html", "<a class=\"tc-rules-link\" href=\"/docs/rules\">rules of play</a>", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *body = NULL;

@@ -1,4 +1,4 @@
-/* Topology: the step function of RULES.md section 2 (worked examples, an
+/* Topology: the step function of docs/rules.md section 2 (worked examples, an
  * refgen's independent reading of the rules text, invertibility) and the
  * tables derived from it (rays, king and knight leaps), cell names, and
  * custom boards up to 16x16. */

@@ -196,7 +196,7 @@ int32_t *EXPORT(tcw_variant_steps)(const tc_variant *v)
 
 /* Lines of movement on an empty board, for the topology explorer (a
  * position's lines come from the library: tc_piece_lines, below). Walked
- * with the step function as RULES.md section 4 moves the pieces; the unit
+ * with the step function as docs/rules.md section 4 moves the pieces; the unit
  * tests hold them against tc_piece_lines and the report's reach counts. */
 typedef struct {
     const tc_variant *v;
@@ -287,7 +287,7 @@ static void walk_leap(line_walk *w, const char *kind, int from, int dx, int dy, 
 }
 
 /* The forward direction of a pawn: the vertical step whose ray reaches the
- * enemy back rank before the pawn's own (RULES.md section 4). */
+ * enemy back rank before the pawn's own (docs/rules.md section 4). */
 static int pawn_forward(const tc_variant *v, int cell, int colour)
 {
     int own = -1, enemy = -1;

@@ -66,7 +66,7 @@ char *EXPORT(tcw_variant_ending)(const tc_variant *v, const char *ending, double
 }
 
 /* Which of the materials (names separated by spaces, "KBK KNK KBKN") are
- * dead on the board (RULES.md section 6, tc_dead_material):
+ * dead on the board (docs/rules.md section 6, tc_dead_material):
  * {"KBK":true,...} under each name as given; NULL with err set on a bad
  * name or a board without joins (there the FIDE cases decide). */
 char *EXPORT(tcw_variant_dead)(const tc_variant *v, const char *names, tc_error *err)

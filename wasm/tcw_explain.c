@@ -413,6 +413,48 @@ char *EXPORT(tcw_game_load_pgn)(tc_position *p, const char *text, size_t len, tc
     return out;
 }
 
+/* The board the first game of a PGN text is played on (tc_pgn_game_def,
+ * with v standing for a [Variant] that names it): {"same":bool,"name",
+ * "title","page"} where page is that board as a variant page (from a
+ * [Topology] tag, a preset's name, or v itself) and same says whether it
+ * is v's board; NULL with the reader's or the tag's message. */
+char *EXPORT(tcw_pgn_board)(const tc_variant *v, const char *text, size_t len, tc_error *err)
+{
+    tcw_clear(err);
+    tc_pgn_reader r;
+    tc_pgn_game g;
+    memset(&g, 0, sizeof g);
+    tc_pgn_reader_init(&r, text, len);
+    int k = tc_pgn_read_game(&r, &g, err);
+    tc_variant_def def;
+    if (k <= 0 || tc_pgn_game_def(&g, tc_variant_def_of(v), &def, err)) {
+        if (k == 0)
+            snprintf(err->msg, sizeof err->msg, "no game in the PGN text");
+        tc_pgn_game_free(&g);
+        return NULL;
+    }
+    tc_pgn_game_free(&g);
+    char *page = NULL;
+    size_t plen = 0;
+    FILE *f = open_memstream(&page, &plen);
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    tc_variant_def_write_page(&def, f);
+    fclose(f);
+    sb s = {0};
+    sb_printf(&s, "{\"same\":%s,\"name\":", same_board(&def, tc_variant_def_of(v)) ? "true" : "false");
+    sb_str(&s, def.name);
+    sb_puts(&s, ",\"title\":");
+    sb_str(&s, def.title[0] ? def.title : def.name);
+    sb_puts(&s, ",\"page\":");
+    sb_str(&s, page ? page : "");
+    sb_puts(&s, "}");
+    free(page);
+    return sb_done(&s, err);
+}
+
 /* Perft as a double (exact below 2^53, far beyond any depth the module is
  * asked for): avoids BigInt at the boundary. */
 double EXPORT(tcw_game_perft)(tc_position *p, int depth) { return (double)tc_perft(p, depth); }

@@ -214,7 +214,7 @@ static void build_attacks(eg_board *b)
         }
     }
     /* step (c, d) -> (c', d') is undone by (c', -d') -> (c, -d) on every
-     * board of RULES.md; then the cells that reach t along a ray are those
+     * board of docs/rules.md; then the cells that reach t along a ray are those
      * on t's own rays, and un-moves can read them from the tables */
     b->reversible = true;
     for (int c = 0; c < n; c++)

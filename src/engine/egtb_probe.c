@@ -17,7 +17,7 @@
 /// a missing file is looked for once).
 struct egtb_cache {
     const tc_variant *v;
-    tc_dead_table *dead; /* dead materials (RULES.md section 6), made by the first prepare */
+    tc_dead_table *dead; /* dead materials (docs/rules.md section 6), made by the first prepare */
     char path[1024];
     int nsets;
     tc_egtb *sets[CACHE_SETS];

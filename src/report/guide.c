@@ -6,6 +6,7 @@
 #include "report.h"
 #include "topochess_report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,14 +122,12 @@ static int read_pawns(const tc_variant *v, tc_board_guide *g)
         }
         tc_position_free(side);
     }
-    /* castling as RULES.md section 4 allows it: king on file e of its back
-     * rank and rooks on files a and h, the board at least 8 files wide */
-    for (int c = 0; c < 2 && W >= 8; c++) {
-        int y = king_rank[c] - 1;
-        g->castling[c] = y >= 0 && tc_piece_at(pos, tc_cell(v, 4, y)) == TC_PIECE(c, TC_KING) &&
-                         tc_piece_at(pos, tc_cell(v, 0, y)) == TC_PIECE(c, TC_ROOK) &&
-                         tc_piece_at(pos, tc_cell(v, 7, y)) == TC_PIECE(c, TC_ROOK);
-    }
+    /* castling as docs/rules.md section 4 allows it, per rook: the rights of
+     * the start position read as a board-only FEN (king on file e of its
+     * back rank, that castling's rook on file h or a, at least 8 files) */
+    int rights = tc_castling(pos);
+    for (int c = 0; c < 2; c++)
+        g->castling[c] = (rights >> (2 * c)) & 3;
     tc_position_free(pos);
     free(list);
     return 0;
@@ -149,8 +148,18 @@ int tc_board_guide_compute(const tc_variant *v, tc_board_guide *out, tc_error *e
     flat.files = TC_FILES_OPEN;
     flat.ranks = TC_RANKS_OPEN;
     flat.seam = 0;
+    /* the reach of pieces on an empty board does not depend on the setup,
+     * and the setup's pawns may have no direction without the joins (the
+     * far pawns of the 8x14 boards): the flat board gets two kings in
+     * opposite corners */
+    int W = flat.width, H = flat.height;
+    size_t k = 0;
+    k += (size_t)snprintf(flat.setup + k, sizeof flat.setup - k, "%dk", W - 1);
+    for (int y = H - 2; y >= 1; y--)
+        k += (size_t)snprintf(flat.setup + k, sizeof flat.setup - k, "/%d", W);
+    snprintf(flat.setup + k, sizeof flat.setup - k, "/K%d", W - 1);
     tc_error ignored;
-    tc_variant *fv = tc_variant_new(&flat, &ignored); /* NULL: the setup needs the joins */
+    tc_variant *fv = tc_variant_new(&flat, &ignored); /* NULL: kings that touch on a 2x2 board */
     if (fv) {
         reach(fv, out->flat_lo, out->flat_hi);
         out->has_flat = 1;

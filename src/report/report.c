@@ -1,4 +1,4 @@
-/* Topology report (RULES.md section 10): the figures computed from the step
+/* Topology report (docs/rules.md section 10): the figures computed from the step
  * tables alone, into a struct tc_report. Nothing here is taken from the
  * variant pages; report_text.c prints the figures, and where a page makes a
  * claim, it prints the computed figure beside it. */

@@ -1,4 +1,4 @@
-/* Topology report (RULES.md section 10): the figures as data, computed from
+/* Topology report (docs/rules.md section 10): the figures as data, computed from
  * a variant's step tables (report.c), so that tests can check them and the
  * printer in report_text.c only formats them. Internal; the public entry point is
  * tc_topology_report in topochess.h. */

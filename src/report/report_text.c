@@ -1,4 +1,4 @@
-/* Topology report (RULES.md section 10), printed: a computed struct
+/* Topology report (docs/rules.md section 10), printed: a computed struct
  * tc_report written as plain text, with the variant pages' claims set
  * against the figures. The figures themselves come from report.c. */
 #include "report.h"
@@ -370,7 +370,7 @@ static void print_claims(const tc_variant *v, const tc_report *r, FILE *out)
                     3 * v->ncells / 8, lo, hi, 100.0 * lo / v->ncells, 100.0 * hi / v->ncells);
     } else {
         char last = (char)('a' + v->W - 1);
-        fprintf(out, "  \"files a and %c wrap normally\": not on this board (RULES.md 9): files\n"
+        fprintf(out, "  \"files a and %c wrap normally\": not on this board (docs/rules.md 9): files\n"
                      "    are %s\n", last, v->def.files == TC_FILES_WRAP ? "joined" : "edges");
     }
 }

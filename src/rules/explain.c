@@ -109,9 +109,9 @@ static void explain_castle(const tc_position *p, int side, tc_explanation *out)
     const char *name = side ? "queenside (O-O-O)" : "kingside (O-O)";
     char cell[8], cell2[8];
     out->piece = TC_PIECE(us, TC_KING);
-    if (!v->castle_ok[us]) {
-        set_why(out, TC_WHY_CANNOT_CASTLE, "cannot castle %s: this board's setup has no %s king on file e with rooks on files a and h",
-                name, tc_colour_word(us));
+    if (!v->castle_ok[us] || !v->castle_side[us][side]) {
+        set_why(out, TC_WHY_CANNOT_CASTLE, "cannot castle %s: this board's setup has no %s king on file e with a rook on file %c",
+                name, tc_colour_word(us), side ? 'a' : 'h');
         return;
     }
     int k = v->castle_king[us], r = v->castle_rook[us][side];

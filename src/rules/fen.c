@@ -57,7 +57,8 @@ static int parse_count(const char *s, const char *what, int *out, tc_error *err)
     return 0;
 }
 
-/* Castling rights that the placement allows. */
+/* Castling rights that the placement allows: per rook, where the setup
+ * has that castling at all (docs/rules.md sections 4 and 7). */
 static int castle_allowed(const tc_position *p)
 {
     const tc_variant *v = p->v;
@@ -66,7 +67,7 @@ static int castle_allowed(const tc_position *p)
         if (!v->castle_ok[col] || p->board[v->castle_king[col]] != TC_PIECE(col, TC_KING))
             continue;
         for (int s = 0; s < 2; s++)
-            if (p->board[v->castle_rook[col][s]] == TC_PIECE(col, TC_ROOK))
+            if (v->castle_side[col][s] && p->board[v->castle_rook[col][s]] == TC_PIECE(col, TC_ROOK))
                 mask |= 1 << (col * 2 + s);
     }
     return mask;
@@ -140,6 +141,10 @@ int tc_position_set_fen(tc_position *p, const char *fen, tc_error *err)
             char nm[8];
             tc_cell_name(v, c, nm);
             tc_set_error(err, "FEN: pawn on a back rank (%s)", nm);
+            goto fail;
+        }
+        if (TC_TYPE(pc) == TC_PAWN && tc_pawn_stuck(v, TC_COLOUR(pc), c, err)) {
+            tc_error_prefix(err, "FEN: ");
             goto fail;
         }
     }

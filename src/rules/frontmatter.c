@@ -1,5 +1,5 @@
 /* Variant pages: the YAML front matter of a Markdown page read into a
- * tc_variant_def (RULES.md section 3), and a definition written back as a
+ * tc_variant_def (docs/rules.md section 3), and a definition written back as a
  * page.
  *
  * libyaml does all real parsing, so any layout an editor writes works: block
@@ -188,7 +188,7 @@ static int visit_root(const fm_ctx *c, fm_fields *f, const yaml_node_t *k, const
 }
 
 /// What one `wrap:` value means: the default file and rank rules, which
-/// `files:` and `ranks:` fields then override (RULES.md section 3).
+/// `files:` and `ranks:` fields then override (docs/rules.md section 3).
 typedef struct {
     const char *name;
     tc_file_rule files;

@@ -97,8 +97,12 @@ struct tc_variant {
     tc_bits orth_reach[TC_MAX_CELLS], diag_reach[TC_MAX_CELLS];
     tc_bits all_cells;
 
-    /* castling: exists per colour; cells of king start and rook starts */
+    /* castling: castle_side[colour][s] when the setup has that colour's
+     * king on file e of its back rank and the rook of castling s on its
+     * file (h for s = 0, a for s = 1); castle_ok[colour] when either does.
+     * The cells below are filled for both sides whenever castle_ok. */
     bool castle_ok[2];
+    bool castle_side[2][2];
     int castle_king[2];
     int castle_rook[2][2]; /* [colour][0 kingside, 1 queenside] */
     int castle_king_to[2][2], castle_rook_to[2][2];
@@ -162,7 +166,7 @@ struct tc_position {
  *   notation.c             coordinates and SAN
  *   paths.c                joins crossed, piece lines, attack and move paths
  *   explain.c              why a move is illegal
- *   pgn.c, frontmatter*.c  games and variant pages
+ *   pgn.c, pgn_board.c, frontmatter*.c  games, a game's board, variant pages
  *   page.c                 pages that lost their line breaks (topochess_page.h)
  *   page_guess.c           what a page without front matter shows */
 
@@ -188,7 +192,7 @@ int tc_topology_build(tc_variant *v); /* -1: out of memory */
 void tc_topology_free(tc_variant *v);
 /* A knight's second step after the orthogonal step from `from` in
  * direction d (even): the outward diagonal on one side (-1 or +1), in the
- * frame that first step reached (RULES.md section 4). */
+ * frame that first step reached (docs/rules.md section 4). */
 int tc_knight_second_dir(const tc_variant *v, int from, int d, int side);
 /* Appends cell to list unless it is negative, self or already there. */
 int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
@@ -197,6 +201,10 @@ int tc_cells_add_unique(uint8_t *list, uint8_t *n, int cell, int self);
  * the setup is a legal position (tc_variant_new in setup.c does). */
 int tc_variant_def_check(const tc_variant_def *def, tc_error *err);
 tc_variant *tc_variant_build(const tc_variant_def *def, tc_error *err);
+/* -1 with the reason in err when a pawn of colour on cell has no forward
+ * direction (docs/rules.md sections 3 and 4: neither vertical walk reaches the
+ * enemy back rank without first reaching its own), else 0. */
+int tc_pawn_stuck(const tc_variant *v, int colour, int cell, tc_error *err);
 
 /* attack.c */
 bool tc_attacked_occ(const tc_position *p, int cell, int by);
@@ -231,5 +239,15 @@ int tc_san_split(const tc_variant *v, const char *s, const char *text, tc_san_pa
 const char *tc_moves_next(const char *s, char *tok, size_t size);
 /* "O-O", "0-0-0", "oo"...: side 0 kingside, 1 queenside. */
 bool tc_castle_text(const char *s, int *side);
+
+/* pgn_board.c: a board's definition as the PGN tag [Topology "..."] */
+/* Whether a game on d needs the tag: d is not a preset, by its own name,
+ * with the preset's board. */
+bool tc_pgn_board_needed(const tc_variant_def *d);
+/* The tag's value for d into buf (n bytes); -1 if it does not fit. */
+int tc_pgn_board_text(const tc_variant_def *d, char *buf, size_t n);
+/* Reads a tag's value into out, named `name` (the Variant tag; NULL or ""
+ * gives "custom"); -1 with err ("Topology tag: ...") if it is no board. */
+int tc_pgn_board_read(const char *value, const char *name, tc_variant_def *out, tc_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* Notation: coordinate moves and SAN (RULES.md section 7), out and in. */
+/* Notation: coordinate moves and SAN (docs/rules.md section 7), out and in. */
 #include "internal.h"
 
 #include <ctype.h>

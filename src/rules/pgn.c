@@ -1,6 +1,7 @@
 /* PGN: reading games (tags and main-line moves), replaying them on their
- * variant, and writing a position's history as a game (RULES.md section 7). */
+ * variant, and writing a position's history as a game (docs/rules.md section 7). */
 #include "internal.h"
+#include "topochess_explain.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -459,6 +460,30 @@ static bool same_def(const tc_variant_def *a, const tc_variant_def *b)
            a->seam == b->seam && !strcmp(a->setup, b->setup);
 }
 
+int tc_pgn_game_def(const tc_pgn_game *g, const tc_variant_def *fallback, tc_variant_def *out, tc_error *err)
+{
+    const char *vname = tc_pgn_tag(g, "Variant");
+    const char *board = tc_pgn_tag(g, "Topology");
+    if (vname && fallback && same_name(vname, fallback->name)) {
+        *out = *fallback; /* lets a variant page's own name stand in a PGN */
+        return 0;
+    }
+    if (board) /* the board itself, whatever the name says */
+        return tc_pgn_board_read(board, vname, out, err);
+    if (vname) {
+        if (tc_preset_find(vname, out, err)) {
+            tc_error_prefix(err, "Variant tag: ");
+            return -1;
+        }
+        return 0;
+    }
+    if (fallback) {
+        *out = *fallback;
+        return 0;
+    }
+    return tc_preset_find("chess", out, err);
+}
+
 int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback, tc_pgn_replay *replay,
                        tc_error *err)
 {
@@ -469,19 +494,8 @@ int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback, tc_
     memset(replay, 0, sizeof *replay);
     replay->bad_ply = -1;
     tc_variant_def def;
-    const char *vname = tc_pgn_tag(g, "Variant");
-    if (vname && fallback && same_name(vname, fallback->name)) {
-        def = *fallback; /* lets a variant page's own name stand in a PGN */
-    } else if (vname) {
-        if (tc_preset_find(vname, &def, err)) {
-            tc_error_prefix(err, "Variant tag: ");
-            def.name[0] = '\0';
-        }
-    } else if (fallback) {
-        def = *fallback;
-    } else if (tc_preset_find("chess", &def, err)) {
+    if (tc_pgn_game_def(g, fallback, &def, err))
         def.name[0] = '\0'; /* no variant: nothing is kept */
-    }
     if (old_v && def.name[0] && same_def(tc_variant_def_of(old_v), &def)) {
         replay->variant = old_v;
         replay->position = old_p;
@@ -534,9 +548,19 @@ int tc_pgn_replay_next(const tc_pgn_game *g, const tc_variant_def *fallback, tc_
     for (int i = 0; i < g->nmoves; i++) {
         tc_move m;
         if (tc_move_parse(p, g->moves[i], &m, err)) {
+            /* the reason tc_explain_move gives, as `--play` writes it */
+            tc_explanation *x = malloc(sizeof *x);
+            if (x && tc_explain_move(p, g->moves[i], x) && x->message[0]) {
+                bool plain = x->why == TC_WHY_SYNTAX || x->why == TC_WHY_AMBIGUOUS ||
+                             x->why == TC_WHY_NEEDS_PROMOTION || x->why == TC_WHY_GAME_OVER;
+                if (plain)
+                    tc_set_error(err, "%s", x->message);
+                else
+                    tc_set_error(err, "illegal move '%.63s': %s", g->moves[i], x->message);
+            }
+            free(x);
             char prefix[128];
-            snprintf(prefix, sizeof prefix, "move %d (%s) '%.63s': ", p->fullmove, p->side ? "black" : "white",
-                     g->moves[i]);
+            snprintf(prefix, sizeof prefix, "move %d (%s): ", p->fullmove, p->side ? "black" : "white");
             tc_error_prefix(err, prefix);
             replay->ok = 0;
             replay->bad_ply = i;
@@ -596,7 +620,7 @@ static const char *tag_override(const char *const *tags, int ntags, const char *
 static bool is_roster(const char *name)
 {
     static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result",
-                                         "Variant", "SetUp", "FEN"};
+                                         "Variant", "Topology", "SetUp", "FEN"};
     for (size_t i = 0; i < sizeof roster / sizeof roster[0]; i++)
         if (!strcmp(roster[i], name))
             return true;
@@ -642,6 +666,10 @@ void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags, cons
     put_tag(out, "Result", result);
     if (!is_plain_chess(&v->def))
         put_tag(out, "Variant", v->def.name);
+    /* a board that no preset's name stands for travels with the game */
+    char board[TC_SETUP_MAX + 200];
+    if (tc_pgn_board_needed(&v->def) && tc_pgn_board_text(&v->def, board, sizeof board) == 0)
+        put_tag(out, "Topology", board);
 
     tc_position *q = tc_position_new(v);
     if (!q)

@@ -1,4 +1,4 @@
-/* Game status (mate, stalemate and the draws of RULES.md section 6) and
+/* Game status (mate, stalemate and the draws of docs/rules.md section 6) and
  * perft, both built on legal move generation. */
 #include "internal.h"
 

@@ -119,6 +119,8 @@ static bool castling_maps(const tc_variant *v, const tc_symmetry *s)
         if (s->cell[v->castle_king[k]] != v->castle_king[k2])
             return false;
         for (int side = 0; side < 2; side++) {
+            if (v->castle_side[k][side] != v->castle_side[k2][side])
+                return false;
             if (s->cell[v->castle_rook[k][side]] != v->castle_rook[k2][side] ||
                 s->cell[v->castle_king_to[k][side]] != v->castle_king_to[k2][side] ||
                 s->cell[v->castle_rook_to[k][side]] != v->castle_rook_to[k2][side])

@@ -1,4 +1,4 @@
-/* Topology: the step function of RULES.md section 2 and the tables that
+/* Topology: the step function of docs/rules.md section 2 and the tables that
  * depend on the board alone (steps with the joins they cross, rays, king and
  * knight leaps and their reverses, empty-board reach). Built once per variant
  * (tc_topology_build, called by variant construction); move generation only

@@ -1,9 +1,10 @@
-/* Variants as data: the seven presets of RULES.md section 3, the checks
+/* Variants as data: the seven presets of docs/rules.md section 3, the checks
  * that any definition must pass, and the construction of a variant's tables:
  * the topology tables (topology.c), then those that depend on the setup
  * (pawn directions, castling) and the Zobrist keys. Whether the setup is a
  * legal position is judged one layer up, in setup.c. */
 #include "internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 
 #define STANDARD "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -108,6 +109,39 @@ static int pawn_walk(const tc_variant *v, int colour, int c, int dy)
     return -1;
 }
 
+/* How a walk from c going dy fails, for the reason of a refusal. */
+static void walk_failure(const tc_variant *v, int colour, int c, int dy, char *buf, size_t n)
+{
+    int dir = dy > 0 ? 0 : 4, cur = c;
+    for (int k = 1; k <= 2 * v->H + 2; k++) {
+        int nx = v->step_to[cur][dir];
+        if (nx < 0) {
+            snprintf(buf, n, "leaves the board");
+            return;
+        }
+        dir = v->step_dir[cur][dir];
+        cur = nx;
+        if (cur / v->W == v->back_rank[colour]) {
+            snprintf(buf, n, "meets its own king's rank %d first", cur / v->W + 1);
+            return;
+        }
+    }
+    snprintf(buf, n, "never meets rank %d", v->back_rank[!colour] + 1);
+}
+
+int tc_pawn_stuck(const tc_variant *v, int colour, int cell, tc_error *err)
+{
+    if (v->pawn_dy[colour][cell])
+        return 0;
+    char north[80], south[80];
+    walk_failure(v, colour, cell, 1, north, sizeof north);
+    walk_failure(v, colour, cell, -1, south, sizeof south);
+    tc_set_error(err, "the %s pawn on %c%d has no forward direction (going up it %s; going down it %s), "
+                 "so it could never move", colour ? "black" : "white", 'a' + cell % v->W, cell / v->W + 1, north,
+                 south);
+    return -1;
+}
+
 static void build_pawns(tc_variant *v)
 {
     for (int col = 0; col < 2; col++) {
@@ -138,7 +172,7 @@ static void build_pawns(tc_variant *v)
             v->push1[col][c] = (int16_t)c1;
             if (c1 >= 0 && ((v->double_ranks[col] >> y) & 1) && c1 / v->W != v->back_rank[!col]) {
                 /* a second step that a fold sends back onto the first
-                 * step's cell or the pawn's own is no two-step (RULES.md
+                 * step's cell or the pawn's own is no two-step (docs/rules.md
                  * section 4): the one-step stands alone. Nor is one whose
                  * first step reaches the last rank: the pawn promotes
                  * there (on short wrapped boards it would go on to its own
@@ -161,15 +195,21 @@ static void build_pawns(tc_variant *v)
     }
 }
 
+/* Castling per rook (docs/rules.md section 4): each castling exists where the
+ * setup has the king on file e of its back rank and the rook of that
+ * castling on its own file, whatever stands on the other rook's file. */
 static void build_castling(tc_variant *v, const uint8_t *board)
 {
     memset(v->castle_clear, 0xff, sizeof v->castle_clear);
     for (int col = 0; col < 2; col++) {
         int y = v->back_rank[col];
         int e = y * v->W + 4, a = y * v->W, h = y * v->W + 7;
-        v->castle_ok[col] = false;
-        if (v->W < 8 || board[e] != TC_PIECE(col, TC_KING) || board[a] != TC_PIECE(col, TC_ROOK) ||
-            board[h] != TC_PIECE(col, TC_ROOK))
+        v->castle_ok[col] = v->castle_side[col][0] = v->castle_side[col][1] = false;
+        if (v->W < 8 || board[e] != TC_PIECE(col, TC_KING))
+            continue;
+        v->castle_side[col][0] = board[h] == TC_PIECE(col, TC_ROOK);
+        v->castle_side[col][1] = board[a] == TC_PIECE(col, TC_ROOK);
+        if (!v->castle_side[col][0] && !v->castle_side[col][1])
             continue;
         v->castle_ok[col] = true;
         v->castle_king[col] = e;
@@ -198,8 +238,10 @@ static void build_castling(tc_variant *v, const uint8_t *board)
         }
         int bit = col == 0 ? 1 : 4;
         v->castle_clear[e] &= (uint8_t)~(bit | bit << 1);
-        v->castle_clear[h] &= (uint8_t)~bit;
-        v->castle_clear[a] &= (uint8_t)~(bit << 1);
+        if (v->castle_side[col][0])
+            v->castle_clear[h] &= (uint8_t)~bit;
+        if (v->castle_side[col][1])
+            v->castle_clear[a] &= (uint8_t)~(bit << 1);
     }
 }
 
@@ -275,12 +317,17 @@ tc_variant *tc_variant_build(const tc_variant_def *def, tc_error *err)
         free(v);
         return NULL;
     }
-    for (int col = 0; col < 2; col++)
-        if (v->double_ranks[col] & ((1u << v->back_rank[0]) | (1u << v->back_rank[1]))) {
-            tc_set_error(err, "setup: a %s pawn stands on a back rank", col ? "black" : "white");
+    for (int c = 0; c < v->ncells; c++) {
+        int y = c / v->W;
+        if (TC_TYPE(board[c]) == TC_PAWN && (y == v->back_rank[0] || y == v->back_rank[1])) {
+            int col = TC_COLOUR(board[c]);
+            tc_set_error(err, "setup: the %s pawn on %c%d stands on rank %d, the %s king's rank; a pawn may "
+                         "not stand on either king's rank", col ? "black" : "white", 'a' + c % v->W, y + 1,
+                         y + 1, y == v->back_rank[0] ? "white" : "black");
             free(v);
             return NULL;
         }
+    }
 
     if (tc_topology_build(v)) {
         free(v);
@@ -288,6 +335,12 @@ tc_variant *tc_variant_build(const tc_variant_def *def, tc_error *err)
         return NULL;
     }
     build_pawns(v);
+    for (int c = 0; c < v->ncells; c++)
+        if (TC_TYPE(board[c]) == TC_PAWN && tc_pawn_stuck(v, TC_COLOUR(board[c]), c, err)) {
+            tc_error_prefix(err, "setup: ");
+            tc_variant_free(v);
+            return NULL;
+        }
     build_castling(v, board);
     build_zobrist(v);
 

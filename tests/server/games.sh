@@ -299,6 +299,35 @@ if [ $mode = postgresql ]; then
   until_ok 20 last_is "$tmp/p2player" 1 || bad "spectators: the killed process's watcher still counted"
 fi
 
+# ---- every game replays from its own PGN alone (issue 28): a game on a
+# custom page (one rook each side, ranks twisted at 3; White castles long)
+# and then every game of the archive, read by the CLI in an empty folder
+page=$'---\ntitle: One rook\nengine:\n  topology: {type: grid, rows: 8, cols: 11, wrap: mobius, seam: 3}\n  setup: 6k4/11/11/8p2/11/11/5P5/R3K6\n---\n'
+post_is "custom board: create" 201 "$U/api/games" "$(jq -n --arg p "$page" '{page:$p}')"
+cid=$(body "$r" | jq -r .id); CW=$(body "$r" | jq -r .white.token); CB=$(body "$r" | jq -r .black.token)
+is "custom board: the start's castling rights" "$(body "$r" | jq -r '.state.start_fen | split(" ")[2]')" Q
+post_is "custom board: O-O-O with the one rook" 200 "$U/api/games/$cid/move" "{\"token\":\"$CW\",\"move\":\"O-O-O\"}"
+post_is "custom board: black answers" 200 "$U/api/games/$cid/move" "{\"token\":\"$CB\",\"move\":\"Kf8\"}"
+cpgn=$("${C[@]}" "$U/api/games/$cid/pgn")
+is "custom board: the PGN carries the board" \
+  "$(grep -c '^\[Topology "{topology: {type: grid, rows: 8, cols: 11, wrap: none, files: open, ranks: twist, seam: 3}, setup: 6k4/11/11/8p2/11/11/5P5/R3K6}"\]' <<< "$cpgn")" 1
+# a setup whose pawn could never move is refused with the reason (docs/rules.md section 3)
+page=$'---\ntitle: Stuck\nengine:\n  topology: {type: grid, rows: 8, cols: 8, wrap: none}\n  setup: 4k3/8/8/8/8/8/4K3/2P5\n---\n'
+post_is "custom board: a pawn with no direction: 400" 400 "$U/api/games" "$(jq -n --arg p "$page" '{page:$p}')"
+is "custom board: the reason" "$(body "$r" | jq -r .error | cut -d'(' -f1)" "setup: the white pawn on c1 has no forward direction "
+mkdir -p "$tmp/alone"
+ids=$("${C[@]}" "$U/api/games?limit=200" | jq -r '.[].id')
+replayed=0; mismatched=""
+for gid in $ids; do
+  "${C[@]}" "$U/api/games/$gid/pgn" > "$tmp/alone/$gid.pgn"
+  want=$("${C[@]}" "$U/api/games/$gid" | jq -r .fen)
+  got=$(cd "$tmp/alone" && "$BIN" pgn "$gid.pgn" --fen 2> "$gid.err" | sed -n 2p)
+  if [ "$got" = "$want" ]; then replayed=$((replayed + 1)); else mismatched+=" $gid"; fi
+done
+[ -z "$mismatched" ] && ok || bad "PGN replay: the final FEN differs for$mismatched (first: $(for g in $mismatched; do cat "$tmp/alone/$g.err" "$tmp/alone/$g.pgn"; break; done))"
+[ "$replayed" -gt 5 ] && grep -q "^$cid\$" <<< "$ids" && ok || bad "PGN replay: only $replayed games, or not the custom one"
+echo "hosted-test: $replayed games replayed from their PGN alone"
+
 # the servers stop cleanly on SIGTERM; under the sanitizers (make
 # sanitize builds build/sanitize/topochess) their reports land in stderr
 stop_procs "${pids[@]}"

@@ -317,7 +317,7 @@ export function createMoveList(container: HTMLElement, ctl: GameController): () 
 }
 
 /** Left/Right step through the game's moves, Up/Home to the start, Down/End to the end. */
-export function bindArrowKeys(ctl: GameController): void {
+export function bindArrowKeys(ctl: GameController, signal?: AbortSignal): void {
   document.addEventListener('keydown', (e) => {
     const target = e.target as HTMLElement;
     if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
@@ -327,7 +327,7 @@ export function bindArrowKeys(ctl: GameController): void {
     else if (e.key === 'ArrowDown' || e.key === 'End') ctl.goto(ctl.plies.length);
     else return;
     e.preventDefault();
-  });
+  }, { signal });
 }
 
 /** A box to type moves in (SAN or coordinates: the rules module reads

@@ -47,7 +47,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const DIR_DX = [0, 1, 1, 1, 0, -1, -1, -1] as const;
 export const DIR_DY = [1, 1, 0, -1, -1, -1, 0, 1] as const;
 
-/** Join bits: which joins one step crossed (RULES.md section 2). */
+/** Join bits: which joins one step crossed (docs/rules.md section 2). */
 export const JOIN_FILE_WRAP = 1;
 export const JOIN_RANK_WRAP = 2;
 export const JOIN_TWIST = 4;
@@ -248,6 +248,14 @@ export interface GameStatus {
   ply: number;
 }
 
+/** The board of a PGN game (Variant.pgnBoard). */
+export interface PgnBoard {
+  same: boolean;
+  name: string;
+  title: string;
+  page: string;
+}
+
 export interface PgnInfo {
   tags: Record<string, string>;
   result: string;
@@ -400,7 +408,22 @@ export class Variant {
     });
   }
 
-  /** The topology report's figures (RULES.md section 10). */
+  /** The board the first game of a PGN text is played on: its [Topology]
+   * tag (any board that is not a preset), the preset its [Variant] names,
+   * or this variant when [Variant] names it or is missing. `page` is that
+   * board as a variant page (for tc.variant({ frontmatter })); `same`
+   * says whether it is this board. Throws with the reader's or the tag's
+   * message. */
+  pgnBoard(text: string): PgnBoard {
+    const m = this.tc.m;
+    const ptr = m.withStrs([text], (s) => m.x.tcw_pgn_board(this.live(), s.ptr, s.len, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    const b = m.takeJson<PgnBoard>(ptr);
+    if (!b) throw new TopochessError('out of wasm memory');
+    return b;
+  }
+
+  /** The topology report's figures (docs/rules.md section 10). */
   report(): TopologyReport {
     const r = this.tc.m.takeJson<TopologyReport>(this.tc.m.x.tcw_variant_report(this.live()));
     if (!r) throw new TopochessError('out of wasm memory');
@@ -429,7 +452,7 @@ export class Variant {
     }
   }
 
-  /** Which materials ("KBK", "KNK", ...) are dead on this board (RULES.md
+  /** Which materials ("KBK", "KNK", ...) are dead on this board (docs/rules.md
    * section 6): each decided by a scan for checkmates, no solve. Throws on
    * a board without joins (the FIDE cases decide there) or a bad name. */
   deadMaterials(names: string[]): Record<string, boolean> {
@@ -628,7 +651,7 @@ export class Game {
 
   /** Replaces the game by the first game of a PGN text (its [FEN] and moves),
    * which must be of this variant. Throws (game unchanged) with the
-   * reader's or the replay's message, e.g. "move 3 (white) 'Qxf9': ...". */
+   * reader's or the replay's message, e.g. "move 3 (white): illegal move 'Qxf9': ...". */
   loadPgn(text: string): PgnInfo {
     const m = this.m;
     const ptr = m.withStrs([text], (s) => m.x.tcw_game_load_pgn(this.live(), s.ptr, s.len, m.err));

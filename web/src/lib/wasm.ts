@@ -43,6 +43,7 @@ export interface TcExports {
   tcw_game_history(p: number): number;
   tcw_game_pgn(p: number, tags: number, result: number): number;
   tcw_game_load_pgn(p: number, text: number, len: number, err: number): number;
+  tcw_pgn_board(v: number, text: number, len: number, err: number): number;
   tcw_game_perft(p: number, depth: number): number;
   tcw_game_divide(p: number, depth: number): number;
   tcw_engine_new(v: number, hashMb: number): number;

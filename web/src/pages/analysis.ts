@@ -9,16 +9,36 @@ import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
 import { evaluationNote } from '../app/evalnote';
 import { GameController } from '../app/game';
-import { loadRules } from '../app/rules';
+import { loadRules, topochess, variantOf } from '../app/rules';
 import { createArena } from '../app/layout';
 import { statusText } from '../app/status';
 import type { EndingFact, EngineInfo, Rules, VariantDetail } from '../app/types';
+import type { PgnBoard, Variant } from '../lib/topochess';
 
 export interface AnalysisData {
   variant: VariantDetail;
   fen: string | null;
   /** the URL's FEN when the library refused it, and why */
   fen_error?: { fen: string; error: string };
+  /** a PGN to load once the page stands (an import onto another board) */
+  pgn?: string;
+}
+
+/** The page's view of a board read from a PGN (Variant.pgnBoard). */
+export function pgnDetail(v: Variant, board: PgnBoard): VariantDetail {
+  const r = v.report();
+  return {
+    slug: board.name,
+    title: board.title,
+    rows: v.height,
+    cols: v.width,
+    files: v.info.files,
+    ranks: v.info.ranks,
+    seam: v.info.ranks === 'twist' ? v.info.seam : null,
+    start_fen: v.startFen,
+    frontmatter: board.page,
+    report: { orientable: r.orientable, euler: r.euler, surface: r.surface, colour_bound: r.colourBound, file_classes: r.fileClasses },
+  };
 }
 
 export function placementFen(rules: Rules, placement: string[], turn: 'w' | 'b'): string {
@@ -133,6 +153,58 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
   const controls = el('div', { class: 'tc-controls' }, btn('Back', 'back'), btn('Forward', 'forward'), btn('Undo', 'undo'), btn('Edit position', 'edit'));
   const fenOut = el('input', { type: 'text', readonly: '', class: 'tc-fen', 'data-fen-out': '', 'aria-label': 'FEN' });
   side.append(controls, fenOut);
+  // A PGN from anywhere: a game of another board (a hosted game on a
+  // custom page carries its board in [Topology]) reopens the page on it.
+  const pgnText = el('textarea', { rows: '5', spellcheck: 'false', 'data-pgn-in': '', 'aria-label': 'PGN to import' });
+  const pgnMsg = el('p', { class: 'tc-io-msg', 'data-pgn-msg': '', 'aria-live': 'polite' });
+  const pgnBox = el(
+    'details',
+    { class: 'tc-io', 'data-pgn-import': '' },
+    el('summary', {}, 'Import PGN'),
+    pgnText,
+    el('div', {}, el('button', { type: 'button', 'data-action': 'import-pgn' }, 'Import')),
+    pgnMsg,
+  );
+  side.append(pgnBox);
+  const keys = new AbortController();
+  pgnBox.addEventListener('click', (e) => {
+    if ((e.target as Element).closest('[data-action]')?.getAttribute('data-action') !== 'import-pgn') return;
+    const text = pgnText.value.trim();
+    void (async () => {
+      try {
+        const tc = await topochess();
+        const here = variantOf(tc, data.variant);
+        let board: PgnBoard;
+        try {
+          board = here.pgnBoard(text);
+        } finally {
+          here.free();
+        }
+        if (board.same) {
+          ctl.loadPgn(text);
+          pgnMsg.textContent = 'Loaded.';
+          return;
+        }
+        const v = tc.variant({ frontmatter: board.page });
+        let detail: VariantDetail;
+        try {
+          detail = pgnDetail(v, board);
+        } finally {
+          v.free();
+        }
+        // the page again, on the game's board
+        searchToken++;
+        engine.stop();
+        engine.terminate();
+        keys.abort();
+        app.replaceChildren();
+        editorBox.remove();
+        await analysisPage(app, { variant: detail, fen: null, pgn: text });
+      } catch (err) {
+        pgnMsg.textContent = (err as Error).message;
+      }
+    })();
+  });
 
   let lastPv: string[] = [];
   let searchToken = 0;
@@ -391,8 +463,16 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     });
   };
 
-  bindArrowKeys(ctl);
+  bindArrowKeys(ctl, keys.signal);
   refresh();
+  if (data.pgn) {
+    try {
+      ctl.loadPgn(data.pgn);
+      pgnMsg.textContent = `Loaded on ${data.variant.title}.`;
+    } catch (err) {
+      pgnMsg.textContent = (err as Error).message;
+    }
+  }
   if (data.fen_error) openEditor(data.fen_error);
   else startSearch();
 }

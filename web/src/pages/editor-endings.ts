@@ -90,7 +90,7 @@ export function endingsPanel(tc: Topochess): EndingsPanel {
       },
       onDead: (d, err) => {
         dead = d ? { ...(dead ?? {}), ...d } : null;
-        deadWhy = d ? '' : `Dead positions: ${err?.includes('FIDE') ? 'on a board without joins the FIDE cases decide (RULES.md section 6)' : err}`;
+        deadWhy = d ? '' : `Dead positions: ${err?.includes('FIDE') ? 'on a board without joins the FIDE cases decide (docs/rules.md section 6)' : err}`;
         draw(shown);
       },
     }).then((how) => {

@@ -234,3 +234,26 @@ test('keyboard arrows step through the moves', async () => {
 });
 
 // ---------------------------------------------------------------- measures
+
+// Issue 28: a hosted game on a custom board, downloaded as PGN, replays in
+// the analysis page's import (the PGN's [Topology] carries the board).
+test('analysis: a hosted custom-board game imported from its own PGN', async () => {
+  const text = readFileSync(join(top, 'examples/rules/one-rook.md'), 'utf8');
+  const g = await (await fetch(`${base}/api/games`, { method: 'POST', body: JSON.stringify({ page: text }) })).json();
+  const post = (side, move) =>
+    fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: g[side].token, move }) });
+  assert((await post('white', 'O-O-O')).status === 200 && (await post('black', 'Kf8')).status === 200, 'the moves');
+  const pgn = await (await fetch(`${base}/api/games/${g.id}/pgn`)).text();
+  assert(pgn.includes('[Topology "{topology: {type: grid, rows: 8, cols: 11'), `no Topology tag: ${pgn}`);
+  const want = (await (await fetch(`${base}/api/games/${g.id}`)).json()).fen;
+  const { page, errors } = await openPage(`${base}/analysis?variant=chess`);
+  await page.click('[data-pgn-import] summary');
+  await page.fill('[data-pgn-in]', pgn);
+  await page.click('[data-action="import-pgn"]');
+  await page.waitForFunction(() => /Loaded on/.test(document.querySelector('[data-pgn-msg]')?.textContent ?? ''), null, { timeout: 20000 });
+  const fen = await page.inputValue('[data-fen-out]');
+  assert(fen === want, `the imported game ends on ${fen}, the server on ${want}`);
+  assert((await plies(page)) === 2, 'two plies in the move list');
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});

@@ -1,5 +1,5 @@
 // The TypeScript API over the wasm build, checked against the rules' worked
-// examples (RULES.md), the native CLI and the library's own tables.
+// examples (docs/rules.md), the native CLI and the library's own tables.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -85,7 +85,7 @@ describe('variants', () => {
 });
 
 describe('step tables', () => {
-  // RULES.md section 2's worked examples
+  // docs/rules.md section 2's worked examples
   function step(name: string, from: string, dir: number) {
     return withVariant(name, (v) => {
       const s = v.steps().step(v.cellIndex(from), dir);
@@ -382,6 +382,32 @@ describe('PGN', () => {
         expect(cli).toContain(g.fen());
       });
     });
+
+  it('finds the board of a custom-board game in its Topology tag and replays it there', () => {
+    const path = resolve(ROOT, 'examples/rules/one-rook.pgn');
+    const text = readFileSync(path, 'utf8');
+    withVariant('chess', (v) => {
+      const b = v.pgnBoard(text);
+      expect(b.same).toBe(false);
+      expect(b.name).toBe('one-rook');
+      const cv = T.variant({ frontmatter: b.page });
+      try {
+        expect(cv.info).toMatchObject({ width: 11, height: 8, files: 'open', ranks: 'twist', seam: 3 });
+        expect(cv.pgnBoard(text).same).toBe(true);
+        const g = cv.game();
+        g.loadPgn(text);
+        expect(g.history().map((m) => m.san)).toEqual(['O-O-O', 'Kf8']);
+        const cli = native(['pgn', path, '--fen']).split('\n');
+        expect(cli).toContain(g.fen());
+      } finally {
+        cv.free();
+      }
+      // a preset's name gives the preset; a bad tag says why
+      expect(v.pgnBoard('[Variant "torus"]\n\n1. e4 *\n')).toMatchObject({ same: false, name: 'torus' });
+      expect(v.pgnBoard('1. e4 *\n').same).toBe(true);
+      expect(() => v.pgnBoard('[Topology "{topology: {type: grid, rows: 99}}"]\n\n*\n')).toThrow(/Topology tag/);
+    });
+  });
 
   it('refuses bad PGN with the reader\'s message and keeps the game', () => {
     withVariant('chess', (v) => {

@@ -1,6 +1,6 @@
 // Perft through the wasm build on every position of tests/data/perft/*.epd:
 // the counts must be those in the files (from an independent implementation
-// of RULES.md), and a few are also checked against the native build.
+// of docs/rules.md), and a few are also checked against the native build.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Topochess } from '../../src/lib/topochess';
 import { epdLines, native, tc } from './helpers';
