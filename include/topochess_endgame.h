@@ -160,9 +160,10 @@ int tc_dead_position_known(const tc_dead_table *d, const tc_position *p);
 /* tc_dead_position and the reason in words ("dead: ...", "not dead: ...")
  * into buf. */
 int tc_dead_explain(tc_dead_table *d, const tc_position *p, char *buf, size_t n);
-/* Marks, ahead of a search from p, every material within the limit that
- * captures from p can reach (none when p has pawns). */
-void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p);
+/* Marks, ahead of a search from p, every material that captures from p
+ * can reach (none when p has pawns) whose table has at most max_entries
+ * entries (0: the table's limit). */
+void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p, uint64_t max_entries);
 /* tc_position_status with dead positions decided as above. */
 tc_status tc_game_status(tc_dead_table *d, const tc_position *p);
 

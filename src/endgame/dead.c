@@ -347,7 +347,7 @@ int tc_dead_explain(tc_dead_table *d, const tc_position *p, char *buf, size_t n)
     return 0;
 }
 
-void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p)
+void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p, uint64_t max_entries)
 {
     if (!d)
         return;
@@ -373,7 +373,7 @@ void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p)
             for (int col = 0; col < 2 && fits; col++)
                 for (int k = 0; k < 4 && fits; k++)
                     fits = need[col ^ swap][k] <= have[col][k];
-            if (fits) {
+            if (fits && (!max_entries || t->k == 2 || table_size(d, t) <= max_entries)) {
                 mark(d, t);
                 break;
             }
