@@ -9,6 +9,7 @@
  * table with `topochess dead` and takes more samples. */
 #include "deadref.h"
 #include "harness.h"
+#include "protocols.h"
 #include "topochess_endgame.h"
 #include "topochess_engine.h"
 
@@ -524,6 +525,62 @@ static void docs_table(void)
     free(doc);
 }
 
+/* Runs a protocol loop (UCI or CECP) on `input` from chess; its output. */
+static char *protocol_run(int uci, const char *input)
+{
+    tc_variant_def def;
+    tc_error err;
+    if (tc_preset_find("chess", &def, &err))
+        return NULL;
+    FILE *in = fmemopen((void *)input, strlen(input), "r");
+    FILE *out = tmpfile();
+    char *text = NULL;
+    if (in && out) {
+        if (uci)
+            uci_loop(in, out, &def);
+        else
+            xboard_loop(in, out, &def);
+        text = th_read_stream(out);
+    }
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    return text;
+}
+
+/* K+Q v K where Black's only move takes the queen: dead by the pass,
+ * though FIDE's list of materials does not see it. */
+static void protocols_end_dead_games(void)
+{
+    th_case("dead: a CECP game ends 1/2-1/2 {dead position} when a move makes the position dead");
+    char *out = protocol_run(0, "xboard\nprotover 2\nnew\nsetboard k7/8/8/8/8/8/1Q6/7K w - - 0 1\n"
+                                "usermove b2b7\nquit\n");
+    CHECK(out && strstr(out, "1/2-1/2 {dead position}\n"), "CECP output:\n%s", out ? out : "(none)");
+    free(out);
+    th_case("dead: UCI says the game is over as a dead position, and the search scores it 0");
+    out = protocol_run(1, "uci\nposition fen k7/1Q6/8/8/8/8/8/7K b - - 0 1\ngo depth 3\nisready\n"
+                          "d\nquit\n");
+    CHECK(out && strstr(out, "info string game over: 1/2-1/2 {dead position} dead: "), "UCI output:\n%s",
+          out ? out : "(none)");
+    CHECK(out && strstr(out, "Status: draw: dead position"), "UCI d:\n%s", out ? out : "(none)");
+    CHECK(out && strstr(out, "bestmove a8b7"), "the only move:\n%s", out ? out : "(none)");
+    free(out);
+    tc_variant *chess = th_variant("chess");
+    tc_engine *e = chess ? tc_engine_new(chess, 8, 1) : NULL;
+    tc_position *p = chess ? at(chess, "k7/1Q6/8/8/8/8/8/7K b - - 0 1") : NULL;
+    if (e && p && tc_engine_set_position(e, p) == 0) {
+        tc_limits lim;
+        tc_limits_init(&lim);
+        lim.depth = 3;
+        tc_search_result r = tc_engine_search(e, &lim, NULL, NULL);
+        CHECK(r.score == 0, "a queen up in a dead position scores %d, not 0", r.score);
+    }
+    tc_position_free(p);
+    tc_engine_free(e);
+    tc_variant_free(chess);
+}
+
 void suite_dead(void)
 {
     docs_table();
@@ -531,5 +588,6 @@ void suite_dead(void)
     random_boards_against_reference();
     presets_against_reference();
     command_against_reference();
+    protocols_end_dead_games();
     limits_and_engine();
 }
