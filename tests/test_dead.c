@@ -8,6 +8,7 @@
  * TC_ENDGAME_FULL compares the whole of docs/rules-dead-positions.md's
  * table with `topochess dead` and takes more samples. */
 #include "deadref.h"
+#include "game.h"
 #include "harness.h"
 #include "protocols.h"
 #include "topochess_endgame.h"
@@ -581,6 +582,26 @@ static void protocols_end_dead_games(void)
     tc_variant_free(chess);
 }
 
+/* A hosted game: the server's game model ends it drawn, saying why. */
+static void hosted_game_ends_dead(void)
+{
+    th_case("dead: a hosted game ends 1/2-1/2 when a move makes the position dead, saying why");
+    tc_variant_def def;
+    tc_error err;
+    if (tc_preset_find("chess", &def, &err))
+        return;
+    tg_game g;
+    memset(&g, 0, sizeof g);
+    tg_clock clock = {TG_CLOCK_NONE, 0, 0, 0};
+    CHECK(tg_game_new(&g, &def, "k7/8/8/8/8/8/1Q6/7K w - - 0 1", &clock, -1, 0, 1000, &err) == TG_OK, "new: %s",
+          err.msg);
+    CHECK(!strcmp(g.result, "*"), "K+Q v K goes on");
+    CHECK(tg_game_move(&g, TC_WHITE, "Qb7", 2000, &err) == TG_OK, "Qb7: %s", err.msg);
+    CHECK(!strcmp(g.result, "1/2-1/2") && strstr(g.termination, "dead position"),
+          "after Qb7 Black's only move takes the queen: result %s, termination '%s'", g.result, g.termination);
+    tg_game_free(&g);
+}
+
 void suite_dead(void)
 {
     docs_table();
@@ -589,5 +610,6 @@ void suite_dead(void)
     presets_against_reference();
     command_against_reference();
     protocols_end_dead_games();
+    hosted_game_ends_dead();
     limits_and_engine();
 }
