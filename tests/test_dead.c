@@ -10,6 +10,7 @@
 #include "deadref.h"
 #include "game.h"
 #include "harness.h"
+#include "match.h"
 #include "protocols.h"
 #include "topochess_endgame.h"
 #include "topochess_engine.h"
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -602,6 +604,59 @@ static void hosted_game_ends_dead(void)
     tg_game_free(&g);
 }
 
+/* The match runner: a fake UCI engine plays Qb7 from K+Q v K; the runner
+ * adjudicates the dead position a draw and its PGN says why. */
+static void match_ends_dead(void)
+{
+    th_case("dead: a UCI match ends a game drawn at a dead position, PGN Termination \"dead position\"");
+    char engine_path[] = "/tmp/tc_dead_engine_XXXXXX", epd[] = "/tmp/tc_dead_open_XXXXXX";
+    char pgn[64];
+    int fd = mkstemp(engine_path), fe = mkstemp(epd);
+    snprintf(pgn, sizeof pgn, "%s.pgn", epd);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    FILE *o = fe >= 0 ? fdopen(fe, "w") : NULL;
+    CHECK(f && o, "temporary files");
+    if (!f || !o) {
+        if (f)
+            fclose(f);
+        if (o)
+            fclose(o);
+        return;
+    }
+    fprintf(f, "while read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Fake'; echo uciok ;;\n"
+               "    isready) echo readyok ;;\n    go*) echo 'bestmove b2b7' ;;\n    quit) exit 0 ;;\n  esac\ndone\n");
+    fclose(f);
+    fprintf(o, "k7/8/8/8/8/8/1Q6/7K w - -\n");
+    fclose(o);
+    char engine[96], openings[96], pgn_arg[96];
+    snprintf(engine, sizeof engine, "engine=/bin/sh %s", engine_path);
+    snprintf(openings, sizeof openings, "openings=%s", epd);
+    snprintf(pgn_arg, sizeof pgn_arg, "pgn=%s", pgn);
+    char *argv[] = {engine, "movetime=50", "margin=50", "games=2", openings, pgn_arg};
+    tc_variant_def def;
+    tc_error err;
+    tc_preset_find("chess", &def, &err);
+    match_config cfg;
+    match_config_init(&cfg, &def);
+    CHECK(match_parse_args(&cfg, 6, argv, "s", &err) == 0, "%s", err.msg);
+    FILE *log = tmpfile();
+    match_score sc;
+    int status = log ? match_run(&cfg, log, &sc) : -1;
+    char *text = log ? th_read_stream(log) : NULL;
+    if (log)
+        fclose(log);
+    CHECK(status == 0 && sc.draws == 2, "status %d, draws %d:\n%s", status, sc.draws, text ? text : "");
+    CHECK(text && strstr(text, "1/2-1/2 {draw: dead position}"), "log:\n%s", text ? text : "");
+    free(text);
+    char *games = th_read_file(pgn, NULL);
+    CHECK(games && strstr(games, "[Termination \"dead position\"]") && strstr(games, "[Result \"1/2-1/2\"]"),
+          "PGN:\n%s", games ? games : "");
+    free(games);
+    unlink(engine_path);
+    unlink(epd);
+    unlink(pgn);
+}
+
 void suite_dead(void)
 {
     docs_table();
@@ -611,5 +666,6 @@ void suite_dead(void)
     command_against_reference();
     protocols_end_dead_games();
     hosted_game_ends_dead();
+    match_ends_dead();
     limits_and_engine();
 }
