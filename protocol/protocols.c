@@ -180,10 +180,11 @@ tc_status proto_game_status(proto_dead *pd, const tc_position *p, char *why, siz
 {
     const tc_variant *v = tc_position_variant(p);
     const tc_variant_def *def = tc_variant_def_of(v);
-    if (pd->table && memcmp(&pd->def, def, sizeof *def) != 0)
+    if (pd->table && (pd->v != v || memcmp(&pd->def, def, sizeof *def) != 0))
         proto_dead_free(pd);
     if (!pd->table) {
         pd->table = tc_dead_table_new(v, NULL); /* NULL: the rules' own cases */
+        pd->v = v;
         pd->def = *def;
     }
     tc_status st = tc_game_status(pd->table, p);

@@ -67,6 +67,7 @@ void proto_free_game(proto_cache *cache, tc_variant **v, tc_position **pos, tc_e
 /// plays on: made on first use, made again when the board changes.
 typedef struct proto_dead {
     tc_dead_table *table;
+    const tc_variant *v; /* the table reads this variant's tables */
     tc_variant_def def;
 } proto_dead;
 

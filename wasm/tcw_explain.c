@@ -75,14 +75,16 @@ static void attack_lines(sb *s, const tc_position *p, int target, int by)
 static tc_dead_table *dead_table_for(const tc_variant *v)
 {
     static tc_dead_table *table;
+    static const tc_variant *of; /* the table reads this variant's tables */
     static tc_variant_def def;
     const tc_variant_def *d = tc_variant_def_of(v);
-    if (table && memcmp(&def, d, sizeof def) != 0) {
+    if (table && (of != v || memcmp(&def, d, sizeof def) != 0)) {
         tc_dead_table_free(table);
         table = NULL;
     }
     if (!table) {
         table = tc_dead_table_new(v, NULL);
+        of = v;
         def = *d;
         if (table)
             tc_dead_table_set_limit(table, DEAD_MAX_ENTRIES);

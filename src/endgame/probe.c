@@ -445,10 +445,15 @@ int eg_dead_load(const eg_board *b, eg_table *t, const char *dir)
 
 int eg_dead_save(const eg_board *b, const eg_table *t, const char *dir)
 {
+#ifdef TC_NO_THREADS
+    /* the wasm module (no threads, no files): its WASI host has no rename */
+    (void)b, (void)t, (void)dir;
+    return -1;
+#else
     char path[1200], tmp[1300];
     dead_path(b, t, dir, path, sizeof path);
     /* written aside and renamed, so that another process never reads half */
-    snprintf(tmp, sizeof tmp, "%s.%p.%ld.tmp", path, (const void *)t, (long)clock());
+    snprintf(tmp, sizeof tmp, "%s.%p.%lld.tmp", path, (const void *)t, (long long)(now_s() * 1e6));
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return -1;
@@ -461,4 +466,5 @@ int eg_dead_save(const eg_board *b, const eg_table *t, const char *dir)
         return -1;
     }
     return 0;
+#endif
 }
