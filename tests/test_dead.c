@@ -657,6 +657,48 @@ static void match_ends_dead(void)
     unlink(pgn);
 }
 
+/* The marks kept as files: written once, read back the same; a file that
+ * does not fit (here: garbage) is ignored and the marks made again. */
+static void cache_files(void)
+{
+    th_case("dead: marks written to the cache folder are read back, a bad file is made again");
+    char dir[] = "/tmp/tc_dead_cache_XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp");
+        return;
+    }
+    tc_variant *v = th_variant("chess");
+    tc_error err;
+    tc_dead_count a = {0}, b = {0}, c = {0};
+    for (int round = 0; v && round < 3; round++) {
+        tc_dead_table *d = tc_dead_table_new(v, &err);
+        if (!d)
+            break;
+        tc_dead_table_set_dir(d, dir);
+        CHECK(tc_dead_material_count(d, "KQK", round == 0 ? &a : round == 1 ? &b : &c, &err) == 0, "%s", err.msg);
+        tc_dead_table_free(d);
+        char path[200];
+        snprintf(path, sizeof path, "%s/8x8-open-open-KQK.dead", dir);
+        if (round == 0)
+            CHECK(access(path, R_OK) == 0, "no file %s", path);
+        if (round == 1) {
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fputs("topochess-dead 1\nKQK 8 0 1\ngarbage", f);
+                fclose(f);
+            }
+        }
+    }
+    CHECK(a.tables && a.dead == b.dead && a.total == b.total && a.dead == c.dead && a.total == c.total,
+          "KQK: %llu/%llu, read back %llu/%llu, after a bad file %llu/%llu", (unsigned long long)a.dead,
+          (unsigned long long)a.total, (unsigned long long)b.dead, (unsigned long long)b.total,
+          (unsigned long long)c.dead, (unsigned long long)c.total);
+    tc_variant_free(v);
+    char cmd[120];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "%s", cmd);
+}
+
 void suite_dead(void)
 {
     docs_table();
@@ -667,5 +709,6 @@ void suite_dead(void)
     protocols_end_dead_games();
     hosted_game_ends_dead();
     match_ends_dead();
+    cache_files();
     limits_and_engine();
 }
