@@ -188,54 +188,94 @@ static const char *const dead_rows[] = {"KK",   "KQK",  "KRK",  "KBK",  "KNK",  
                                         "KRKN", "KBKB", "KBKN", "KNKN"};
 #define NDEAD_ROWS ((int)(sizeof dead_rows / sizeof dead_rows[0]))
 
-/* `topochess dead`: which materials are dead (docs/rules.md section 6) on each
- * preset with a join, as the Markdown table of docs/rules-dead-positions.md;
- * with --variant or --variant-file, that board's dead materials. */
+/* "1,580,208" */
+static void grouped(uint64_t x, char *buf, size_t n)
+{
+    char raw[32];
+    snprintf(raw, sizeof raw, "%llu", (unsigned long long)x);
+    size_t len = strlen(raw), k = 0;
+    for (size_t i = 0; i < len && k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+}
+
+/* One cell of the table: dead, partly (how many of how many), not, or no
+ * tables (the material is over the size limit on this board). */
+static int dead_cell(tc_dead_table *d, const char *material, char *buf, size_t n, tc_error *err)
+{
+    tc_dead_count cnt;
+    if (tc_dead_material_count(d, material, &cnt, err))
+        return -1;
+    char a[32], b[32];
+    grouped(cnt.dead, a, sizeof a);
+    grouped(cnt.total, b, sizeof b);
+    if (!cnt.tables)
+        snprintf(buf, n, "no tables");
+    else if (cnt.dead == cnt.total)
+        snprintf(buf, n, "dead");
+    else if (cnt.dead == 0)
+        snprintf(buf, n, "not");
+    else
+        snprintf(buf, n, "partly (%s of %s)", a, b);
+    return 0;
+}
+
+/* `topochess dead`: the dead positions (docs/rules.md section 6) of each
+ * pawnless material on every preset, as the Markdown table of
+ * docs/rules-dead-positions.md; with --variant or --variant-file, that
+ * board's column; with --fen, that position's verdict and its reason;
+ * --out DIR keeps the marks there as files. */
 int cmd_dead(cli_ctx *c)
 {
-    const tc_variant *only[1] = {NULL};
     tc_variant *made[16];
+    const tc_variant *boards[16];
     const char *names[16];
     int n = 0;
     tc_error err;
-    if (c->variant_given) {
-        if (tc_variant_def_of(c->variant)->files == TC_FILES_OPEN &&
-            tc_variant_def_of(c->variant)->ranks == TC_RANKS_OPEN) {
-            printf("%s has no join: the FIDE cases decide (K v K, K+B v K, K+N v K, bishops of one colour)\n",
-                   c->def.name);
-            return 0;
+    if (c->fen_arg) {
+        tc_dead_table *d = tc_dead_table_new(c->variant, &err);
+        if (!d) {
+            fprintf(stderr, "topochess: dead: %s\n", err.msg);
+            return 1;
         }
-        only[0] = c->variant;
+        tc_dead_table_set_dir(d, c->out_dir);
+        char why[400];
+        tc_dead_explain(d, c->pos, why, sizeof why);
+        printf("%s\n", why);
+        tc_dead_table_free(d);
+        return 0;
+    }
+    if (c->variant_given) {
+        boards[0] = c->variant;
         names[0] = c->def.name;
+        made[0] = NULL;
         n = 1;
     } else {
         for (int i = 0; i < tc_preset_count() && n < 16; i++) {
             const tc_variant_def *d = tc_preset(i);
-            if (d->files == TC_FILES_OPEN && d->ranks == TC_RANKS_OPEN)
-                continue;
             if (!(made[n] = tc_variant_new(d, &err))) {
                 fprintf(stderr, "topochess: dead: %s: %s\n", d->name, err.msg);
                 for (int k = 0; k < n; k++)
                     tc_variant_free(made[k]);
                 return 1;
             }
+            boards[n] = made[n];
             names[n++] = d->name;
         }
     }
     tc_dead_table *tables[16] = {NULL};
     int status = 0;
-    for (int k = 0; k < n && !status; k++)
-        if (!(tables[k] = tc_dead_table_new(c->variant_given ? only[0] : made[k], &err))) {
+    for (int k = 0; k < n && !status; k++) {
+        if (!(tables[k] = tc_dead_table_new(boards[k], &err))) {
             fprintf(stderr, "topochess: dead: %s\n", err.msg);
             status = 1;
-        }
-    if (!status && c->variant_given) {
-        printf("dead on %s:", names[0]);
-        for (int r = 0; r < NDEAD_ROWS; r++)
-            if (tc_dead_material(tables[0], dead_rows[r], &err) == 1)
-                printf(" %s", dead_rows[r]);
-        printf("\n");
-    } else if (!status) {
+        } else
+            tc_dead_table_set_dir(tables[k], c->out_dir);
+    }
+    if (!status) {
         printf("| material |");
         for (int k = 0; k < n; k++)
             printf(" %s |", names[k]);
@@ -243,11 +283,18 @@ int cmd_dead(cli_ctx *c)
         for (int k = 0; k < n; k++)
             printf("---|");
         printf("\n");
-        for (int r = 0; r < NDEAD_ROWS; r++) {
+        for (int r = 0; r < NDEAD_ROWS && !status; r++) {
             printf("| %s |", dead_rows[r]);
-            for (int k = 0; k < n; k++)
-                printf(" %s |", tc_dead_material(tables[k], dead_rows[r], &err) == 1 ? "dead" : "-");
+            for (int k = 0; k < n && !status; k++) {
+                char cell[96];
+                if (dead_cell(tables[k], dead_rows[r], cell, sizeof cell, &err)) {
+                    fprintf(stderr, "topochess: dead: %s\n", err.msg);
+                    status = 1;
+                } else
+                    printf(" %s |", cell);
+            }
             printf("\n");
+            fflush(stdout);
         }
     }
     for (int k = 0; k < n; k++) {

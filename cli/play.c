@@ -145,6 +145,8 @@ static void write_pgn(const play_state *s, const char *result, FILE *f)
         TAG(tag, s->engine_side == colour ? engine_name : given && strcmp(given, "?") ? given : "Player");
     }
     TAG("TimeControl", tc);
+    if (tc_game_status(s->dead, s->pos) == TC_DRAW_DEAD)
+        TAG("Termination", "dead position"); /* docs/rules.md section 6 */
 #undef TAG
     tc_pgn_write(s->pos, tags, n, result, f);
 }

@@ -107,36 +107,63 @@ int tc_egtb_normalise(const char *ending, char *buf, tc_error *err);
 
 /* ---------------------------------------------------------------- dead positions */
 
-/* docs/rules.md section 6: a position is dead when no sequence of legal moves
- * can end in checkmate. On a board with open files and ranks the FIDE
- * cases decide (tc_is_dead_position). On any other board a pawnless
- * position of at most TC_EGTB_MAX_PIECES pieces is dead when neither its
- * material nor any material its captures reach has a checkmate position
- * in its tables, for either side to move (K v K always); a material whose
- * tables cannot be made (too large for the solver) is not dead.
+/* docs/rules.md section 6: a position is dead when no sequence of legal moves,
+ * by either side, reaches a checkmate. Decided per position, on every
+ * board (the flat one too), by a cooperative (help-mate) retrograde pass
+ * over each pawnless material of at most TC_EGTB_MAX_PIECES pieces: start
+ * from the checkmates of the material and the positions whose captures
+ * reach a marked position of a smaller material, mark every position with
+ * a legal move into a marked one, repeat until nothing changes. A legal
+ * position of such a material is dead exactly when it is unmarked (a
+ * checkmate is not dead, a stalemate is; K v K always). A position with
+ * pawns, more pieces, or whose material's tables are over the size limit
+ * is not dead, except on boards with open files and ranks the FIDE case of
+ * kings and bishops all on one colour (tc_is_dead_position).
  *
- * A tc_dead_table keeps these answers for one board: each material is
- * decided the first time it is asked about (a scan of its positions for a
- * checkmate, without solving; milliseconds to a second on the presets)
- * and read after that. One table may be shared by threads. */
+ * A tc_dead_table keeps these marks for one board, one bit a position of
+ * each material (after the board's symmetries): a material is marked the
+ * first time it is needed (from the cache folder when one is set and holds
+ * it, else computed and written there) and read after that. One table may
+ * be shared by threads. */
 typedef struct tc_dead_table tc_dead_table;
 
 tc_dead_table *tc_dead_table_new(const tc_variant *v, tc_error *err);
 void tc_dead_table_free(tc_dead_table *d);
-/* Whether a material ("KBKN", either side first) is dead on the table's
- * board: 1 or 0, deciding it if needed; -1 with err set for a name that
- * is no pawnless material of 2..4 pieces, or on a board without joins
- * (where the FIDE cases decide, not the material alone). */
+/* Materials whose table has more entries than this are not computed (their
+ * positions are not declared dead); 0: the solver's own limit. */
+void tc_dead_table_set_limit(tc_dead_table *d, uint64_t max_entries);
+/* A folder for the marks as files DIR/<board>-<MATERIAL>.dead (beside the
+ * solved tables of tc_egtb_save); "" or NULL: none. */
+void tc_dead_table_set_dir(tc_dead_table *d, const char *dir);
+
+/// How many positions of one material are dead, counted as real positions
+/// (symmetric copies counted, both sides to move, legal positions only).
+typedef struct tc_dead_count {
+    int tables;       /* 1 when the material was decided; 0 over the size limit */
+    uint64_t entries; /* its table's entries */
+    uint64_t dead, total;
+} tc_dead_count;
+
+/* The counts of a material ("KBKN", either side first), marking it if
+ * needed: 0, or -1 with err set for a name that is no pawnless material
+ * of 2..4 pieces. */
+int tc_dead_material_count(tc_dead_table *d, const char *material, tc_dead_count *c, tc_error *err);
+/* 1 if every position of the material is dead, 0 if not (or no tables),
+ * -1 with err set for a bad name. */
 int tc_dead_material(tc_dead_table *d, const char *material, tc_error *err);
-/* 1 if the position is dead (deciding its material if needed), else 0.
+/* 1 if the position is dead (marking its material if needed), else 0.
  * d NULL: tc_is_dead_position. */
 int tc_dead_position(tc_dead_table *d, const tc_position *p);
-/* The same from what is decided already: materials not yet decided count
- * as not dead. Never scans: for searches. */
+/* The same from what is marked already: materials not marked yet count as
+ * not dead. Never computes: for searches. */
 int tc_dead_position_known(const tc_dead_table *d, const tc_position *p);
-/* Decides, ahead of a search from p, every material that captures from p
- * can reach (none when p has pawns). */
-void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p);
+/* tc_dead_position and the reason in words ("dead: ...", "not dead: ...")
+ * into buf. */
+int tc_dead_explain(tc_dead_table *d, const tc_position *p, char *buf, size_t n);
+/* Marks, ahead of a search from p, every material that captures from p
+ * can reach (none when p has pawns) whose table has at most max_entries
+ * entries (0: the table's limit). */
+void tc_dead_table_prepare(tc_dead_table *d, const tc_position *p, uint64_t max_entries);
 /* tc_position_status with dead positions decided as above. */
 tc_status tc_game_status(tc_dead_table *d, const tc_position *p);
 

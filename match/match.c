@@ -90,8 +90,10 @@ static int judge(tc_dead_table *dead, const tc_position *p, int maxplies, game_e
     case TC_STALEMATE:
     case TC_DRAW_FIFTY:
     case TC_DRAW_REPETITION:
-    case TC_DRAW_DEAD:
         end_game(g, -1, "normal", "%s", tc_status_text(s));
+        return 1;
+    case TC_DRAW_DEAD: /* docs/rules.md section 6, decided per position */
+        end_game(g, -1, "dead position", "%s", tc_status_text(s));
         return 1;
     case TC_ONGOING:
         break;

@@ -173,3 +173,30 @@ void proto_vline(FILE *out, const char *fmt, va_list ap)
     fputc('\n', out);
     fflush(out);
 }
+
+/* ---------------------------------------------------------------- dead positions */
+
+tc_status proto_game_status(proto_dead *pd, const tc_position *p, char *why, size_t n)
+{
+    const tc_variant *v = tc_position_variant(p);
+    const tc_variant_def *def = tc_variant_def_of(v);
+    if (pd->table && (pd->v != v || memcmp(&pd->def, def, sizeof *def) != 0))
+        proto_dead_free(pd);
+    if (!pd->table) {
+        pd->table = tc_dead_table_new(v, NULL); /* NULL: the rules' own cases */
+        pd->v = v;
+        pd->def = *def;
+    }
+    tc_status st = tc_game_status(pd->table, p);
+    if (why && n)
+        why[0] = '\0';
+    if (st == TC_DRAW_DEAD && why && n)
+        tc_dead_explain(pd->table, p, why, n);
+    return st;
+}
+
+void proto_dead_free(proto_dead *pd)
+{
+    tc_dead_table_free(pd->table);
+    pd->table = NULL;
+}

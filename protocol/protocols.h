@@ -4,6 +4,7 @@
 #define TC_PROTOCOLS_H
 
 #include "topochess.h"
+#include "topochess_endgame.h"
 #include "topochess_engine.h"
 
 #include <stdarg.h>
@@ -61,5 +62,18 @@ int proto_switch_variant(proto_cache *cache, const tc_variant_def *def, size_t h
 /* Frees a game's engine, position and variant (or gives the first and
  * last back to `cache`) and clears the pointers. */
 void proto_free_game(proto_cache *cache, tc_variant **v, tc_position **pos, tc_engine **eng);
+
+/// The dead-position verdicts (docs/rules.md section 6) of the board a loop
+/// plays on: made on first use, made again when the board changes.
+typedef struct proto_dead {
+    tc_dead_table *table;
+    const tc_variant *v; /* the table reads this variant's tables */
+    tc_variant_def def;
+} proto_dead;
+
+/* tc_game_status with the table of p's board; why (may be NULL) gets the
+ * dead-position reason in words when the status is TC_DRAW_DEAD. */
+tc_status proto_game_status(proto_dead *pd, const tc_position *p, char *why, size_t n);
+void proto_dead_free(proto_dead *pd);
 
 #endif

@@ -34,6 +34,7 @@ typedef struct uci_state {
     tc_variant *v;
     tc_position *pos;
     tc_engine *eng;
+    proto_dead dead; /* dead positions of the board (docs/rules.md section 6) */
     size_t hash_mb;
     proto_cache *cache; /* from the options, may be NULL */
     int threads;
@@ -164,6 +165,9 @@ static void start_search(uci_state *u, const tc_limits *l, int perft_depth)
             say(u, "bestmove 0000");
         return;
     }
+    char why[400];
+    if (!perft_depth && proto_game_status(&u->dead, u->pos, why, sizeof why) == TC_DRAW_DEAD)
+        say(u, "info string game over: 1/2-1/2 {dead position} %s", why); /* the search scores it 0 */
     atomic_store(&u->running, true);
     if (pthread_create(&u->thread, NULL, search_main, u)) {
         atomic_store(&u->running, false);
@@ -593,7 +597,7 @@ static void cmd_d(uci_state *u)
     say(u, "Variant: %s", u->def.name);
     say(u, "Fen: %s", fen);
     say(u, "Key: %016llx", (unsigned long long)tc_key(u->pos));
-    say(u, "Status: %s", tc_status_text(tc_position_status(u->pos)));
+    say(u, "Status: %s", tc_status_text(proto_game_status(&u->dead, u->pos, NULL, 0)));
 }
 
 /* ---------------------------------------------------------------- loop */
@@ -711,6 +715,7 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
     free(line);
     free(tok);
     proto_free_game(u->cache, &u->v, &u->pos, &u->eng);
+    proto_dead_free(&u->dead);
     pthread_mutex_destroy(&u->out_lock);
     free(u);
     return 0;

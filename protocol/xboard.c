@@ -44,6 +44,7 @@ typedef struct xb_state {
     tc_variant *v;
     tc_position *pos;
     tc_engine *eng;
+    proto_dead dead; /* dead positions of the board (docs/rules.md section 6) */
     size_t hash_mb;
     proto_cache *cache; /* from the options, may be NULL */
     int threads;
@@ -93,7 +94,7 @@ static void emit(xb_state *x, const char *fmt, ...)
 /* Writes the result line if the game is over; returns 1 then. */
 static int announce_result(xb_state *x)
 {
-    tc_status s = tc_position_status(x->pos);
+    tc_status s = proto_game_status(&x->dead, x->pos, NULL, 0);
     switch (s) {
     case TC_ONGOING:
         return 0;
@@ -106,7 +107,7 @@ static int announce_result(xb_state *x)
     case TC_STALEMATE: emit(x, "1/2-1/2 {Stalemate}"); break;
     case TC_DRAW_FIFTY: emit(x, "1/2-1/2 {Draw by 50-move rule}"); break;
     case TC_DRAW_REPETITION: emit(x, "1/2-1/2 {Draw by repetition}"); break;
-    case TC_DRAW_DEAD: emit(x, "1/2-1/2 {Insufficient material}"); break;
+    case TC_DRAW_DEAD: emit(x, "1/2-1/2 {dead position}"); break;
     }
     return 1;
 }
@@ -893,6 +894,7 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
     free(copy);
     free(line);
     proto_free_game(x->cache, &x->v, &x->pos, &x->eng);
+    proto_dead_free(&x->dead);
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;

@@ -66,9 +66,10 @@ char *EXPORT(tcw_variant_ending)(const tc_variant *v, const char *ending, double
 }
 
 /* Which of the materials (names separated by spaces, "KBK KNK KBKN") are
- * dead on the board (docs/rules.md section 6, tc_dead_material):
+ * dead on the board in every position (docs/rules.md section 6, the help-mate
+ * pass of tc_dead_material; any board, the flat one too):
  * {"KBK":true,...} under each name as given; NULL with err set on a bad
- * name or a board without joins (there the FIDE cases decide). */
+ * name. */
 char *EXPORT(tcw_variant_dead)(const tc_variant *v, const char *names, tc_error *err)
 {
     tcw_clear(err);

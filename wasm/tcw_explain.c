@@ -65,14 +65,49 @@ static void attack_lines(sb *s, const tc_position *p, int target, int by)
     free(set);
 }
 
-/* {status,text,result,check,turn,checkers:[lines],repetitions,halfmove,fullmove,ply} */
+/* Dead positions (docs/rules.md section 6) of the last board asked about: the
+ * help-mate marks of each material, made the first time a position of it
+ * comes up and kept while the board stays the same. Tables over the limit
+ * (a second or so in the browser) are not made: their positions are not
+ * declared dead. */
+#define DEAD_MAX_ENTRIES (1u << 22)
+
+static tc_dead_table *dead_table_for(const tc_variant *v)
+{
+    static tc_dead_table *table;
+    static const tc_variant *of; /* the table reads this variant's tables */
+    static tc_variant_def def;
+    const tc_variant_def *d = tc_variant_def_of(v);
+    if (table && (of != v || memcmp(&def, d, sizeof def) != 0)) {
+        tc_dead_table_free(table);
+        table = NULL;
+    }
+    if (!table) {
+        table = tc_dead_table_new(v, NULL);
+        of = v;
+        def = *d;
+        if (table)
+            tc_dead_table_set_limit(table, DEAD_MAX_ENTRIES);
+    }
+    return table;
+}
+
+/* {status,text,result,check,turn,checkers:[lines],repetitions,halfmove,fullmove,ply};
+ * a dead position's text says why */
 char *EXPORT(tcw_game_status)(const tc_position *p)
 {
-    tc_status st = tc_position_status(p);
+    tc_dead_table *dead = dead_table_for(tc_position_variant(p));
+    tc_status st = tc_game_status(dead, p);
     int side = tc_side_to_move(p);
     sb s = {0};
     sb_printf(&s, "{\"status\":\"%s\",\"text\":", tcw_status_name(st));
-    sb_str(&s, tc_status_text(st));
+    if (st == TC_DRAW_DEAD) {
+        char why[400], text[480];
+        tc_dead_explain(dead, p, why, sizeof why);
+        snprintf(text, sizeof text, "%s (%s)", tc_status_text(st), strncmp(why, "dead: ", 6) ? why : why + 6);
+        sb_str(&s, text);
+    } else
+        sb_str(&s, tc_status_text(st));
     sb_printf(&s, ",\"result\":\"%s\",\"check\":%s,\"turn\":\"%c\",\"checkLines\":", tcw_result_of(p, st),
               tc_in_check(p) ? "true" : "false", side == TC_WHITE ? 'w' : 'b');
     if (tc_in_check(p))

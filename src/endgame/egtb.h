@@ -55,12 +55,14 @@ typedef struct eg_table {
     bool twin; /* pieces 2 and 3 are alike: entries keep them sorted */
     uint64_t size;
     _Atomic uint8_t *val;
+    uint64_t *mark; /* dead.c's help-mate pass: bit set when a checkmate is reachable */
+    _Atomic int mark_state; /* 0 not made, 1 made, 2 no tables (too large, or out of memory) */
     struct eg_table *sub[EG_MAXP];
     bool sub_swap[EG_MAXP];      /* the smaller material has the colours swapped */
     int sub_map[EG_MAXP][EG_MAXP]; /* sub piece i = parent piece sub_map[j][i] */
 } eg_table;
 
-#define EG_MAX_TABLES 16
+#define EG_MAX_TABLES 32
 /* At most this many entries in one table (two times 128^4 bytes). */
 #define EG_MAX_ENTRIES (2ull * 128 * 128 * 128 * 128)
 
@@ -79,7 +81,28 @@ void eg_board_free(eg_board *b);
  * cells (f and t themselves may be among them). */
 bool eg_attacks(const eg_board *b, int type, int f, int t, const uint8_t *occ, int nocc);
 
+/// A move of the solver: which piece goes where, and which piece (if any)
+/// it takes.
+typedef struct {
+    uint8_t piece, to;
+    int8_t victim;
+} eg_move;
+
+/* Called with each legal move as it is found (sq still the position
+ * before it); false stops the generator. */
+typedef bool (*eg_move_visit)(void *ctx, uint8_t *sq, const eg_move *m);
+/* Called with each predecessor position of an un-move. */
+typedef void (*eg_unmove_fn)(void *ctx, const uint8_t *sq);
+
 /* solve.c */
+/* Every legal move of the side to move, to fn until it answers false;
+ * returns how many were visited. */
+int eg_visit_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move_visit fn, void *ctx);
+/* Calls back with every predecessor by a non-capturing un-move of a piece
+ * of `mover` (the side that just moved): the cells from which that piece
+ * could have come, from the reverse leap tables and the reverse rays. No
+ * legality test of the predecessor. */
+void eg_gen_unmoves(const eg_board *b, const eg_table *t, uint8_t *sq, int mover, eg_unmove_fn fn, void *ctx);
 /* Is the king of `side` attacked, with piece `gone` taken off (-1: none)? */
 bool eg_king_attacked(const eg_board *b, const eg_table *t, const uint8_t *sq, int side, int gone);
 /* The side to move is checkmated (in check, no legal move). */
@@ -90,6 +113,25 @@ void eg_decode(const eg_board *b, const eg_table *t, uint64_t idx, int *stm, uin
 /* The stored value of a position given by cells in the table's order. */
 int eg_lookup(const eg_board *b, const eg_table *t, int stm, const uint8_t *sq);
 int eg_solve_table(tc_egtb *set, eg_table *t, const tc_egtb_options *opt, tc_error *err);
+
+/* probe.c */
+/* The table of the position's material in the set and its cells in the
+ * table's order; *swap says White and Black are exchanged. NULL if the set
+ * does not hold it. */
+const eg_table *eg_match(const tc_egtb *set, const tc_position *p, uint8_t *sq, int *swap);
+
+/* helpmate.c */
+/* The help-mate pass of docs/rules.md section 6 over table t, whose smaller
+ * tables (t->sub) are marked already: sets t->mark and t->mark_state. */
+int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err);
+/* Bit i of a mark set. */
+static inline bool eg_marked(const eg_table *t, uint64_t i) { return (t->mark[i >> 6] >> (i & 63)) & 1; }
+/* The help-mate marks of t as a cache file DIR/<board>-<MATERIAL>.dead:
+ * 0 when loaded (and t marked), -1 when there is none that fits. */
+int eg_dead_load(const eg_board *b, eg_table *t, const char *dir);
+int eg_dead_save(const eg_board *b, const eg_table *t, const char *dir);
+/* Real positions in the class of entry idx (symmetric copies counted). */
+uint64_t eg_class_size(const eg_board *b, const eg_table *t, uint64_t idx);
 
 /* material.c */
 /* Parses "KQKR" into a table's pieces (not normalised); -1 if invalid. */

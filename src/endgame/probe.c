@@ -66,6 +66,7 @@ void tc_egtb_free(tc_egtb *t)
         return;
     for (int i = 0; i < t->ntables; i++) {
         free((void *)t->tables[i]->val);
+        free(t->tables[i]->mark);
         free(t->tables[i]);
     }
     eg_board_free(&t->b);
@@ -80,7 +81,7 @@ int tc_egtb_symmetries(const tc_egtb *t) { return t->b.nsym; }
 
 /* Finds the table of the position's material and its cells in the table's
  * order; *swap says White and Black are exchanged. */
-static const eg_table *match(const tc_egtb *set, const tc_position *p, uint8_t *sq, int *swap)
+const eg_table *eg_match(const tc_egtb *set, const tc_position *p, uint8_t *sq, int *swap)
 {
     if (p->v != set->b.v)
         return NULL;
@@ -134,14 +135,14 @@ int tc_egtb_has(const tc_egtb *t, const tc_position *p)
 {
     uint8_t sq[EG_MAXP];
     int swap;
-    return match(t, p, sq, &swap) != NULL;
+    return eg_match(t, p, sq, &swap) != NULL;
 }
 
 int tc_egtb_probe(const tc_egtb *set, const tc_position *p, tc_egtb_result *r)
 {
     uint8_t sq[EG_MAXP];
     int swap;
-    const eg_table *t = match(set, p, sq, &swap);
+    const eg_table *t = eg_match(set, p, sq, &swap);
     if (!t)
         return -1;
     int v = eg_lookup(&set->b, t, p->side ^ swap, sq);
@@ -221,6 +222,28 @@ static void table_fen(const tc_egtb *set, const eg_table *t, int stm, const uint
     snprintf(buf + k, size - k, " %c - - 0 1", stm ? 'b' : 'w');
 }
 
+uint64_t eg_class_size(const eg_board *b, const eg_table *t, uint64_t idx)
+{
+    uint8_t sq[EG_MAXP];
+    int stm;
+    eg_decode(b, t, idx, &stm, sq);
+    /* the class holds nsym / |symmetries fixing the position| positions */
+    int r = b->rep_index[sq[0]], fixed = 0;
+    for (int i = 0; i < b->stab_len[r]; i++) {
+        const uint8_t *g = b->sym[b->stab[b->stab_off[r] + i]];
+        uint8_t c[EG_MAXP] = {0};
+        for (int j = 0; j < t->k; j++)
+            c[j] = g[sq[j]];
+        if (t->twin && c[3] < c[2]) {
+            uint8_t x = c[2];
+            c[2] = c[3];
+            c[3] = x;
+        }
+        fixed += eg_index_raw(b, t, stm, c) == idx;
+    }
+    return (uint64_t)(b->nsym / (fixed ? fixed : 1));
+}
+
 void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
 {
     memset(s, 0, sizeof *s);
@@ -236,21 +259,7 @@ void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
         uint8_t sq[EG_MAXP];
         int stm;
         eg_decode(b, t, idx, &stm, sq);
-        /* the class holds nsym / |symmetries fixing the position| positions */
-        int r = b->rep_index[sq[0]], fixed = 0;
-        for (int i = 0; i < b->stab_len[r]; i++) {
-            const uint8_t *g = b->sym[b->stab[b->stab_off[r] + i]];
-            uint8_t c[EG_MAXP] = {0};
-            for (int j = 0; j < t->k; j++)
-                c[j] = g[sq[j]];
-            if (t->twin && c[3] < c[2]) {
-                uint8_t x = c[2];
-                c[2] = c[3];
-                c[3] = x;
-            }
-            fixed += eg_index_raw(b, t, stm, c) == idx;
-        }
-        uint64_t w = (uint64_t)(b->nsym / (fixed ? fixed : 1));
+        uint64_t w = eg_class_size(b, t, idx);
         if (eg_is_win(v)) {
             s->win[stm] += w;
             if (v - 1 > s->longest_plies[stm]) {
@@ -391,4 +400,71 @@ fail:
     fclose(f);
     tc_egtb_free(set);
     return NULL;
+}
+
+/* ---------------------------------------------------------------- dead-position marks */
+
+static void dead_path(const eg_board *b, const eg_table *t, const char *dir, char *path, size_t n)
+{
+    char name[128];
+    tc_egtb_file_name(b->v, t->name, name, sizeof name);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(path, n, "%s/%s.dead", dir, name);
+}
+
+int eg_dead_load(const eg_board *b, eg_table *t, const char *dir)
+{
+    char path[1200];
+    dead_path(b, t, dir, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char name[16];
+    unsigned long long sum = 0, size = 0;
+    int version = 0, nsym = 0;
+    uint64_t want = 2 * (uint64_t)b->nrep;
+    for (int j = 1; j < t->k; j++)
+        want *= (uint64_t)b->n;
+    size_t words = (size_t)((want + 63) / 64);
+    uint64_t *mark = NULL;
+    if (fscanf(f, "topochess-dead %d\n%15s %d %llx %llu", &version, name, &nsym, &sum, &size) != 5 ||
+        fgetc(f) != '\n' || version != 1 || strcmp(name, t->name) || nsym != b->nsym || sum != board_sum(b) ||
+        size != want || !(mark = malloc(words * sizeof *mark)) || fread(mark, sizeof *mark, words, f) != words) {
+        free(mark);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    t->size = want;
+    t->mark = mark;
+    atomic_store(&t->mark_state, 1);
+    return 0;
+}
+
+int eg_dead_save(const eg_board *b, const eg_table *t, const char *dir)
+{
+#ifdef TC_NO_THREADS
+    /* the wasm module (no threads, no files): its WASI host has no rename */
+    (void)b, (void)t, (void)dir;
+    return -1;
+#else
+    char path[1200], tmp[1300];
+    dead_path(b, t, dir, path, sizeof path);
+    /* written aside and renamed, so that another process never reads half */
+    snprintf(tmp, sizeof tmp, "%s.%p.%lld.tmp", path, (const void *)t, (long long)(now_s() * 1e6));
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return -1;
+    size_t words = (size_t)((t->size + 63) / 64);
+    fprintf(f, "topochess-dead 1\n%s %d %llx %llu\n", t->name, b->nsym, (unsigned long long)board_sum(b),
+            (unsigned long long)t->size);
+    int bad = fwrite(t->mark, sizeof *t->mark, words, f) != words;
+    if (fclose(f) || bad || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+#endif
 }

@@ -63,13 +63,6 @@ int eg_lookup(const eg_board *b, const eg_table *t, int stm, const uint8_t *sq)
 
 /* ---------------------------------------------------------------- moves */
 
-/// A move of the solver: which piece goes where, and which piece (if any)
-/// it takes.
-typedef struct {
-    uint8_t piece, to;
-    int8_t victim;
-} eg_move;
-
 static int piece_at(const eg_table *t, const uint8_t *sq, int cell)
 {
     for (int i = 0; i < t->k; i++)
@@ -93,14 +86,10 @@ bool eg_king_attacked(const eg_board *b, const eg_table *t, const uint8_t *sq, i
     return false;
 }
 
-/* Called with each legal move as it is found (sq still the position
- * before it); false stops the generator. */
-typedef bool (*move_visit)(void *ctx, uint8_t *sq, const eg_move *m);
-
 /// Where generated moves go: an array, or a visitor that may stop early.
 typedef struct {
     eg_move *out;
-    move_visit visit;
+    eg_move_visit visit;
     void *ctx;
     bool stopped;
 } move_sink;
@@ -161,6 +150,12 @@ static int gen_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm,
     return gen_moves_to(b, t, sq, stm, &sink);
 }
 
+int eg_visit_moves(const eg_board *b, const eg_table *t, uint8_t *sq, int stm, eg_move_visit fn, void *ctx)
+{
+    move_sink sink = {NULL, fn, ctx, false};
+    return gen_moves_to(b, t, sq, stm, &sink);
+}
+
 static bool stop_at_first(void *ctx, uint8_t *sq, const eg_move *m)
 {
     (void)ctx, (void)sq, (void)m;
@@ -176,13 +171,8 @@ bool eg_mated(const eg_board *b, const eg_table *t, uint8_t *sq, int stm)
     return !sink.stopped;
 }
 
-/* Calls back with every predecessor by a non-capturing un-move of a piece
- * of `mover` (the side that just moved): the cells from which that piece
- * could have come, from the reverse leap tables and the reverse rays. */
-typedef void (*unmove_fn)(void *ctx, const uint8_t *sq);
-
-static void gen_unmoves(const eg_board *b, const eg_table *t, uint8_t *sq, int mover, unmove_fn fn,
-                        void *ctx)
+void eg_gen_unmoves(const eg_board *b, const eg_table *t, uint8_t *sq, int mover, eg_unmove_fn fn,
+                    void *ctx)
 {
     const tc_variant *v = b->v;
     for (int i = 0; i < t->k; i++) {
@@ -435,7 +425,7 @@ static void *worker_main(void *arg)
              * read it from a worker-local copy of the context */
             solve_ctx local = {.b = b, .t = t, .phase = !stm, .n = s->n};
             worker lw = {.s = &local, .moves = w->moves, .changed = 0, .maxv = w->maxv};
-            gen_unmoves(b, t, sq, !stm, s->phase == 1 ? mark_win : check_loss, &lw);
+            eg_gen_unmoves(b, t, sq, !stm, s->phase == 1 ? mark_win : check_loss, &lw);
             w->changed += lw.changed;
             w->maxv = lw.maxv;
             if (atomic_load_explicit(&local.overflow, memory_order_relaxed))

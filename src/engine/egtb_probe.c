@@ -12,6 +12,10 @@
  * have at most 100352 entries; a flat 16x16 one (4.7 million, seconds) is
  * left out. */
 #define BUILD_MAX_ENTRIES (1u << 20)
+/* Dead-position marks made ahead of a search for materials the root's
+ * captures reach: up to about a second each (every 3-piece material, the
+ * 4-piece ones of the torus and of 8x8 boards with symmetries). */
+#define DEAD_PREPARE_MAX (1u << 22)
 
 /// The sets ready for probing, and the names tried and not available (so
 /// a missing file is looked for once).
@@ -100,9 +104,11 @@ void egtb_prepare(egtb_cache *c, const tc_position *root)
         return;
     if (!c->dead)
         c->dead = tc_dead_table_new(c->v, NULL); /* NULL: the rules' own dead cases */
-    /* the materials captures reach from the root, decided once per board:
-     * the search then only reads them */
-    tc_dead_table_prepare(c->dead, root);
+    /* the root's own material (and every smaller one its captures reach),
+     * then the other materials captures reach from the root that take a
+     * moment, each marked once per board: the search then only reads them */
+    tc_dead_position(c->dead, root);
+    tc_dead_table_prepare(c->dead, root, DEAD_PREPARE_MAX);
     if (!tc_egtb_material_of(root, name) || find(c, root))
         return;
     int pieces = (int)strlen(name);

@@ -452,9 +452,9 @@ export class Variant {
     }
   }
 
-  /** Which materials ("KBK", "KNK", ...) are dead on this board (docs/rules.md
-   * section 6): each decided by a scan for checkmates, no solve. Throws on
-   * a board without joins (the FIDE cases decide there) or a bad name. */
+  /** Which materials ("KBK", "KNK", ...) are dead in every position on this
+   * board (docs/rules.md section 6, the help-mate pass over their tables; any
+   * board, the flat one too). Throws on a bad name. */
   deadMaterials(names: string[]): Record<string, boolean> {
     const m = this.tc.m;
     const ptr = m.withStrs([names.join(' ')], (s) => m.x.tcw_variant_dead(this.live(), s.ptr, m.err));

@@ -317,6 +317,21 @@ describe('games', () => {
     });
   });
 
+  it('dead positions per position (docs/rules.md section 6), with the reason', () => {
+    withVariant('chess', (v) => {
+      // K+Q v K, Black's only move takes the queen: dead, though FIDE's list of materials misses it
+      const st = v.game('k7/1Q6/8/8/8/8/8/7K b - - 0 1').status();
+      expect(st).toMatchObject({ status: 'dead-position', result: '1/2-1/2' });
+      expect(st.text).toContain('no sequence of legal moves by either side reaches a checkmate');
+      expect(v.game('k7/8/8/8/8/8/1Q6/7K b - - 0 1').status().status).toBe('ongoing');
+    });
+    withVariant('klein-bottle', (v) => {
+      // K+B v K has checkmates there, but no move reaches one
+      expect(v.game('8/8/8/8/8/8/8/8/8/8/8/8/8/K3k1B1 w - - 0 1').status().status).toBe('dead-position');
+      expect(v.game('8/8/8/8/8/8/8/8/8/8/8/8/8/K1k3B1 b - - 0 1').status().status).toBe('checkmate');
+    });
+  });
+
   it.each(epdLines().filter((e, i, all) => all.findIndex((f) => f.variant === e.variant) === i))(
     'FEN and SAN round trips ($variant)', (first) => {
       for (const e of epdLines().filter((x) => x.variant === first.variant)) {
