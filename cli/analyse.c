@@ -142,27 +142,27 @@ static void print_verdict(cli_analysis *a, tc_dead_table *dead, const tc_positio
 
 /* Reads "depth N", "time SECONDS", "lines K" in any order into lim;
  * -1 after printing the problem. */
-static int read_limits(char *args, tc_limits *lim, FILE *out)
+static int read_limits(char *args, tc_limits *lim, FILE *out, const char *pre)
 {
     char *save = NULL;
     for (char *w = strtok_r(args, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
         int is_depth = !strcmp(w, "depth"), is_time = !strcmp(w, "time");
         int is_lines = !strcmp(w, "lines") || !strcmp(w, "multipv");
         if (!is_depth && !is_time && !is_lines) {
-            fprintf(out, "analyse: unknown word '%.40s' (usage: " ANALYSE_USAGE ")\n", w);
+            fprintf(out, "%sanalyse: unknown word '%.40s' (usage: " ANALYSE_USAGE ")\n", pre, w);
             return -1;
         }
         char *v = strtok_r(NULL, " \t", &save), *end;
         if (!v) {
-            fprintf(out, "analyse: '%s' needs a number (usage: " ANALYSE_USAGE ")\n", w);
+            fprintf(out, "%sanalyse: '%s' needs a number (usage: " ANALYSE_USAGE ")\n", pre, w);
             return -1;
         }
         errno = 0;
         if (is_time) {
             double s = strtod(v, &end);
             if (*end || errno || !(s > 0) || s > ANALYSE_MAX_SECONDS) {
-                fprintf(out, "analyse: time takes seconds above 0 and up to %d (like 2 or 0.5), not '%.40s'\n",
-                        ANALYSE_MAX_SECONDS, v);
+                fprintf(out, "%sanalyse: time takes seconds above 0 and up to %d (like 2 or 0.5), not '%.40s'\n",
+                        pre, ANALYSE_MAX_SECONDS, v);
                 return -1;
             }
             lim->movetime = (int64_t)(s * 1000) > 0 ? (int64_t)(s * 1000) : 1;
@@ -171,8 +171,8 @@ static int read_limits(char *args, tc_limits *lim, FILE *out)
         long x = strtol(v, &end, 10);
         long hi = is_depth ? TC_ENGINE_MAX_PLY : TC_ENGINE_MAX_MULTIPV;
         if (*end || errno || x < 1 || x > hi) {
-            fprintf(out, "analyse: %s takes a whole number from 1 to %ld, not '%.40s'\n", is_depth ? "depth" : "lines",
-                    hi, v);
+            fprintf(out, "%sanalyse: %s takes a whole number from 1 to %ld, not '%.40s'\n", pre,
+                    is_depth ? "depth" : "lines", hi, v);
             return -1;
         }
         if (is_depth)
@@ -186,17 +186,19 @@ static int read_limits(char *args, tc_limits *lim, FILE *out)
 }
 
 int cli_analyse(cli_analysis *a, tc_engine *eng, tc_dead_table *dead, const tc_position *p, const char *args,
-                FILE *out)
+                FILE *out, FILE *err_out)
 {
+    /* the command's complaints go to standard error as "topochess: ..." */
+    const char *pre = err_out == stderr ? "topochess: " : "";
     char words[256];
     if (strlen(args) >= sizeof words) {
-        fprintf(out, "analyse: too many words (usage: " ANALYSE_USAGE ")\n");
+        fprintf(err_out, "%sanalyse: too many words (usage: " ANALYSE_USAGE ")\n", pre);
         return -1;
     }
     snprintf(words, sizeof words, "%s", args);
     tc_limits lim;
     tc_limits_init(&lim);
-    if (read_limits(words, &lim, out))
+    if (read_limits(words, &lim, err_out, pre))
         return -1;
     tc_status st = tc_position_status(p);
     if (st == TC_CHECKMATE || st == TC_STALEMATE) {
@@ -204,12 +206,12 @@ int cli_analyse(cli_analysis *a, tc_engine *eng, tc_dead_table *dead, const tc_p
         return 0;
     }
     if (tc_engine_set_position(eng, p)) {
-        fprintf(out, "analyse: the engine cannot take this position\n");
+        fprintf(err_out, "%sanalyse: the engine cannot take this position\n", pre);
         return -1;
     }
     lines_seen *seen = calloc(1, sizeof *seen);
     if (!seen) {
-        fprintf(out, "analyse: out of memory\n");
+        fprintf(err_out, "%sanalyse: out of memory\n", pre);
         return -1;
     }
     tc_search_result r = tc_engine_search(eng, &lim, on_info, seen);
@@ -262,7 +264,7 @@ int cmd_analyse(cli_ctx *c)
     if (!eng || !a)
         fprintf(stderr, "topochess: analyse: out of memory\n");
     else
-        status = cli_analyse(a, eng, dead, c->pos, args, stdout) ? 1 : 0;
+        status = cli_analyse(a, eng, dead, c->pos, args, stdout, stderr) ? 1 : 0;
     tc_dead_table_free(dead);
     cli_analysis_free(a);
     tc_engine_free(eng);

@@ -441,7 +441,7 @@ static int run_command(play_state *s, char *line)
         if (!s->analysis || !ensure_engine(s))
             printf("analyse: out of memory\n");
         else
-            cli_analyse(s->analysis, s->engine, s->dead, s->pos, arg, stdout);
+            cli_analyse(s->analysis, s->engine, s->dead, s->pos, arg, stdout, stdout);
         return 0;
     }
     if (!strcmp(cmd, "pgn")) {
