@@ -130,7 +130,7 @@ sanitize:
 # servers on free ports (--port 0) with its own scratch folder and
 # database, and tools/with-postgres its own cluster. One make runs them, so
 # every binary they share (topochess, run_tests, the wasm module, web/dist)
-# is built once, before the suites that need it; the sanitizer and
+# is built once, before the suites start; the sanitizer and
 # ThreadSanitizer trees (build/san, build/tsan) are built by their own
 # targets only. The suites that drive Chromium (CHECK_LANE) run one after
 # another, beside the rest, so that no two browsers share the two cores;
@@ -147,8 +147,16 @@ check:
 # The lane first (it is the longest chain), then the largest builds.
 .PHONY: check-all
 check-all: $(CHECK_LANE) sanitize tsan test $(filter-out $(CHECK_LANE) tsan,$(CHECKS))
-# The lane's order, only when check-all runs (a suite made alone runs alone).
+# Only when check-all runs (a suite made alone runs alone): what the suites
+# share, and what their scripts build with a make of their own (bench's
+# tune and nnue_bench, docs-test's `make wasm`), is built first, by this
+# make alone; then the lane's order.
+CHECK_BUILD := $(BIN) $(B)/run_tests $(B)/examples/replies $(B)/examples/check_path $(HOUSE_OBJ) web \
+               $(WASM_OUT) $(B)/nnue_bench $(B)/tune
+.PHONY: check-build
+check-build: $(CHECK_BUILD)
 ifneq ($(filter check-all,$(MAKECMDGOALS)),)
+sanitize tsan test $(CHECKS): | check-build
 lane = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call lane,$(wordlist 2,$(words $(1)),$(1))))
 $(call lane,$(CHECK_LANE))
 endif
