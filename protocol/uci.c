@@ -600,6 +600,14 @@ static void cmd_go(uci_state *u, char **tok, int n)
         case 9: l.depth = (int)(2 * x < TC_ENGINE_MAX_PLY ? 2 * x : TC_ENGINE_MAX_PLY); break;
         }
     }
+    /* a clock for the other side only would leave the search unbounded */
+    bool white = tc_side_to_move(u->pos) == TC_WHITE;
+    bool clocks = l.wtime || l.btime || l.winc || l.binc || l.movestogo, mine = white ? l.wtime : l.btime;
+    if (clocks && !mine && !l.movetime && !l.depth && !l.nodes && !l.infinite && !l.ponder) {
+        ERR(u, "go: %s is missing (%s is to move), so the clocks give no limit; no search started",
+            white ? "wtime" : "btime", white ? "White" : "Black");
+        return;
+    }
     start_search(u, &l, 0);
 }
 

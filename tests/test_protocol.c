@@ -153,6 +153,7 @@ static void test_uci_bad_limits(void)
         {"go infinite depth 0", "go: depth needs a whole number of at least 1, got '0'"},
         {"go depht 5", "go: unknown parameter 'depht' (known: "},
         {"go searchmoves e2e5", "go: searchmoves: 'e2e5': "},
+        {"go btime 1000 binc 100", "go: wtime is missing (White is to move), so the clocks give no limit"},
     };
     for (size_t i = 0; i < sizeof gos / sizeof gos[0]; i++) {
         th_case("protocol: uci '%s' is refused and starts no search", gos[i][0]);
