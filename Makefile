@@ -124,12 +124,55 @@ sanitize:
 	$(MAKE) --no-print-directory B=$(S) BIN=$(S)/topochess OPT="$(SAN_FLAGS)" $(S)/run_tests $(S)/topochess
 	TC_BIN=./$(S)/topochess TC_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(S)/run_tests
 
-# Every suite, one after the other: the C tests, the same under the
-# sanitizers, then each suite a fragment added to CHECKS.
+# Every suite: the C tests, the same under the sanitizers, and each suite a
+# fragment added to CHECKS, CHECK_JOBS at a time (docs/development.md,
+# "make check and make quick"). The suites are independent: each starts its
+# servers on free ports (--port 0) with its own scratch folder and
+# database, and tools/with-postgres its own cluster. One make runs them, so
+# every binary they share (topochess, run_tests, the wasm module, web/dist)
+# is built once, before the suites start; the sanitizer and
+# ThreadSanitizer trees (build/san, build/tsan) are built by their own
+# targets only. The suites that drive Chromium (CHECK_LANE) run one after
+# another, beside the rest, so that no two browsers share the two cores;
+# three jobs by default, so that the lane and two other suites overlap
+# their waits (servers starting, clusters made, browsers rendering).
+# CHECK_SYNC=none shows the output as it comes (else each suite's output
+# is printed whole when it ends).
+CHECK_JOBS ?= 3
+CHECK_SYNC ?= target
+# e2e-test, the longest, first: in the measured run it ended the lane alone.
+CHECK_LANE := $(filter e2e-test,$(CHECKS)) $(filter-out e2e-test,$(filter %e2e-test %e2e-pg-test haproxy-test,$(CHECKS)))
 check:
-	$(MAKE) --no-print-directory test
-	$(MAKE) --no-print-directory sanitize
-	@set -e; for t in $(CHECKS); do $(MAKE) --no-print-directory $$t; done
+	$(MAKE) --no-print-directory -j$(CHECK_JOBS) --output-sync=$(CHECK_SYNC) check-all
+
+# The lane first (it is the longest chain), then the largest builds.
+.PHONY: check-all
+check-all: $(CHECK_LANE) sanitize tsan test $(filter-out $(CHECK_LANE) tsan,$(CHECKS))
+# Only when check-all runs (a suite made alone runs alone): what the suites
+# share, and what their scripts build with a make of their own (bench's
+# tune and nnue_bench, docs-test's `make wasm`), is built first, by this
+# make alone; then the lane's order.
+CHECK_BUILD := $(BIN) $(B)/run_tests $(B)/examples/replies $(B)/examples/check_path $(HOUSE_OBJ) web \
+               $(WASM_OUT) $(B)/nnue_bench $(B)/tune
+.PHONY: check-build
+check-build: $(CHECK_BUILD)
+ifneq ($(filter check-all,$(MAKECMDGOALS)),)
+sanitize tsan test $(CHECKS): | check-build
+lane = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call lane,$(wordlist 2,$(words $(1)),$(1))))
+$(call lane,$(CHECK_LANE))
+endif
+# The generated net table is shared by every tree: made before the
+# sanitizer trees' own makes start, not by two makes at once.
+sanitize tsan: $(NETS_C)
+
+# The edit-test loop (docs/development.md): the binary, the house size
+# check and the C suite without its slowest groups, in about a minute.
+# QUICK_SKIP=... to choose; `make test` runs every group.
+QUICK_SKIP ?= endgame mates differential perft datagen ponder match people symmetry
+.PHONY: quick
+quick: $(B)/run_tests $(BIN)
+	tools/check-sizes
+	TC_BIN=./$(BIN) ./$(B)/run_tests $(addprefix -,$(QUICK_SKIP))
 
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)

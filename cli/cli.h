@@ -101,6 +101,21 @@ void cli_draw_board_compact(const tc_position *p, FILE *out, int white_bottom, i
 /* Lines that cli_draw_board writes for this position's board. */
 int cli_board_lines(const tc_position *p);
 
+/* analyse.c: `analyse [depth N] [time SECONDS] [lines K]` (play and
+ * `topochess analyse`): the best lines in SAN, scores for White, and the
+ * solved-ending verdict where the material has one. A cli_analysis keeps
+ * the last solved ending between calls. cli_analyse returns -1 after
+ * printing a problem with the words to err_out (as "topochess: ..." when
+ * that is stderr). */
+typedef struct cli_analysis cli_analysis;
+typedef struct tc_engine tc_engine;
+typedef struct tc_dead_table tc_dead_table;
+cli_analysis *cli_analysis_new(void);
+void cli_analysis_free(cli_analysis *a);
+int cli_analyse(cli_analysis *a, tc_engine *eng, tc_dead_table *dead, const tc_position *p, const char *args,
+                FILE *out, FILE *err_out);
+int cmd_analyse(cli_ctx *c);
+
 /* Each returns the exit status: 0 success, 1 bad input. */
 int cmd_show(cli_ctx *c);
 int cmd_play(cli_ctx *c);

@@ -22,6 +22,8 @@ static int usage(FILE *out)
             "  play [--engine white|black|off] [--level 1-20] [--movetime MS]\n"
             "       [--pgn FILE] [--pgn-out FILE] [--compact] [--ascii] [--eval-file NET]\n"
             "                      play a game in the terminal, alone or against topochess\n"
+            "  analyse [depth N] [time SECONDS] [lines K]  the engine's best lines (SAN, scores for\n"
+            "                      White) and the solved ending's verdict, if any; a second by default\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench [PART]        perft and search speed on fixed positions of every preset\n"
@@ -164,6 +166,8 @@ static const cli_command commands[] = {
          OPT_EVAL_FILE, 0, 0, "",
      "play [--engine white|black|off] [--level N] [--movetime MS] [--pgn FILE] [--pgn-out FILE] [--compact] "
      "[--eval-file FILE]"},
+    {"analyse", cmd_analyse, 1, POSITION_OPTS, 0, 6, "up to six words",
+     "analyse [depth N] [time SECONDS] [lines K]"},
     {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN | OPT_XBOARD, 1, 1, "one FILE", "pgn FILE [--fen | --xboard]"},
     {"bench", cmd_bench, 0, OPT_EVAL_FILE, 0, 1, "one PART", "bench [perft|search] [--eval-file FILE|<none>]"},
     {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE, 0, 0, "", "uci [--eval-file FILE]"},

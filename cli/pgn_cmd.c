@@ -214,8 +214,11 @@ int cmd_pgn(cli_ctx *c)
         tc_pgn_game_free(g);
     }
     tc_pgn_replay_free(&rp);
-    if (number == 0)
-        fprintf(stderr, "topochess: %s: no games found\n", c->argv[0]);
+    if (number == 0) { /* nothing was checked: not a success */
+        fprintf(stderr, "topochess: %s: no games found (%s)\n", c->argv[0],
+                len ? "no tag pair or move in it" : "the file is empty");
+        status = 1;
+    }
     free(g);
     free(text);
     return status;

@@ -37,6 +37,9 @@ typedef struct play_state {
     const tc_pgn_game *loaded; /* tags of a game given with --pgn, or NULL */
     const char *eval_file;     /* --eval-file (<none>: hand-written), or NULL: the built-in net */
     tc_dead_table *dead; /* dead materials of this board (docs/rules.md section 6) */
+    cli_analysis *analysis; /* `analyse`: the last solved ending, made on first use */
+    unsigned char *by_engine; /* [ply]: 1 when the engine played that move (for the record's names) */
+    int by_engine_cap;
 } play_state;
 
 typedef enum { LINE_OK, LINE_TOO_LONG, LINE_EOF } line_status;
@@ -82,6 +85,8 @@ static void print_help(void)
            "  go         let the engine move now (it then keeps that side)\n"
            "  engine white|black|off   choose the engine's side\n"
            "  level N    engine level 1-20 (20: full strength; below, Elo 800 + 80 (N - 1))\n"
+           "  analyse [depth N] [time SECONDS] [lines K]   the engine's best lines here (scores\n"
+           "             for White) and the solved ending's verdict; a second by default\n"
            "  flip       turn the board around\n"
            "  moves      list the legal moves; moves CELL: that piece's moves and their paths\n"
            "  fen        print the position's FEN\n"
@@ -139,10 +144,20 @@ static void write_pgn(const play_state *s, const char *result, FILE *f)
     TAG("Event", event ? event : "Casual game");
     TAG("Site", site ? site : "topochess play");
     TAG("Date", gdate ? gdate : date);
+    /* a side is named after who played its moves: the engine, the player
+     * (or the loaded game's name), or both when they took turns */
+    int plies = tc_ply_count(s->pos), first = tc_side_to_move(s->pos) ^ (plies & 1);
+    int by_engine[2] = {0, 0}, by_other[2] = {0, 0};
+    for (int i = 0; i < plies; i++)
+        (i < s->by_engine_cap && s->by_engine[i] ? by_engine : by_other)[(first + i) & 1]++;
+    char mixed[2][200];
     for (int colour = 0; colour < 2; colour++) {
         const char *tag = colour ? "Black" : "White";
         const char *given = g ? tc_pgn_tag(g, tag) : NULL;
-        TAG(tag, s->engine_side == colour ? engine_name : given && strcmp(given, "?") ? given : "Player");
+        const char *person = given && strcmp(given, "?") ? given : "Player";
+        snprintf(mixed[colour], sizeof mixed[colour], "%.80s and %s", person, engine_name);
+        int engine = by_engine[colour] > 0 || (s->engine_side == colour && !by_other[colour]);
+        TAG(tag, !engine ? person : by_other[colour] && by_engine[colour] ? mixed[colour] : engine_name);
     }
     TAG("TimeControl", tc);
     if (tc_game_status(s->dead, s->pos) == TC_DRAW_DEAD)
@@ -229,6 +244,7 @@ static void undo_one(play_state *s)
     char san[32];
     tc_move_to_san(s->pos, m, san);
     printf("took back %s\n", san);
+    s->engine_line[0] = '\0'; /* it may name the move just taken back */
     s->redraw = 1;
 }
 
@@ -248,6 +264,22 @@ static void undo(play_state *s)
     /* against the engine, give the move back to the player */
     if (s->engine && tc_side_to_move(s->pos) == s->engine_side && tc_ply_count(s->pos) > 0)
         undo_one(s);
+}
+
+/* Notes who plays the move about to be made at the current ply. */
+static void mark_ply(play_state *s, int engine)
+{
+    int ply = tc_ply_count(s->pos);
+    if (ply >= s->by_engine_cap) {
+        int cap = ply + 256;
+        unsigned char *bigger = realloc(s->by_engine, (size_t)cap);
+        if (!bigger)
+            return; /* the record then names the side by --engine alone */
+        memset(bigger + s->by_engine_cap, 0, (size_t)(cap - s->by_engine_cap));
+        s->by_engine = bigger;
+        s->by_engine_cap = cap;
+    }
+    s->by_engine[ply] = (unsigned char)engine;
 }
 
 /* The engine's move for the side to move: searched, printed, played. */
@@ -275,6 +307,7 @@ static void engine_move(play_state *s)
         snprintf(score, sizeof score, "%+.2f", r.score / 100.0);
     int number = tc_fullmove_number(s->pos);
     int white = tc_side_to_move(s->pos) == TC_WHITE;
+    mark_ply(s, 1);
     tc_make_move(s->pos, r.best);
     /* shown under the board, so that it stays in sight on a short screen */
     snprintf(s->engine_line, sizeof s->engine_line, "%d.%s %s   (topochess, depth %d, %s%s)", number,
@@ -324,6 +357,7 @@ static void try_move(play_state *s, const char *text)
     tc_move_to_san(s->pos, m, san);
     int number = tc_fullmove_number(s->pos);
     int white = tc_side_to_move(s->pos) == TC_WHITE;
+    mark_ply(s, 0);
     tc_make_move(s->pos, m);
     printf("%d.%s %s\n", number, white ? "" : "..", san);
     s->engine_line[0] = '\0';
@@ -401,6 +435,15 @@ static int run_command(play_state *s, char *line)
             s->engine_side = mover;
             engine_move(s);
         }
+        return 0;
+    }
+    if (!strcmp(cmd, "analyse") || !strcmp(cmd, "analyze")) {
+        if (!s->analysis)
+            s->analysis = cli_analysis_new();
+        if (!s->analysis || !ensure_engine(s))
+            printf("analyse: out of memory\n");
+        else
+            cli_analyse(s->analysis, s->engine, s->dead, s->pos, arg, stdout, stdout);
         return 0;
     }
     if (!strcmp(cmd, "pgn")) {
@@ -599,7 +642,7 @@ int cmd_play(cli_ctx *c)
     }
     play_state s = {pos, 1, !c->ascii && isatty(STDOUT_FILENO), !isatty(STDIN_FILENO), 1,
                     NULL, c->engine_side, c->level, c->movetime, c->compact, 0, 0, "*", "", c->pgn_out, g, c->eval_file,
-                    NULL};
+                    NULL, NULL, NULL, 0};
     tc_error err;
     /* without it (no memory) dead positions are those of the rules alone */
     s.dead = tc_dead_table_new(tc_position_variant(pos), &err);
@@ -623,6 +666,8 @@ int cmd_play(cli_ctx *c)
         status = play_loop(&s);
     }
     tc_engine_free(s.engine);
+    cli_analysis_free(s.analysis);
+    free(s.by_engine);
     tc_dead_table_free(s.dead);
     tc_pgn_replay_free(&rp);
     if (g)

@@ -25,6 +25,16 @@ const char *proto_clip(const char *s, char *buf, size_t size)
     return buf;
 }
 
+int proto_binary_line(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f)
+            return 1;
+    }
+    return 0;
+}
+
 void proto_moves_text(const tc_position *p, const tc_move *moves, int n, char *buf, size_t size)
 {
     size_t len = 0;

@@ -47,6 +47,11 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
  * size) with "... (N bytes)" appended when it is longer; returns buf. */
 const char *proto_clip(const char *s, char *buf, size_t size);
 
+/* True when a line read (len bytes, its line break included) holds a NUL
+ * or a control character other than tab, CR and LF: binary data, which
+ * both loops refuse with an error line instead of reading words from it. */
+int proto_binary_line(const char *line, size_t len);
+
 /* Writes one protocol line (fmt, then a line break) and flushes it; the
  * caller holds whatever lock guards `out`. */
 void proto_vline(FILE *out, const char *fmt, va_list ap);

@@ -308,17 +308,22 @@ static bool ieq(const char *a, const char *b)
 
 static void cmd_uci_hello(uci_state *u)
 {
-    char vars[2048];
+    /* every preset's name, whole: the list is as long as the names need */
+    size_t size = strlen(u->def.name) + 8;
+    for (int i = 0; i < tc_preset_count(); i++)
+        size += strlen(tc_preset(i)->name) + 5;
+    char *vars = malloc(size);
     size_t len = 0;
     bool listed = false;
-    vars[0] = '\0';
-    for (int i = 0; i < tc_preset_count(); i++) {
+    if (vars)
+        vars[0] = '\0';
+    for (int i = 0; vars && i < tc_preset_count(); i++) {
         const char *name = tc_preset(i)->name;
         listed |= !strcmp(name, u->def.name);
-        len += (size_t)snprintf(vars + len, sizeof vars - len, " var %s", name);
+        len += (size_t)snprintf(vars + len, size - len, " var %s", name);
     }
-    if (!listed)
-        snprintf(vars + len, sizeof vars - len, " var %s", u->def.name);
+    if (vars && !listed)
+        snprintf(vars + len, size - len, " var %s", u->def.name);
     say(u, "id name topochess");
     say(u, "id author the topochess authors");
     say(u, "option name Hash type spin default %zu min 1 max %d", u->hash_default, PROTO_MAX_HASH_MB);
@@ -333,7 +338,8 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name Pruning type check default true");
     say(u, "option name EndgamePath type string default <empty>");
     say(u, "option name EvalFile type string default " EVAL_BUILTIN);
-    say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars);
+    say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars ? vars : "");
+    free(vars);
     say(u, "uciok");
     say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng)); /* the built-in net, or why not */
 }
@@ -439,7 +445,7 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
         if (!strcmp(value, u->def.name))
             return;
         if (tc_preset_find(value, &def, &err) || use_variant(u, &def, &err))
-            ERR(u, "setoption: UCI_Variant: %s", proto_clip(err.msg, clip, sizeof clip));
+            ERR(u, "setoption: UCI_Variant: %s", err.msg); /* the library's text, the name in it cut */
         else if (ieq(u->eval_file, EVAL_BUILTIN)) /* else apply_eval_file said it */
             say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng));
     } else {
@@ -528,6 +534,8 @@ static void cmd_go(uci_state *u, char **tok, int n)
     /* UCI_LimitStrength picks the Elo; else Skill Level s < 20 stands for
      * Elo 800 + 80 s */
     l.elo = u->limit_strength ? u->elo : u->skill < 20 ? TC_ELO_MIN + 80 * u->skill : 0;
+    /* A bad or unknown parameter refuses the whole command: no search is
+     * started, so none runs without the limit the GUI meant to give. */
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         long long x;
@@ -547,9 +555,12 @@ static void cmd_go(uci_state *u, char **tok, int n)
                 tc_move m;
                 tc_error err;
                 i++;
-                if (tc_move_from_uci(u->pos, tok[i], &m, &err))
-                    ERR(u, "go: searchmoves: '%s': %s", tok[i], err.msg);
-                else if (l.nsearchmoves < TC_ENGINE_MAX_SEARCHMOVES)
+                if (tc_move_from_uci(u->pos, tok[i], &m, &err)) {
+                    ERR(u, "go: searchmoves: '%s': %s; no search started", proto_clip(tok[i], clip, sizeof clip),
+                        err.msg);
+                    return;
+                }
+                if (l.nsearchmoves < TC_ENGINE_MAX_SEARCHMOVES)
                     l.searchmoves[l.nsearchmoves++] = m;
             }
             continue;
@@ -561,17 +572,23 @@ static void cmd_go(uci_state *u, char **tok, int n)
             if (!strcmp(k, keys[j]))
                 which = j;
         if (which < 0) {
-            ERR(u, "go: unknown parameter '%s' ignored", proto_clip(k, clip, sizeof clip));
-            continue;
+            ERR(u, "go: unknown parameter '%s' (known: wtime btime winc binc movestogo movetime depth nodes mate "
+                   "level infinite ponder searchmoves perft); no search started",
+                proto_clip(k, clip, sizeof clip));
+            return;
         }
-        /* clocks may run negative in some GUIs: treat as almost no time */
-        long long lo = which <= 1 ? -1000000000LL : 0;
-        if (i + 1 >= n || parse_int(tok[i + 1], lo, 1000000000000LL, &x)) {
-            ERR(u, "go: %s needs a number from %lld, got '%s'; %s ignored", k, lo,
-                i + 1 < n ? proto_clip(tok[i + 1], clip, sizeof clip) : "", k);
+        /* clocks may run negative in some GUIs: treat as almost no time;
+         * movetime, depth, nodes and mate 0 would mean no limit at all */
+        long long lo = which <= 1 ? -1000000000LL : (which >= 5 && which <= 7) || which == 9 ? 1 : 0;
+        long long hi = 1000000000000LL; /* larger depths and levels are cut to the largest */
+        if (i + 1 >= n || parse_int(tok[i + 1], lo, hi, &x)) {
+            const char *least = lo == 1 ? " of at least 1" : lo == 0 ? " of at least 0" : "";
             if (i + 1 < n)
-                i++;
-            continue;
+                ERR(u, "go: %s needs a whole number%s, got '%s'; no search started", k, least,
+                    proto_clip(tok[i + 1], clip, sizeof clip));
+            else
+                ERR(u, "go: %s needs a whole number%s, got nothing; no search started", k, least);
+            return;
         }
         i++;
         switch (which) {
@@ -586,6 +603,14 @@ static void cmd_go(uci_state *u, char **tok, int n)
         case 8: l.level = (int)(x < 20 ? x : 20); break;
         case 9: l.depth = (int)(2 * x < TC_ENGINE_MAX_PLY ? 2 * x : TC_ENGINE_MAX_PLY); break;
         }
+    }
+    /* a clock for the other side only would leave the search unbounded */
+    bool white = tc_side_to_move(u->pos) == TC_WHITE;
+    bool clocks = l.wtime || l.btime || l.winc || l.binc || l.movestogo, mine = white ? l.wtime : l.btime;
+    if (clocks && !mine && !l.movetime && !l.depth && !l.nodes && !l.infinite && !l.ponder) {
+        ERR(u, "go: %s is missing (%s is to move), so the clocks give no limit; no search started",
+            white ? "wtime" : "btime", white ? "White" : "Black");
+        return;
     }
     start_search(u, &l, 0);
 }
@@ -658,7 +683,12 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
     size_t cap = 0, tok_cap = 0;
     char clip[PROTO_ECHO_MAX + 40];
     bool quit = false;
-    while (!quit && getline(&line, &cap, in) >= 0) {
+    ssize_t got;
+    while (!quit && (got = getline(&line, &cap, in)) >= 0) {
+        if (proto_binary_line(line, (size_t)got)) {
+            ERR(u, "unknown command: a line of %zd bytes with control characters (binary data?) is ignored", got);
+            continue;
+        }
         int n = split_line(line, &tok, &tok_cap);
         if (n < 0) {
             ERR(u, "out of memory reading a line; the line is ignored");

@@ -673,7 +673,14 @@ int xboard_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto
     char *line = NULL, *copy = NULL;
     size_t cap = 0, copy_cap = 0;
     bool quit = false;
-    while (!quit && getline(&line, &cap, in) >= 0) {
+    ssize_t got;
+    while (!quit && (got = getline(&line, &cap, in)) >= 0) {
+        if (proto_binary_line(line, (size_t)got)) {
+            pthread_mutex_lock(&x->lock);
+            emit(x, "Error (unknown command): <a line of %zd bytes with control characters, binary data?>", got);
+            pthread_mutex_unlock(&x->lock);
+            continue;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         /* tokens come from a copy as long as the line: `rest` points into
          * the line itself */

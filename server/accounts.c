@@ -189,18 +189,27 @@ static void addr_key(const char *addr, char out[64])
 srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *password, const char *addr,
                                  int64_t now_ms, tp_user *out, char *msg, size_t n)
 {
-    char key[TP_NAME_MAX + 1], subj[96];
+    char key[TP_NAME_MAX + 1], subj[96], fails_subj[96];
     tc_error err;
     if (srv_name_check(name, key, msg, n) || srv_password_check(password, name, msg, n))
         return SRV_ACC_BAD_INPUT;
+    /* accounts made count toward the hourly limit; refusals for a taken
+     * name have their own, higher one (they cost no hash, but probe names) */
     char akey[64];
     addr_key(addr, akey);
     subject(subj, sizeof subj, "signup", akey);
+    subject(fails_subj, sizeof fails_subj, "signup-fail", akey);
     int made = tp_attempt_count(A->db, subj, now_ms - 3600 * 1000, &err);
-    if (made < 0)
+    int failed = made < 0 ? -1 : tp_attempt_count(A->db, fails_subj, now_ms - 3600 * 1000, &err);
+    if (made < 0 || failed < 0)
         goto fail;
     if (made >= SRV_SIGNUPS_PER_ADDRESS) {
         snprintf(msg, n, "too many new accounts from your address: at most %d an hour", SRV_SIGNUPS_PER_ADDRESS);
+        return SRV_ACC_THROTTLED;
+    }
+    if (failed >= SRV_SIGNUP_FAILS_PER_ADDRESS) {
+        snprintf(msg, n, "too many refused sign-ups from your address: at most %d an hour",
+                 SRV_SIGNUP_FAILS_PER_ADDRESS);
         return SRV_ACC_THROTTLED;
     }
     tp_user u;
@@ -209,6 +218,8 @@ srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *
     if (found < 0)
         goto fail;
     if (found) {
+        if (tp_attempt_add(A->db, fails_subj, now_ms, &err) < 0)
+            goto fail;
         snprintf(msg, n, "the name '%s' is taken (names are the same in any case): pick another", name);
         return SRV_ACC_TAKEN;
     }
@@ -223,6 +234,8 @@ srv_acc_code srv_accounts_signup(srv_accounts *A, const char *name, const char *
     }
     int rc = tp_user_create(A->db, &u, key, &err);
     if (rc == TP_EUNIQUE) { /* taken meanwhile, by another request or process */
+        if (tp_attempt_add(A->db, fails_subj, now_ms, &err) < 0)
+            goto fail;
         snprintf(msg, n, "the name '%s' is taken (names are the same in any case): pick another", name);
         return SRV_ACC_TAKEN;
     }

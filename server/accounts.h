@@ -32,7 +32,8 @@
 #define SRV_FAILS_PER_ADDRESS 20
 #define SRV_BACKOFF_MAX_S 60
 #define SRV_LOGINS_PER_MINUTE 30
-#define SRV_SIGNUPS_PER_ADDRESS 5 /* an hour */
+#define SRV_SIGNUPS_PER_ADDRESS 5 /* an hour: accounts made; a refused sign-up does not count */
+#define SRV_SIGNUP_FAILS_PER_ADDRESS 30 /* an hour: sign-ups refused for a taken name (probing names) */
 
 typedef struct srv_accounts srv_accounts;
 

@@ -87,7 +87,8 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(datagen_hand)  \
     X(page)          \
     X(pages)         \
-    X(symmetry)
+    X(symmetry)      \
+    X(terminal)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)
 #undef TH_DECLARE

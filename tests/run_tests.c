@@ -76,12 +76,31 @@ typedef struct {
 #define TH_ENTRY(n) {#n, suite_##n},
 static const suite suites[] = {TH_SUITES(TH_ENTRY)};
 
+/* Arguments: suite names to run, or -NAME to leave one out (only -NAMEs:
+ * every other suite runs); an unknown name is an error (exit 2). */
 int main(int argc, char **argv)
 {
-    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
-        int wanted = argc < 2;
-        for (int a = 1; a < argc; a++)
-            wanted |= strcmp(argv[a], suites[i].name) == 0;
+    size_t nsuites = sizeof suites / sizeof suites[0];
+    int named = 0;
+    for (int a = 1; a < argc; a++) {
+        const char *name = argv[a][0] == '-' ? argv[a] + 1 : argv[a];
+        int known = 0;
+        for (size_t i = 0; i < nsuites; i++)
+            known |= strcmp(name, suites[i].name) == 0;
+        if (!known) {
+            fprintf(stderr, "run_tests: unknown suite '%s' (suites: the names of tests/test_*.c)\n", name);
+            return 2;
+        }
+        named |= argv[a][0] != '-';
+    }
+    for (size_t i = 0; i < nsuites; i++) {
+        int wanted = !named;
+        for (int a = 1; a < argc; a++) {
+            if (argv[a][0] == '-' && strcmp(argv[a] + 1, suites[i].name) == 0)
+                wanted = 0;
+            else if (strcmp(argv[a], suites[i].name) == 0)
+                wanted = 1;
+        }
         if (!wanted)
             continue;
         int p0 = passed, f0 = failed;

@@ -295,6 +295,10 @@ static void bad_input(void)
         {"chess", "r3k2r/8/8/8/8/8/8/R3K2R w K-Q - 0 1", "castling"},
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - a 1", "halfmove clock 'a' is not a number"},
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock"},
+        /* issue 30.6: a negative count is called negative, not "not a number" */
+        {"chess", "4k3/8/8/8/8/8/8/4K3 w - - -5 1", "FEN: halfmove clock '-5' is negative: it counts plies"},
+        {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 -3", "FEN: fullmove number '-3' is negative: it counts moves from 1"},
+        {"chess", "4k3/8/8/8/8/8/8/4K3 w - - -5x 1", "halfmove clock '-5x' is not a number"},
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 x1", "fullmove number 'x1' is not a number"},
         {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "more than 6 fields"},
     };

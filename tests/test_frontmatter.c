@@ -353,8 +353,13 @@ static void test_errors(void)
          SETUP_L "---\n", "engine.topology: missing 'rows'"},
         {"missing type", "---\nengine:\n  topology: {rows: 14, cols: 8, wrap: torus}\n" SETUP_L "---\n",
          "engine.topology: missing 'type'"},
-        {"type not grid", "---\nengine:\n  topology: {type: hex, rows: 14, cols: 8, wrap: torus}\n" SETUP_L "---\n",
-         "engine.topology.type: 'hex' is not supported"},
+        {"type not grid", "---\nengine:\n  topology: {type: triangles, rows: 14, cols: 8, wrap: torus}\n" SETUP_L
+         "---\n", "engine.topology.type: 'triangles' is not supported (only grid)"},
+        /* issue 30.6: a hex page has no wrap; the type is the reason, not the missing field */
+        {"type hex", "---\nengine:\n  topology: {type: hex, rows: 14, cols: 8}\n" SETUP_L "---\n",
+         "engine.topology.type: hex boards are not supported: topochess plays square grids"},
+        {"type hex, no size", "---\nengine:\n  topology: {type: hex}\n" SETUP_L "---\n",
+         "engine.topology.type: hex boards are not supported"},
         {"missing setup", "---\nengine:\n" TOPO "---\n", "missing 'setup'"},
         {"empty setup", "---\nengine:\n" TOPO "  setup: ''\n---\n", "missing 'setup'"},
         {"setup twice, different", "---\nsetup: \"" S_SETUP "\"\nengine:\n" TOPO SETUP_L "---\n",

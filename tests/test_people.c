@@ -321,6 +321,35 @@ static void test_throttle(void)
     a = ask(P, (call){"GET", "/@/spam5", NULL, NULL, NULL, NULL, NULL, NULL});
     CHECK(a.status == 404, "spam5 was not made: %d", a.status);
     free(a.body);
+
+    /* issue 30.6: refused sign-ups do not use up the five accounts an hour,
+     * but have a bound of their own */
+    th_case("sign-ups: refusals do not count toward the 5 an hour; taken names have their own bound");
+    for (int i = 0; i < SRV_SIGNUPS_PER_ADDRESS + 2; i++) {
+        a = ask(P, (call){"POST", "/signup", NULL, "name=spam0&password=spam+spam+spam&password2=spam+spam+spam", NULL,
+                          "192.0.2.201", NULL, NULL});
+        CHECK(a.status == 409 && has(&a, "is taken"), "taken name %d: %d", i, a.status);
+        free(a.body);
+        a = ask(P, (call){"POST", "/signup", NULL, "name=x&password=short&password2=short", NULL, "192.0.2.201",
+                          NULL, NULL});
+        CHECK(a.status == 400, "bad name %d: %d", i, a.status);
+        free(a.body);
+    }
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Grace&password=torus+queen&password2=torus+queen", NULL,
+                      "192.0.2.201", NULL, NULL});
+    CHECK(a.status == 303, "a sign-up after refusals is taken: %d", a.status);
+    free(a.body);
+    for (int i = SRV_SIGNUPS_PER_ADDRESS + 2; i < SRV_SIGNUP_FAILS_PER_ADDRESS; i++) {
+        a = ask(P, (call){"POST", "/signup", NULL, "name=Spam1&password=spam+spam+spam&password2=spam+spam+spam", NULL,
+                          "192.0.2.201", NULL, NULL});
+        CHECK(a.status == 409, "taken name %d: %d", i, a.status);
+        free(a.body);
+    }
+    a = ask(P, (call){"POST", "/signup", NULL, "name=Heidi&password=torus+queen&password2=torus+queen", NULL,
+                      "192.0.2.201", NULL, NULL});
+    CHECK(a.status == 429 && has(&a, "too many refused sign-ups from your address"), "after %d refusals: %d",
+          SRV_SIGNUP_FAILS_PER_ADDRESS, a.status);
+    free(a.body);
     srv_people_stop(P);
 }
 

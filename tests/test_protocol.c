@@ -120,27 +120,125 @@ static void test_uci_long_echo(void)
     free(script);
 }
 
-/* Issue 7.2: the end of input ends a bare `go` and one whose only
- * parameter was refused; the refused parameter is named. */
+/* Issue 7.2: the end of input ends a bare `go` and `go infinite`. */
 static void test_uci_eof_ends_go(void)
 {
-    static const char *const gos[][2] = {
-        {"go", NULL},
-        {"go depth x", "depth needs a number from 0, got 'x'; depth ignored"},
-        {"go movetime -1", "movetime needs a number from 0, got '-1'; movetime ignored"},
-        {"go nodes -1", "nodes needs a number from 0, got '-1'; nodes ignored"},
-        {"go infinite", NULL},
-    };
+    static const char *const gos[] = {"go", "go infinite"};
     for (size_t i = 0; i < sizeof gos / sizeof gos[0]; i++) {
-        th_case("protocol: uci end of input ends '%s'", gos[i][0]);
+        th_case("protocol: uci end of input ends '%s'", gos[i]);
         char script[128];
-        snprintf(script, sizeof script, "position startpos\n%s\n", gos[i][0]);
+        snprintf(script, sizeof script, "position startpos\n%s\n", gos[i]);
         char *out = run(uci_loop_opts, "torus", script);
         check_bestmove_legal(out, "torus");
-        if (gos[i][1])
-            CHECK(strstr(out, gos[i][1]) != NULL, "want '%s':\n%.1000s", gos[i][1], out);
         free(out);
     }
+}
+
+/* Issue 30.4: a `go` with a bad or unknown parameter, or a limit of 0
+ * (which would mean no limit), is refused whole with the reason and starts
+ * no search; the next `go` is taken. Before the fix the bad value was
+ * skipped and an endless search started, so `go depth 1` was refused as
+ * "already running". */
+static void test_uci_bad_limits(void)
+{
+    static const char *const gos[][2] = {
+        {"go movetime abc", "go: movetime needs a whole number of at least 1, got 'abc'; no search started"},
+        {"go depth 0", "go: depth needs a whole number of at least 1, got '0'; no search started"},
+        {"go movetime 0", "go: movetime needs a whole number of at least 1, got '0'"},
+        {"go nodes 0", "go: nodes needs a whole number of at least 1, got '0'"},
+        {"go mate 0", "go: mate needs a whole number of at least 1, got '0'"},
+        {"go movetime -1", "go: movetime needs a whole number of at least 1, got '-1'"},
+        {"go depth x", "go: depth needs a whole number of at least 1, got 'x'"},
+        {"go wtime", "go: wtime needs a whole number, got nothing; no search started"},
+        {"go infinite depth 0", "go: depth needs a whole number of at least 1, got '0'"},
+        {"go depht 5", "go: unknown parameter 'depht' (known: "},
+        {"go searchmoves e2e5", "go: searchmoves: 'e2e5': "},
+        {"go btime 1000 binc 100", "go: wtime is missing (White is to move), so the clocks give no limit"},
+    };
+    for (size_t i = 0; i < sizeof gos / sizeof gos[0]; i++) {
+        th_case("protocol: uci '%s' is refused and starts no search", gos[i][0]);
+        char script[160];
+        snprintf(script, sizeof script, "position startpos\n%s\nisready\n#wait readyok\ngo depth 1\n", gos[i][0]);
+        char *out = run(uci_loop_opts, "chess", script);
+        CHECK(strstr(out, gos[i][1]) != NULL, "want '%s':\n%.1500s", gos[i][1], out);
+        CHECK(strstr(out, "already running") == NULL, "the go after it was refused:\n%.1500s", out);
+        CHECK(strstr(out, "info depth 2 ") == NULL, "a search beyond depth 1 ran:\n%.1500s", out);
+        check_bestmove_legal(out, "chess"); /* exactly one: go depth 1's */
+        free(out);
+    }
+}
+
+/* Issue 30.4: an unknown UCI_Variant is refused with every preset's name
+ * whole (the error was cut at 80 bytes, "mobiu..."). */
+static void test_uci_variant_names(void)
+{
+    th_case("protocol: uci unknown UCI_Variant lists every name whole");
+    char *out = run(uci_loop_opts, "chess", "setoption name UCI_Variant value donut\nisready\n#wait readyok\n");
+    char line[1024];
+    CHECK(line_with(out, "info string error: setoption: UCI_Variant: unknown variant 'donut'", line, sizeof line) == 0,
+          "no error line:\n%s", out);
+    for (int i = 0; i < tc_preset_count(); i++) {
+        char want[80];
+        snprintf(want, sizeof want, " %s%s", tc_preset(i)->name, i + 1 < tc_preset_count() ? "," : ")");
+        CHECK(strstr(line, want) != NULL, "'%s' missing or cut in: %s", want, line);
+    }
+    CHECK(strstr(line, "...") == NULL, "the list is cut: %s", line);
+    free(out);
+}
+
+/* Runs a loop on raw bytes (NULs included); its output (heap). */
+static char *run_bytes(th_loop_fn loop, const char *bytes, size_t len)
+{
+    char *buf = malloc(len), *out = NULL;
+    size_t out_len = 0;
+    if (!buf)
+        return NULL;
+    memcpy(buf, bytes, len);
+    FILE *in = fmemopen(buf, len, "r"), *o = open_memstream(&out, &out_len);
+    tc_variant_def def;
+    tc_error err;
+    if (in && o && tc_preset_find("chess", &def, &err) == 0)
+        loop(in, o, &def, NULL);
+    if (in)
+        fclose(in);
+    if (o)
+        fclose(o);
+    free(buf);
+    return out;
+}
+
+/* Issue 30.4: a line of binary data gets an error line in both protocols
+ * (one starting with a NUL byte was read as an empty line and ignored
+ * without a word), and the loop goes on. */
+static void test_binary_lines(void)
+{
+    th_case("protocol: uci and xboard answer a line of binary data");
+    static const char uci_in[] = "\0\x01\xfe\xffgarbage\x7f\nisready\n";
+    char *out = run_bytes(uci_loop_opts, uci_in, sizeof uci_in - 1);
+    CHECK(out && strstr(out, "info string error: unknown command: a line of 13 bytes with control characters"),
+          "uci: no error line:\n%s", out ? out : "");
+    CHECK(out && strstr(out, "readyok"), "uci: isready after it not answered:\n%s", out ? out : "");
+    free(out);
+    static const char xb_in[] = "xboard\n\0\x02junk\nping 1\n";
+    out = run_bytes(xboard_loop_opts, xb_in, sizeof xb_in - 1);
+    CHECK(out && strstr(out, "Error (unknown command): <a line of 7 bytes with control characters"),
+          "xboard: no error line:\n%s", out ? out : "");
+    CHECK(out && strstr(out, "pong 1"), "xboard: ping after it not answered:\n%s", out ? out : "");
+    free(out);
+}
+
+/* Issue 30.4 (CECP side): bad limits are refused and a `go` afterwards
+ * still moves within the limits set before them. */
+static void test_xboard_bad_limits(void)
+{
+    th_case("protocol: xboard bad limits are refused, the last good ones kept");
+    char *out = run(xboard_loop_opts, "chess", "xboard\nnew\nsd 2\nsd 0\nsd abc\nst abc\nst 0\nst -3\n"
+                                               "level x 1 0\ntime abc\ngo\n#wait move \n");
+    CHECK(count(out, "Error (bad depth)") == 2 && count(out, "Error (bad time)") == 4 &&
+              count(out, "Error (bad level)") == 1,
+          "want 2 bad depth, 4 bad time, 1 bad level:\n%s", out);
+    CHECK(strstr(out, "move ") != NULL, "no move:\n%s", out);
+    free(out);
 }
 
 /* Issue 7.3: a second `go` during a search is refused without touching
@@ -316,6 +414,10 @@ void suite_protocol(void)
     test_uci_long_move_list();
     test_uci_long_echo();
     test_uci_eof_ends_go();
+    test_uci_bad_limits();
+    test_uci_variant_names();
+    test_binary_lines();
+    test_xboard_bad_limits();
     test_uci_go_while_searching();
     test_uci_perft_stoppable();
     test_uci_hash_limit();

@@ -42,6 +42,12 @@ static int parse_count(const char *s, const char *what, int *out, tc_error *err)
         tc_set_error(err, "%s is empty", what);
         return -1;
     }
+    if (s[0] == '-' && s[1] >= '0' && s[1] <= '9' && s[strspn(s + 1, "0123456789") + 1] == '\0') {
+        tc_set_error(err, "%s '%s' is negative: it counts %s", what, s,
+                     strstr(what, "halfmove") ? "plies since the last capture or pawn move, from 0"
+                                              : "moves from 1");
+        return -1;
+    }
     for (const char *q = s; *q; q++) {
         if (*q < '0' || *q > '9') {
             tc_set_error(err, "%s '%s' is not a number", what, s);

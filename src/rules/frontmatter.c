@@ -288,14 +288,21 @@ static int read_topology(const fm_ctx *c, const fm_fields *f, tc_variant_def *d,
 {
     const yaml_node_t *const *t = f->topo; /* type rows cols wrap files ranks seam */
     static const char *const required[] = {"type", "rows", "cols", "wrap"};
-    for (int i = 0; i < 4; i++)
-        if (is_null(t[i]))
-            return fm_fail(c, f->topology, err, "engine.topology: missing '%s'", required[i]);
+    if (is_null(t[0]))
+        return fm_fail(c, f->topology, err, "engine.topology: missing 'type'");
+    /* the type first: another type's page need not have a grid's fields */
     const char *type;
     if (get_text(c, t[0], "engine.topology.type", &type, err))
         return -1;
+    if (!strcmp(type, "hex") || !strcmp(type, "hexagonal"))
+        return fm_fail(c, t[0], err,
+                       "engine.topology.type: hex boards are not supported: topochess plays square grids "
+                       "(type: grid) with joined edges");
     if (strcmp(type, "grid"))
         return fm_fail(c, t[0], err, "engine.topology.type: '%.30s' is not supported (only grid)", type);
+    for (int i = 1; i < 4; i++)
+        if (is_null(t[i]))
+            return fm_fail(c, f->topology, err, "engine.topology: missing '%s'", required[i]);
     if (get_int(c, t[1], "engine.topology.rows", &d->height, err) ||
         get_int(c, t[2], "engine.topology.cols", &d->width, err))
         return -1;
