@@ -136,6 +136,9 @@ static void enqueue(board *b, const char *fen)
 
 tc_status tg_dead_status(const tc_variant_def *def, const tc_position *gp)
 {
+    tc_status st = tc_position_status(gp); /* gp: the game's history (repetitions) */
+    if (st != TC_ONGOING && st != TC_DRAW_DEAD)
+        return st; /* a mate, stalemate or claimable draw needs no tables */
     char fen[TC_SETUP_MAX + 128]; /* tc_position_fen: >= 700 bytes */
     if (tc_position_fen(gp, fen, sizeof fen) <= 0) /* its length */
         return tc_game_status(NULL, gp);
@@ -168,10 +171,8 @@ tc_status tg_dead_status(const tc_variant_def *def, const tc_position *gp)
         }
     }
     pthread_mutex_unlock(&R.lock);
-    tc_status st = tc_position_status(gp); /* gp: the game's history (repetitions) */
-    if (st == TC_ONGOING || st == TC_DRAW_DEAD)
-        /* as tc_game_status; not ready yet: not declared dead */
-        st = tc_dead_position_known(b->d, p) ? TC_DRAW_DEAD : TC_ONGOING;
+    /* as tc_game_status: the tables decide; not ready yet: not declared dead */
+    st = tc_dead_position_known(b->d, p) ? TC_DRAW_DEAD : TC_ONGOING;
     tc_position_free(p);
     return st;
 }
