@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "game.h"
 
+#include "dead_share.h"
 #include "topochess_endgame.h"
 
 #include <fcntl.h>
@@ -73,8 +74,9 @@ static tg_code check_clock(const tg_clock *c, tc_error *err)
 }
 
 /* The position's status, dead positions decided by the board's solved
- * endings (docs/rules.md section 6). The table is made when a position could
- * first be dead: a pawnless one of at most 4 pieces. */
+ * endings (docs/rules.md section 6) over one table per board shared by
+ * every game of the process (dead_share.h), asked only when a position
+ * could be dead: a pawnless one of at most 4 pieces. */
 static tc_status game_status(tg_game *g)
 {
     int pieces = 0, cells = tc_variant_cells(g->variant);
@@ -82,11 +84,7 @@ static tc_status game_status(tg_game *g)
         int pc = tc_piece_at(g->pos, c);
         pieces += pc ? (TC_TYPE(pc) == TC_PAWN ? 5 : 1) : 0;
     }
-    if (!g->dead && pieces <= 4) {
-        tc_error err;
-        g->dead = tc_dead_table_new(g->variant, &err); /* NULL: the rules' own cases only */
-    }
-    return tc_game_status(g->dead, g->pos);
+    return pieces <= 4 ? tg_dead_status(&g->def, g->pos) : tc_game_status(NULL, g->pos);
 }
 
 tg_code tg_game_new(tg_game *g, const tc_variant_def *def, const char *fen, const tg_clock *clock,
@@ -140,10 +138,8 @@ tg_code tg_game_new(tg_game *g, const tc_variant_def *def, const char *fen, cons
 
 tg_code tg_game_rebuild(tg_game *g, tc_error *err)
 {
-    tc_dead_table_free(g->dead);
     tc_position_free(g->pos);
     tc_variant_free(g->variant);
-    g->dead = NULL;
     g->pos = NULL;
     g->variant = tc_variant_new(&g->def, err);
     if (!g->variant)
@@ -164,8 +160,6 @@ tg_code tg_game_rebuild(tg_game *g, tc_error *err)
 
 void tg_game_free(tg_game *g)
 {
-    tc_dead_table_free(g->dead);
-    g->dead = NULL;
     tc_position_free(g->pos);
     tc_variant_free(g->variant);
     free(g->moves);

@@ -73,9 +73,6 @@ typedef struct tg_game {
     /* derived by tg_game_rebuild, never stored */
     tc_variant *variant;
     tc_position *pos;
-    /* dead materials of the board, made the first time a position could
-     * be dead (pawnless, at most 4 pieces); NULL before */
-    struct tc_dead_table *dead;
 } tg_game;
 
 /* Makes a new game of a variant from its setup or from fen (NULL: the

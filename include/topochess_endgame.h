@@ -157,6 +157,10 @@ int tc_dead_position(tc_dead_table *d, const tc_position *p);
 /* The same from what is marked already: materials not marked yet count as
  * not dead. Never computes: for searches. */
 int tc_dead_position_known(const tc_dead_table *d, const tc_position *p);
+/* 1 when tc_dead_position_known's answer for p is final (its material is
+ * marked, has no tables, or p is beyond them), 0 while the material still
+ * waits to be marked. Never computes. */
+int tc_dead_position_ready(const tc_dead_table *d, const tc_position *p);
 /* tc_dead_position and the reason in words ("dead: ...", "not dead: ...")
  * into buf. */
 int tc_dead_explain(tc_dead_table *d, const tc_position *p, char *buf, size_t n);

@@ -407,7 +407,9 @@ static void limits_and_engine(void)
     tc_position *p = torus ? at(torus, "8/8/8/8/8/8/8/3k4/3n4/8/8/2R5/8/4K3 w - - 0 1") : NULL;
     d = torus ? tc_dead_table_new(torus, &err) : NULL;
     if (e && p && d) {
+        CHECK(!tc_dead_position_ready(d, p) && !tc_dead_position_known(d, p), "not ready before marking");
         CHECK(tc_dead_position(d, p) == 1, "K+R v K+N is dead on the torus");
+        CHECK(tc_dead_position_ready(d, p) && tc_dead_position_known(d, p), "ready and dead once marked");
         tc_limits lim;
         tc_limits_init(&lim);
         lim.depth = 4;

@@ -4,6 +4,7 @@
  * when the writing process is killed). The store tests run on SQLite, or on
  * the PostgreSQL database named by TG_TEST_DB (make games-pg-test). */
 #define _DEFAULT_SOURCE
+#include "dead_share.h"
 #include "harness.h"
 #include "store.h"
 
@@ -489,15 +490,41 @@ static void test_dead_position(void)
           "%s", e.msg);
     CHECK(tg_game_active(&g), "K+Q v K+N goes on");
     CHECK(tg_game_move(&g, TC_WHITE, "Qxc5", 2000, &e) == TG_OK, "%s", e.msg);
-    CHECK(!strcmp(g.result, "1/2-1/2") && strstr(g.termination, "dead"), "result %s (%s)", g.result,
-          g.termination);
+    CHECK(!strcmp(g.result, "1/2-1/2") && !strcmp(g.termination, "draw: dead position"), "result %s (%s)",
+          g.result, g.termination);
     tg_game_free(&g);
+}
+
+/* dead_share.h: every game of a board shares one verdict table, made once
+ * per process; a game rebuilt (the store's cache reloading it) too. */
+static void test_dead_shared(void)
+{
+    th_case("two games on one board share one dead-position table");
+    tg_game a, b;
+    tc_error e;
+    tc_variant_def d = preset("torus");
+    const char *fen = "8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1";
+    CHECK(tg_game_new(&a, &d, fen, &untimed, -1, 0, 1000, &e) == TG_OK, "%s", e.msg);
+    const void *t = tg_dead_shared_table(&d);
+    CHECK(t != NULL, "the torus has a shared table after a 4-piece game");
+    CHECK(tg_game_new(&b, &d, fen, &untimed, -1, 0, 1000, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_dead_shared_table(&d) == t, "the second game has the same table");
+    CHECK(tg_game_rebuild(&b, &e) == TG_OK && tg_dead_shared_table(&d) == t, "a rebuilt game too");
+    CHECK(tg_game_move(&b, TC_WHITE, "Qxc5", 2000, &e) == TG_OK, "%s", e.msg);
+    CHECK(!strcmp(b.result, "1/2-1/2") && !strcmp(b.termination, "draw: dead position"), "result %s (%s)",
+          b.result, b.termination);
+    tc_variant_def other = preset("chess");
+    CHECK(tg_dead_shared_table(&other) != t, "another board: not the torus's table");
+    tg_game_free(&a);
+    tg_game_free(&b);
 }
 
 void suite_games(void)
 {
     test_tokens_and_turns();
+    tg_dead_set_wait_ms(60000); /* the tests wait for the marks; the server 250 ms */
     test_dead_position();
+    test_dead_shared();
     test_clocks();
     test_offers();
     test_store();

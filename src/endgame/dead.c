@@ -275,6 +275,12 @@ int tc_dead_position_known(const tc_dead_table *d, const tc_position *p)
     return v == UNMARKED || (v == BEYOND && beyond(d, p));
 }
 
+int tc_dead_position_ready(const tc_dead_table *d, const tc_position *p)
+{
+    const eg_table *t;
+    return !d || decide((tc_dead_table *)d, p, false, &t) != NOT_KNOWN;
+}
+
 /* "K+Q v K+R" from "KQKR". */
 static void material_words(const char *name, char *buf, size_t n)
 {

@@ -226,3 +226,19 @@ test('a short game against the in-browser engine', async () => {
 // The layout: at laptop and phone sizes the whole board (ghost rows and
 // coordinates included) and the status are on screen without scrolling,
 // on every preset, on the play and the analysis page.
+
+// docs/rules.md section 6 (issue 28): on the torus K+Q v K holds no checkmate,
+// so the capture of the last knight ends the game at once, drawn by dead position.
+test('play: a capture into a dead position (torus K+Q v K) ends the game drawn', async () => {
+  const fen = encodeURIComponent('8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/play?variant=torus&fen=${fen}`);
+  assert(!/dead position/i.test(await page.textContent('#tc-app [data-status]')), 'K+Q v K+N said dead before the capture');
+  await playClicks(page, [['c3', 'c5']]);
+  await page.waitForFunction(() => /dead position/i.test(document.querySelector('#tc-app [data-status]')?.textContent ?? ''), null, { timeout: 20000 });
+  const result = page.locator('#tc-app [data-result]');
+  await result.waitFor({ state: 'visible', timeout: 5000 });
+  assert(/1\/2-1\/2/.test(await result.textContent()), `result: ${await result.textContent()}`);
+  await page.screenshot({ path: join(SHOTS, 'play-dead-position.png') });
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+});
