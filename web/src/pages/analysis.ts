@@ -281,6 +281,11 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
       .search(ctl.startFen, moves, { movetime: 8000, depth: 64, multipv: want }, (info) => {
         if (token !== searchToken) return;
         rows[info.multipv - 1] = info;
+        // a line kept from the previous depth that starts with this line's
+        // move is out of date: wait for its own update rather than show
+        // one move twice
+        for (const [k, r] of rows.entries())
+          if (r && k !== info.multipv - 1 && r.depth < info.depth && r.pvUci[0] === info.pvUci[0]) rows[k] = null;
         if (info.multipv === 1) {
           evalScore.textContent = formatScore(info, whiteToMove);
           evalDepth.textContent = `depth ${info.depth}, ${info.nodes.toLocaleString('en')} nodes, ${Math.round(info.nps / 1000)} kn/s`;
