@@ -68,10 +68,14 @@ test('analysis: the solved endings say K+Q v K cannot mate on the torus, and mat
   const fact = await page.textContent('[data-ending]');
   assert(/^K\+Q v K cannot mate on this board: dead position/.test(fact ?? ''), `torus: ${fact}`);
   await page.screenshot({ path: join(SHOTS, 'analysis-torus-kqk.png') });
+  // let the board's net finish loading: a download cut by the test's own
+  // navigation is not a fault of the page
+  await page.waitForLoadState('networkidle');
   await page.goto(`${base}/analysis?variant=chess&fen=${encodeURIComponent('k7/8/8/8/3Q4/8/8/4K3 w - - 0 1')}`);
   await page.waitForSelector('body[data-ready="true"]');
   const chess = await page.textContent('[data-ending]');
   assert(/^K\+Q v K: White mates in \d+ moves? with best play/.test(chess ?? ''), `chess: ${chess}`);
+  await page.waitForLoadState('networkidle');
   // a position with pawns is not a solved ending: no fact shown
   await page.goto(`${base}/analysis?variant=chess&fen=${encodeURIComponent('k7/p7/8/8/8/8/8/4K3 w - - 0 1')}`);
   await page.waitForSelector('body[data-ready="true"]');
