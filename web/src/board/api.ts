@@ -10,7 +10,7 @@ import { configure, defaults, type BoardConfig, type Topology } from './config';
 import { bindInput, cellByName, clickOn, type Host } from './drag';
 import { canRollFiles, canRollRanks, type Roll } from './picture';
 import { CELL, render, renderPromotion } from './render';
-import { initialState, readFen, setRoll, type BoardState } from './state';
+import { initialState, setRoll, settle, type BoardState } from './state';
 
 export interface Board {
   readonly root: HTMLElement;
@@ -80,15 +80,9 @@ export function createBoard(element: HTMLElement, topology: Topology, config: Pa
     root: element,
     state,
     set(patch) {
+      const before = state.config.fen;
       state.config = configure(state.config, patch);
-      if (patch.fen !== undefined) {
-        const { placement, turn } = readFen(topology, state.config.fen);
-        state.placement = placement;
-        state.turn = turn;
-        state.picked = null;
-        state.promotion = null;
-        state.drag = null;
-      }
+      settle(state, before);
       host.redraw();
     },
     flip() {

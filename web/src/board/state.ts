@@ -103,3 +103,20 @@ export function canPick(s: BoardState, cell: number): boolean {
   const m = s.config.movable;
   return m === 'both' || m === colour;
 }
+
+/** After a change of configuration whose FEN was `before`: a new position
+ * replaces the pieces and drops what the user held; the same position
+ * again (a live page's stream reconnecting, a state that only moved the
+ * clocks) keeps the picked piece, unless it may no longer move. */
+export function settle(s: BoardState, before: string): void {
+  if (s.config.fen !== before) {
+    const { placement, turn } = readFen(s.config.topology, s.config.fen);
+    s.placement = placement;
+    s.turn = turn;
+  } else if (s.picked === null || canPick(s, s.picked)) {
+    return;
+  }
+  s.picked = null;
+  s.promotion = null;
+  s.drag = null;
+}

@@ -36,8 +36,14 @@ test('analysis: evaluation bar with side, MultiPV lines with depth and nodes, a 
   const fen = encodeURIComponent('r3k3/pp6/8/8/8/8/PP6/R3K2R b - - 0 1');
   const { page, errors } = await openPage(`${base}/analysis?variant=cylinder&fen=${fen}`);
   await page.selectOption('[data-multipv]', '3');
-  await page.waitForFunction(() => document.querySelectorAll('[data-lines] li[data-uci]').length === 3, null, { timeout: 60000 });
-  const firsts = await page.locator('[data-lines] li[data-uci]').evaluateAll((els) => els.map((e) => e.getAttribute('data-uci').split(' ')[0]));
+  // the lines change while the engine searches (a line of the previous
+  // depth waits for its own update): read them in one go, in the same
+  // frame as the count
+  const seen = await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('[data-lines] li[data-uci]')];
+    return rows.length === 3 ? rows.map((e) => e.getAttribute('data-uci').split(' ')[0]) : null;
+  }, null, { timeout: 60000 });
+  const firsts = await seen.jsonValue();
   assert(new Set(firsts).size === 3, `three lines, three first moves: ${firsts}`);
   assert((await page.getAttribute('[data-evalbar]', 'data-side')) === 'white', 'a rook up: the bar does not lean to White');
   assert(/White better/.test(await page.textContent('[data-eval-side]')), 'the bar does not name the side');

@@ -34,9 +34,20 @@ test('hosted: two browsers play a timed Klein-bottle game, a watcher follows, ki
     assert((await black.page.getAttribute('#tc-app', 'data-you')) === 'black', 'black page does not play black');
     assert((await watch.page.getAttribute('#tc-app', 'data-you')) === 'watcher', 'watch page is not a watcher');
     assert(await watch.page.locator('[data-clock="white"][data-ms]').count() === 1, 'no clock shown');
+    const names = new Map([[white, 'white'], [black, 'black'], [watch, 'watcher']]);
     const everyoneAt = async (n) => {
-      for (const p of all)
-        await p.page.waitForFunction((k) => document.querySelectorAll('#tc-app [data-ply]').length === k, n, { timeout: 20000 });
+      for (const p of all) {
+        try {
+          await p.page.waitForFunction((k) => document.querySelectorAll('#tc-app [data-ply]').length === k, n, { timeout: 20000 });
+        } catch {
+          const seen = await p.page.evaluate(() => ({
+            plies: document.querySelectorAll('#tc-app [data-ply]').length,
+            live: document.querySelector('#tc-app')?.getAttribute('data-live'),
+            status: document.querySelector('[data-status]')?.textContent,
+          }));
+          throw new Error(`the ${names.get(p)} page shows ${seen.plies} plies, not ${n} (live ${seen.live}; status "${seen.status}"; errors ${p.errors.join('; ') || 'none'})`);
+        }
+      }
     };
     const move = async (who, from, to, n) => {
       await clickCell(who.page, from);
