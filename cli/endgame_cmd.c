@@ -226,8 +226,9 @@ static int dead_cell(tc_dead_table *d, const char *material, char *buf, size_t n
 /* `topochess dead`: the dead positions (docs/rules.md section 6) of each
  * pawnless material on every preset, as the Markdown table of
  * docs/rules-dead-positions.md; with --variant or --variant-file, that
- * board's column; with --fen, that position's verdict and its reason;
- * --out DIR keeps the marks there as files. */
+ * board's column; with materials named ("KBK KRKN"), their rows only; with
+ * --fen, that position's verdict and its reason; --out DIR keeps the marks
+ * there as files. */
 int cmd_dead(cli_ctx *c)
 {
     tc_variant *made[16];
@@ -235,6 +236,18 @@ int cmd_dead(cli_ctx *c)
     const char *names[16];
     int n = 0;
     tc_error err;
+    if (c->fen_arg && c->argc) {
+        fprintf(stderr, "topochess: dead: --fen asks about one position; drop '%s' (materials are for the table)\n",
+                c->argv[0]);
+        return 1;
+    }
+    for (int i = 0; i < c->argc; i++) {
+        char norm[8];
+        if (tc_egtb_normalise(c->argv[i], norm, &err)) {
+            fprintf(stderr, "topochess: dead: %s\n", err.msg);
+            return 1;
+        }
+    }
     if (c->fen_arg) {
         tc_dead_table *d = tc_dead_table_new(c->variant, &err);
         if (!d) {
@@ -283,11 +296,13 @@ int cmd_dead(cli_ctx *c)
         for (int k = 0; k < n; k++)
             printf("---|");
         printf("\n");
-        for (int r = 0; r < NDEAD_ROWS && !status; r++) {
-            printf("| %s |", dead_rows[r]);
+        int rows = c->argc ? c->argc : NDEAD_ROWS;
+        for (int r = 0; r < rows && !status; r++) {
+            const char *row = c->argc ? c->argv[r] : dead_rows[r];
+            printf("| %s |", row);
             for (int k = 0; k < n && !status; k++) {
                 char cell[96];
-                if (dead_cell(tables[k], dead_rows[r], cell, sizeof cell, &err)) {
+                if (dead_cell(tables[k], row, cell, sizeof cell, &err)) {
                     fprintf(stderr, "topochess: dead: %s\n", err.msg);
                     status = 1;
                 } else

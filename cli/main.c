@@ -28,8 +28,9 @@ static int usage(FILE *out)
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
             "  bench [PART]        perft and search speed on fixed positions of every preset\n"
             "                      (--eval-file NET|'<none>': the search's evaluation; default built-in nets)\n"
-            "  dead                dead positions (docs/rules.md section 6) per material on every preset:\n"
+            "  dead [MATERIAL ...] dead positions (docs/rules.md section 6) per material on every preset:\n"
             "                      dead, partly (how many of how many) or not; --variant: one board;\n"
+            "                      materials named (KBK KRKN): those rows only;\n"
             "                      --fen FEN: dead or not dead, and why; --out DIR: keep the marks there\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
@@ -175,8 +176,8 @@ static const cli_command commands[] = {
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
-    {"dead", cmd_dead, 0, VARIANT_OPTS | OPT_FEN | OPT_OUT, 0, 0, "",
-     "dead [--variant NAME | --variant-file PAGE] [--fen FEN] [--out DIR]"},
+    {"dead", cmd_dead, 0, VARIANT_OPTS | OPT_FEN | OPT_OUT, 0, -1, "",
+     "dead [MATERIAL ...] [--variant NAME | --variant-file PAGE] [--fen FEN] [--out DIR]"},
     {"datagen", cmd_datagen, 0, OPT_OWN, 0, -1, "", "datagen --out FILE [--variant NAME] [--nodes N] [--threads N] ..."},
     {"page", cmd_page, 0, 0, 2, 2, "ACTION and FILE", "page reflow|guess FILE"},
     {"admin", cmd_admin, 0, OPT_OWN, 0, -1, "", "admin editor NAME [--revoke] [--db FILE|postgresql://...]"},

@@ -5,8 +5,9 @@
  * small boards with random gluings, for KBK, KNK, KQK, KRK, KNNK and KBKN,
  * through the library and through `topochess dead --fen`; then the
  * section's examples, the game status, the engine and the board's limits.
- * TC_ENDGAME_FULL compares the whole of docs/rules-dead-positions.md's
- * table with `topochess dead` and takes more samples. */
+ * TC_ENDGAME_FULL (make dead-full-check, not in make check: a quarter of
+ * an hour) compares the whole of docs/rules-dead-positions.md's table with
+ * `topochess dead` and takes more samples. */
 #include "deadref.h"
 #include "game.h"
 #include "harness.h"
@@ -477,7 +478,7 @@ static void docs_table(void)
     th_case("dead: the docs' table is the output of topochess dead");
     if (!getenv("TC_ENDGAME_FULL")) {
         /* every 4-piece material of every preset takes minutes: make test
-         * checks the 3-piece rows, endgame-check the whole table */
+         * checks the 3-piece rows, dead-full-check the whole table */
         char *doc = th_read_file("docs/rules-dead-positions.md", NULL);
         if (doc)
             docs_small_rows(doc);
