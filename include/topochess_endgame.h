@@ -130,7 +130,8 @@ typedef struct tc_dead_table tc_dead_table;
 tc_dead_table *tc_dead_table_new(const tc_variant *v, tc_error *err);
 void tc_dead_table_free(tc_dead_table *d);
 /* Materials whose table has more entries than this are not computed (their
- * positions are not declared dead); 0: the solver's own limit. */
+ * positions are not declared dead); 0: the solver's own limit. A raised
+ * limit asks again about the materials left undecided so far. */
 void tc_dead_table_set_limit(tc_dead_table *d, uint64_t max_entries);
 /* A folder for the marks as files DIR/<board>-<MATERIAL>.dead (beside the
  * solved tables of tc_egtb_save); "" or NULL: none. */

@@ -402,6 +402,20 @@ static void limits_and_engine(void)
     tc_dead_table_free(d);
     tc_variant_free(big);
 
+    th_case("dead: a limit raised after a refusal decides the material (the browser's worker)");
+    tc_variant *kb = th_variant("klein-bottle");
+    tc_position *kp = kb ? at(kb, "1n6/3R4/8/8/8/8/8/8/4k1K1/8/8/8/8/8 b - - 1 1") : NULL;
+    d = kb ? tc_dead_table_new(kb, &err) : NULL;
+    if (kp && d) {
+        tc_dead_table_set_limit(d, 1u << 22); /* K+R v K+N here: 5.6 million entries */
+        CHECK(tc_dead_position(d, kp) == 0, "over the limit: not declared dead");
+        tc_dead_table_set_limit(d, 16000000);
+        CHECK(tc_dead_position(d, kp) == 1, "under the raised limit: dead (Black must take the rook; K+N v K)");
+    }
+    tc_dead_table_free(d);
+    tc_position_free(kp);
+    tc_variant_free(kb);
+
     th_case("dead: the engine scores a dead position as a draw");
     tc_variant *torus = th_variant("torus");
     tc_engine *e = torus ? tc_engine_new(torus, 8, 1) : NULL;

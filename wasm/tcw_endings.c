@@ -65,11 +65,12 @@ char *EXPORT(tcw_variant_ending)(const tc_variant *v, const char *ending, double
     return sb_done(&s, err);
 }
 
-/* Which of the materials (names separated by spaces, "KBK KNK KBKN") are
- * dead on the board in every position (docs/rules.md section 6, the help-mate
- * pass of tc_dead_material; any board, the flat one too):
- * {"KBK":true,...} under each name as given; NULL with err set on a bad
- * name. */
+/* How many positions of each material (names separated by spaces, "KBK
+ * KNK KBKN") are dead on the board (docs/rules.md section 6, the help-mate
+ * pass of tc_dead_material_count; any board, the flat one too), as
+ * `topochess dead` counts them: {"KBK":{"dead":D,"total":N,"tables":true},...}
+ * under each name as given ("tables":false over the size limit); NULL with
+ * err set on a bad name. */
 char *EXPORT(tcw_variant_dead)(const tc_variant *v, const char *names, tc_error *err)
 {
     tcw_clear(err);
@@ -92,14 +93,15 @@ char *EXPORT(tcw_variant_dead)(const tc_variant *v, const char *names, tc_error 
             }
             memcpy(name, p, n);
             name[n] = '\0';
-            int dead = tc_dead_material(d, name, err);
-            if (dead < 0) {
+            tc_dead_count c;
+            if (tc_dead_material_count(d, name, &c, err)) {
                 failed = 1;
                 break;
             }
             sb_puts(&s, k++ ? "," : "");
             sb_str(&s, name);
-            sb_puts(&s, dead ? ":true" : ":false");
+            sb_printf(&s, ":{\"dead\":%llu,\"total\":%llu,\"tables\":%s}", (unsigned long long)c.dead,
+                      (unsigned long long)c.total, c.tables ? "true" : "false");
         }
         p += n;
         p += *p == ' ';

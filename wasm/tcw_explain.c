@@ -72,9 +72,12 @@ static void attack_lines(sb *s, const tc_position *p, int target, int by)
  * declared dead. */
 #define DEAD_MAX_ENTRIES (1u << 22)
 
+/* The limit this instance uses (a worker's instance may take more time) */
+static uint64_t dead_limit = DEAD_MAX_ENTRIES;
+static tc_dead_table *table;
+
 static tc_dead_table *dead_table_for(const tc_variant *v)
 {
-    static tc_dead_table *table;
     static const tc_variant *of; /* the table reads this variant's tables */
     static tc_variant_def def;
     const tc_variant_def *d = tc_variant_def_of(v);
@@ -87,9 +90,20 @@ static tc_dead_table *dead_table_for(const tc_variant *v)
         of = v;
         def = *d;
         if (table)
-            tc_dead_table_set_limit(table, DEAD_MAX_ENTRIES);
+            tc_dead_table_set_limit(table, dead_limit);
     }
     return table;
+}
+
+/* Sets this instance's limit of entries for the dead-position marks
+ * (0: the default, about a second of marking); the materials marked so
+ * far stay marked. A worker that may take its time raises it so that the
+ * 4-piece materials of the large boards are decided too. */
+void EXPORT(tcw_dead_limit)(double max_entries)
+{
+    dead_limit = max_entries >= 1 ? (uint64_t)max_entries : DEAD_MAX_ENTRIES;
+    if (table)
+        tc_dead_table_set_limit(table, dead_limit);
 }
 
 /* {status,text,result,check,turn,checkers:[lines],repetitions,halfmove,fullmove,ply};
@@ -104,7 +118,7 @@ char *EXPORT(tcw_game_status)(const tc_position *p)
     if (st == TC_DRAW_DEAD) {
         char why[400], text[480];
         tc_dead_explain(dead, p, why, sizeof why);
-        snprintf(text, sizeof text, "%s (%s)", tc_status_text(st), strncmp(why, "dead: ", 6) ? why : why + 6);
+        snprintf(text, sizeof text, "%s: %s", tc_status_text(st), strncmp(why, "dead: ", 6) ? why : why + 6);
         sb_str(&s, text);
     } else
         sb_str(&s, tc_status_text(st));

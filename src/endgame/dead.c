@@ -97,9 +97,19 @@ void tc_dead_table_free(tc_dead_table *d)
     free(d);
 }
 
+static void lock(tc_dead_table *d);
+static void unlock(tc_dead_table *d);
+
 void tc_dead_table_set_limit(tc_dead_table *d, uint64_t max_entries)
 {
+    lock(d);
+    uint64_t before = d->max_entries;
     d->max_entries = max_entries && max_entries < EG_MAX_ENTRIES ? max_entries : EG_MAX_ENTRIES;
+    /* a raised limit: the materials left without marks are asked again */
+    for (int i = 0; d->max_entries > before && i < d->set->ntables; i++)
+        if (atomic_load(&d->set->tables[i]->mark_state) == 2)
+            atomic_store(&d->set->tables[i]->mark_state, 0);
+    unlock(d);
 }
 
 void tc_dead_table_set_dir(tc_dead_table *d, const char *dir)

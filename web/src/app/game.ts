@@ -14,8 +14,10 @@ export class GameController {
   plies: Ply[] = [];
   /** the ply shown: 0 = start position, plies.length = the current position */
   cursor = 0;
-  /** a result outside the rules: resignation, draw by agreement */
-  verdict: { result: string; text: string } | null = null;
+  /** a result outside the page's rules module: resignation, draw by
+   * agreement, a dead position decided by the worker (deadwatch.ts; its
+   * PGN termination then) */
+  verdict: { result: string; text: string; termination?: string } | null = null;
   private listeners: (() => void)[] = [];
 
   constructor(rules: Rules, fen?: string) {

@@ -4,7 +4,7 @@
 // the worker (EndingsSolver.cancel) and starts a fresh one for the next.
 // Every pass over a table is posted as it happens (the progress bar).
 
-import { loadTopochess, type EndingPass, type SolvedEnding, type Topochess } from './topochess';
+import { loadTopochess, type DeadCount, type EndingPass, type SolvedEnding, type Topochess } from './topochess';
 
 /** The page asks: solve these endings on the board of this front matter,
  * and say which of these materials are dead there. */
@@ -22,7 +22,7 @@ export interface EndingsRequest {
 export type EndingsReply =
   | { type: 'pass'; id: number; index: number; pass: EndingPass }
   | { type: 'ending'; id: number; index: number; result: SolvedEnding | null; error: string | null }
-  | { type: 'dead'; id: number; dead: Record<string, boolean> | null; error: string | null }
+  | { type: 'dead'; id: number; dead: Record<string, DeadCount> | null; error: string | null }
   | { type: 'done'; id: number }
   | { type: 'error'; id: number; message: string };
 

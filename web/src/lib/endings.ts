@@ -6,7 +6,7 @@
 // solve's promise resolves with 'cancelled' and nothing more is reported.
 
 import type { EndingsReply, EndingsRequest } from './endings-worker';
-import type { EndingPass, SolvedEnding } from './topochess';
+import type { DeadCount, EndingPass, SolvedEnding } from './topochess';
 
 export interface EndingsWorkerLike {
   postMessage(msg: EndingsRequest): void;
@@ -28,7 +28,7 @@ export interface EndingsListener {
   /** endings[index] solved (result), or refused (error: the library's message). */
   onEnding?: (index: number, result: SolvedEnding | null, error: string | null) => void;
   /** The dead materials, or why they are not decided by material here. */
-  onDead?: (dead: Record<string, boolean> | null, error: string | null) => void;
+  onDead?: (dead: Record<string, DeadCount> | null, error: string | null) => void;
 }
 
 function defaultWorker(): EndingsWorkerLike {

@@ -306,6 +306,14 @@ export class Topochess {
     return this.m.takeJson<PresetInfo[]>(this.m.x.tcw_presets_json()) ?? [];
   }
 
+  /** How many entries a material's dead-position marks may have in this
+   * instance (0: the default, about a second of marking in a browser).
+   * Larger materials are not declared dead here; a worker that may take
+   * its time raises the limit (web/src/lib/dead-worker.ts). */
+  setDeadLimit(maxEntries: number): void {
+    this.m.x.tcw_dead_limit(maxEntries);
+  }
+
   /** A variant from a preset name (or alias) or a variant page's front
    * matter (the whole page text is fine: the part between the first two
    * `---` lines is read). Throws TopochessError with the library's message. */
@@ -330,6 +338,26 @@ export async function loadTopochess(src: WasmSource): Promise<Topochess> {
 }
 
 /** A board and its rules. */
+/** Dead positions of one material on one board: `dead` of its `total`
+ * legal positions (both sides to move, symmetric copies counted);
+ * `tables` false when the board is too large to decide it. */
+export interface DeadCount {
+  dead: number;
+  total: number;
+  tables: boolean;
+}
+
+/** A material's dead count in the words of `topochess dead`'s table:
+ * "dead" (every position), "partly (2,440 of 267,000)", "not" (none) or
+ * "no tables". */
+export function deadCell(c: DeadCount): string {
+  if (!c.tables) return 'no tables';
+  if (c.dead === c.total) return 'dead';
+  if (c.dead === 0) return 'not';
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `partly (${n(c.dead)} of ${n(c.total)})`;
+}
+
 export class Variant {
   readonly tc: Topochess;
   readonly info: VariantInfo;
@@ -452,14 +480,15 @@ export class Variant {
     }
   }
 
-  /** Which materials ("KBK", "KNK", ...) are dead in every position on this
-   * board (docs/rules.md section 6, the help-mate pass over their tables; any
-   * board, the flat one too). Throws on a bad name. */
-  deadMaterials(names: string[]): Record<string, boolean> {
+  /** How many positions of each material ("KBK", "KNK", ...) are dead on
+   * this board (docs/rules.md section 6, the help-mate pass over their
+   * tables; any board, the flat one too), counted as `topochess dead` counts
+   * them. Throws on a bad name. */
+  deadMaterials(names: string[]): Record<string, DeadCount> {
     const m = this.tc.m;
     const ptr = m.withStrs([names.join(' ')], (s) => m.x.tcw_variant_dead(this.live(), s.ptr, m.err));
     if (!ptr) throw new TopochessError(m.error());
-    return m.takeJson<Record<string, boolean>>(ptr)!;
+    return m.takeJson<Record<string, DeadCount>>(ptr)!;
   }
 
   reportText(): string {

@@ -36,6 +36,7 @@ export interface TcExports {
   tcw_game_ending(p: number): number;
   tcw_variant_ending(v: number, ending: number, maxEntries: number, poll: number, err: number): number;
   tcw_variant_dead(v: number, names: number, err: number): number;
+  tcw_dead_limit(maxEntries: number): void;
   tcw_game_lines(p: number, cell: number, mode: number): number;
   tcw_game_move_path(p: number, text: number, err: number): number;
   tcw_game_explain(p: number, text: number): number;

@@ -10,6 +10,7 @@ import { createEngine } from '../app/engine';
 import { evaluationNote } from '../app/evalnote';
 import { GameController } from '../app/game';
 import { loadRules, topochess, variantOf } from '../app/rules';
+import { sayIfDead } from '../app/deadwatch';
 import { createArena } from '../app/layout';
 import { statusText } from '../app/status';
 import type { EndingFact, EngineInfo, Rules, VariantDetail } from '../app/types';
@@ -328,7 +329,9 @@ export async function analysisPage(app: HTMLElement, data: AnalysisData): Promis
     const st = ctl.atEnd() ? ctl.status() : null;
     const fen = ctl.shownFen();
     fenOut.value = fen;
-    status.textContent = statusText(st ?? positionStatus(fen));
+    const now = st ?? positionStatus(fen);
+    status.textContent = statusText(now);
+    if (now.status === 'ongoing') sayIfDead(data.variant, fen, () => ctl.shownFen(), (text) => (status.textContent = text));
   };
   ctl.onChange(() => {
     refresh();

@@ -6,7 +6,7 @@
 // the board as it was (title, setup, body) keeps what is solved.
 import { el } from '../app/dom';
 import { EndingsSolver } from '../lib/endings';
-import type { SolvedEnding, Topochess } from '../lib/topochess';
+import { deadCell, type DeadCount, type SolvedEnding, type Topochess } from '../lib/topochess';
 
 export const THREE = ['KQK', 'KRK', 'KBK', 'KNK'];
 export const FOUR = ['KBBK', 'KBNK', 'KNNK', 'KQKR', 'KRKB', 'KRKN'];
@@ -36,7 +36,7 @@ export function endingsPanel(tc: Topochess): EndingsPanel {
   const rows = el('tbody', {});
   const table = el('table', { class: 'tc-ed-endings-table', 'data-endings-table': '' },
     el('thead', {}, el('tr', {}, el('th', {}, 'ending'), el('th', {}, 'can mate'), el('th', {}, 'won, White to move'),
-      el('th', {}, 'longest mate'), el('th', {}, 'dead'))), rows);
+      el('th', {}, 'longest mate'), el('th', {}, 'dead positions'))), rows);
   const never = el('p', { 'data-endings-never': '' });
   const more = el('button', { type: 'button', 'data-action': 'endings-4' }, 'Solve the 4-piece endings');
   const box = el('section', { class: 'tc-ed-endings', 'data-endings': 'idle' },
@@ -45,13 +45,14 @@ export function endingsPanel(tc: Topochess): EndingsPanel {
   const solver = new EndingsSolver(tc.module);
   let fm = '';
   let key = '';
-  let dead: Record<string, boolean> | null = null;
+  let dead: Record<string, DeadCount> | null = null;
   let deadWhy = '';
   const solved = new Map<string, SolvedEnding | string>(); // by asked name: figures, or why not
 
   const row = (name: string) => {
     const r = solved.get(name);
-    const d = dead ? (dead[name] ? 'dead' : 'no') : '-';
+    const c = dead?.[name];
+    const d = c ? deadCell(c) : '-';
     const tr = el('tr', { 'data-ending': name }, el('td', {}, spoken(name)));
     if (r === undefined) tr.append(el('td', { colspan: '3', class: 'tc-ed-pending' }, 'solving...'), el('td', {}, d));
     else if (typeof r === 'string') tr.append(el('td', { colspan: '3', class: 'tc-error' }, r), el('td', {}, d));
@@ -61,7 +62,7 @@ export function endingsPanel(tc: Topochess): EndingsPanel {
       tr.append(el('td', { 'data-mates': String(r.possible) }, r.possible ? 'yes' : 'no'),
         el('td', {}, percent(r.win[0], all)),
         el('td', { 'data-longest': String(moves) }, r.possible ? `${moves} move${moves === 1 ? '' : 's'}` : '-'),
-        el('td', { 'data-dead': String(dead?.[name] ?? '') }, d));
+        el('td', { 'data-dead': c ? d : '' }, d));
     }
     return tr;
   };
@@ -90,7 +91,7 @@ export function endingsPanel(tc: Topochess): EndingsPanel {
       },
       onDead: (d, err) => {
         dead = d ? { ...(dead ?? {}), ...d } : null;
-        deadWhy = d ? '' : `Dead positions: ${err?.includes('FIDE') ? 'on a board without joins the FIDE cases decide (docs/rules.md section 6)' : err}`;
+        deadWhy = d ? '' : `Dead positions: ${err ?? 'not decided'}`;
         draw(shown);
       },
     }).then((how) => {

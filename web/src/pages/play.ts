@@ -7,6 +7,7 @@ import { el } from '../app/dom';
 import { createEngine } from '../app/engine';
 import { evaluationNote } from '../app/evalnote';
 import { GameController } from '../app/game';
+import { watchDeadPositions } from '../app/deadwatch';
 import { createArena } from '../app/layout';
 import { clampLevel, DEFAULT_LEVEL, levelName, levelSelect } from '../app/levels';
 import { loadRules } from '../app/rules';
@@ -184,6 +185,10 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
     Date: new Date().toISOString().slice(0, 10).replace(/-/g, '.'),
     White: engineSide === 'white' ? `topochess level ${level}` : 'White',
     Black: engineSide === 'black' ? `topochess level ${level}` : 'Black',
+    // as the terminal and the server write it (docs/rules.md section 6)
+    ...(ctl.verdict?.termination || (!ctl.verdict && ctl.status().status === 'dead-position')
+      ? { Termination: ctl.verdict?.termination ?? 'dead position' }
+      : {}),
   });
 
   const refresh = () => {
@@ -237,6 +242,7 @@ export async function playPage(app: HTMLElement, data: PlayData): Promise<void> 
       });
   };
 
+  watchDeadPositions(ctl, data.variant);
   ctl.onChange(() => {
     note.textContent = '';
     refresh();

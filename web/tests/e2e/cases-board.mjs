@@ -229,6 +229,50 @@ test('a short game against the in-browser engine', async () => {
 
 // docs/rules.md section 6 (issue 28): on the torus K+Q v K holds no checkmate,
 // so the capture of the last knight ends the game at once, drawn by dead position.
+// Four pieces on the 8x14 torus: the page's own module leaves K+R v K+N
+// undecided (its tables take seconds); the worker decides it, and the
+// game ends drawn at the capture, as the terminal and the server say.
+test('play: a move into a 4-piece dead position (Klein bottle K+R v K+N) ends the game drawn by the worker', async () => {
+  // K+R v K+N on the Klein bottle: 61,208 of its 226 million positions are
+  // dead, its table (5.6 million entries) is over the page module's limit,
+  // so the page's worker decides it. After Rd13+ Black's only move takes
+  // the rook, and K+N v K cannot mate there.
+  const fen = encodeURIComponent('1n6/R7/8/8/8/8/8/8/4k1K1/8/8/8/8/8 w - - 0 1');
+  const { page, errors } = await openPage(`${base}/play?variant=klein-bottle&fen=${fen}`);
+  assert(!/dead position/i.test(await page.textContent('#tc-app [data-status]')), 'said dead before the move');
+  await playClicks(page, [['a13', 'd13']]);
+  await page.waitForFunction(() => /dead position/i.test(document.querySelector('#tc-app [data-status]')?.textContent ?? ''), null, { timeout: 60000 });
+  const result = page.locator('#tc-app [data-result]');
+  await result.waitFor({ state: 'visible', timeout: 5000 });
+  assert(/1\/2-1\/2/.test(await result.textContent()), `result: ${await result.textContent()}`);
+  // the board no longer takes moves, and the PGN says why the game ended
+  assert((await page.getAttribute('#tc-app', 'data-game-over')) === 'true', 'the game is not over');
+  await page.click('#tc-app .tc-io summary');
+  await page.click('[data-action="export-pgn"]');
+  const pgn = await page.inputValue('[data-io]');
+  assert(/\[Termination "dead position"\]/.test(pgn) && /\[Result "1\/2-1\/2"\]/.test(pgn), `PGN: ${pgn}`);
+  // the terminal gives the same verdict in the same words
+  const after = '1n6/3R4/8/8/8/8/8/8/4k1K1/8/8/8/8/8 b - - 1 1';
+  const cli = execFileSync(BIN, ['dead', '--variant', 'klein-bottle', '--fen', after]).toString().trim();
+  const status = await page.textContent('#tc-app [data-status]');
+  assert(/^dead: /.test(cli) && status.includes(cli.slice('dead: '.length)), `the terminal says: ${cli}; the page: ${status}`);
+  for (const [width, height] of [[1366, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, `dead-4-piece-${width}.png`) });
+  }
+  assert(errors.length === 0, errors.join('; '));
+  await page.close();
+  // the analysis page says the same under the board
+  const a = await openPage(`${base}/analysis?variant=klein-bottle&fen=${encodeURIComponent(after)}`);
+  await a.page.waitForFunction(() => /dead position/i.test(document.querySelector('#tc-app [data-status]')?.textContent ?? ''), null, { timeout: 60000 });
+  const said = await a.page.textContent('#tc-app [data-status]');
+  assert(said.includes(cli.slice('dead: '.length)), `the analysis page says: ${said}`);
+  await a.page.waitForLoadState('networkidle');
+  assert(a.errors.length === 0, a.errors.join('; '));
+  await a.page.close();
+});
+
 test('play: a capture into a dead position (torus K+Q v K) ends the game drawn', async () => {
   const fen = encodeURIComponent('8/8/8/8/8/8/8/3k4/8/2n5/8/2Q5/8/4K3 w - - 0 1');
   const { page, errors } = await openPage(`${base}/play?variant=torus&fen=${fen}`);

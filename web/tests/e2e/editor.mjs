@@ -138,11 +138,12 @@ try {
     check(mates === String(ref.mate_possible) && Number(longest) === (ref.longest_mate?.moves ?? 0),
       `${e} on the 6x10 strip: can mate ${mates}, longest ${longest} (native: ${ref.mate_possible}, ${ref.longest_mate?.moves})`);
   }
-  const deadLine = execFileSync(BIN, ['dead', '--variant-file', fmFile], { encoding: 'utf8' });
-  const deadSet = new Set(deadLine.replace(/^dead on [^:]+:/, '').trim().split(/\s+/));
+  // `topochess dead` prints a Markdown column: dead, partly (D of N), not
+  const deadRows = execFileSync(BIN, ['dead', '--variant-file', fmFile], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  const deadCells = new Map(deadRows.map((r) => r.split('|').map((c) => c.trim())).map((c) => [c[1], c[2]]));
   for (const e of ['KQK', 'KRK', 'KBK', 'KNK']) {
     const d = await p.getAttribute(`[data-ending="${e}"] [data-dead]`, 'data-dead');
-    check(d === String(deadSet.has(e)), `${e} dead on the strip: ${d} (native: ${deadSet.has(e)})`);
+    check(d === deadCells.get(e), `${e} dead on the strip: ${d} (native: ${deadCells.get(e)})`);
   }
   // the 4-piece endings on request, with progress; typing goes on meanwhile
   await p.click('[data-action="endings-4"]');
@@ -168,6 +169,10 @@ try {
   await p.waitForSelector('[data-endings="done"][data-endings-board$="twist 9"]', { timeout: 60000 });
   await p.click('[data-action="endings-4"]');
   await p.waitForSelector('[data-endings="done"] [data-ending="KRKN"] [data-mates]', { timeout: 180000 });
+  for (const e of ['KBBK', 'KBNK', 'KNNK', 'KQKR', 'KRKB', 'KRKN']) {
+    const d = await p.getAttribute(`[data-ending="${e}"] [data-dead]`, 'data-dead');
+    check(d === deadCells.get(e), `${e} dead on the strip: ${d} (native: ${deadCells.get(e)})`);
+  }
   await p.evaluate(() => document.querySelector('[data-endings]').scrollIntoView());
   await p.screenshot({ path: join(SHOTS, 'editor-endings-1366x768.png') });
   await p.setViewportSize({ width: 390, height: 844 });

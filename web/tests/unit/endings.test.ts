@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndingsSolver, type EndingsWorkerLike } from '../../src/lib/endings';
-import { TopochessError, type EndingPass, type SolvedEnding, type Topochess } from '../../src/lib/topochess';
+import { deadCell, TopochessError, type DeadCount, type EndingPass, type SolvedEnding, type Topochess } from '../../src/lib/topochess';
 import { native, tc } from './helpers';
 
 let T: Topochess;
@@ -105,37 +105,64 @@ describe('Variant.solveEnding', () => {
   });
 });
 
-describe('Variant.deadMaterials', () => {
-  // `topochess dead --variant P` prints a Markdown column: dead, partly (D of N), not
-  function column(preset: string): Map<string, string> {
-    const rows = native(['dead', '--variant', preset]).trim().split('\n').slice(2);
-    return new Map(rows.map((r) => r.split('|').map((c) => c.trim())).map((c) => [c[1]!, c[2]!]));
-  }
+// `topochess dead --variant P` prints a Markdown column: dead, partly (D of N), not
+function column(preset: string, names: string[]): Map<string, string> {
+  const rows = native(['dead', ...names, '--variant', preset]).trim().split('\n').slice(2);
+  return new Map(rows.map((r) => r.split('|').map((c) => c.trim())).map((c) => [c[1]!, c[2]!]));
+}
 
-  it('agrees with `topochess dead`: true exactly where every position is dead', { timeout: 300000 }, () => {
-    // 4-piece tables take seconds: the cylinder's are the smallest (1 million entries)
+describe('Variant.deadMaterials', () => {
+  it('agrees with `topochess dead`: the same counts, the same words', { timeout: 120000 }, () => {
+    // 3-piece tables (a second each); the editor's browser test holds the
+    // 4-piece ones of a 6x10 strip against the command
     const three = ['KK', 'KQK', 'KRK', 'KBK', 'KNK'];
-    const four = ['KBBK', 'KNNK', 'KRKB'];
-    for (const preset of ['cylinder']) {
-      const want = column(preset);
+    for (const preset of ['cylinder', 'klein-bottle']) {
+      const want = column(preset, three);
       const v = T.variant({ preset });
-      const got = v.deadMaterials([...three, ...four]);
+      const got = v.deadMaterials(three);
       v.free();
-      for (const n of [...three, ...four]) expect(got[n], `${n} on ${preset}`).toBe(want.get(n) === 'dead');
+      for (const n of three) expect(deadCell(got[n]!), `${n} on ${preset}`).toBe(want.get(n));
     }
+    // the Klein bottle: K+B v K has 8,736 checkmates, and every other position is dead
     const t = T.variant({ preset: 'klein-bottle' });
-    // the Klein bottle: K+B v K has checkmates, so not every position is dead
-    expect(t.deadMaterials(three)).toEqual({ KK: true, KQK: false, KRK: false, KBK: false, KNK: true });
+    const kbk = t.deadMaterials(['KBK']).KBK!;
     t.free();
+    expect(kbk.tables && kbk.total - kbk.dead).toBe(8736);
   });
 
   it('decides the flat board too, and names a bad material', () => {
     const v = T.variant({ preset: 'chess' });
-    expect(v.deadMaterials(['KBK', 'KRK'])).toEqual({ KBK: true, KRK: false });
+    const got = v.deadMaterials(['KBK', 'KRK']);
     v.free();
+    expect(deadCell(got.KBK!)).toBe('dead');
+    expect(got.KRK!.dead).toBeGreaterThan(0);
+    expect(got.KRK!.dead).toBeLessThan(got.KRK!.total);
     const t = T.variant({ preset: 'torus' });
     expect(() => t.deadMaterials(['KQK', 'KPK'])).toThrow(/KPK/);
     t.free();
+  });
+});
+
+describe('Topochess.setDeadLimit', () => {
+  it('the page module leaves a large 4-piece table undecided; the raised limit decides it as the terminal does', () => {
+    // K+R v K+N on the Klein bottle: 5.6 million entries, over the page's
+    // default limit and under the worker's (dead-worker.ts)
+    const fen = '1n6/3R4/8/8/8/8/8/8/4k1K1/8/8/8/8/8 b - - 1 1';
+    const want = native(['dead', '--variant', 'klein-bottle', '--fen', fen]).trim();
+    expect(want).toMatch(/^dead: /);
+    const v = T.variant({ preset: 'klein-bottle' });
+    try {
+      const g = v.game(fen);
+      expect(g.status().status).toBe('ongoing');
+      T.setDeadLimit(16_000_000);
+      const s = g.status();
+      expect(s.status).toBe('dead-position');
+      expect(s.text).toBe(`draw: dead position: ${want.slice('dead: '.length)}`);
+      g.free();
+    } finally {
+      T.setDeadLimit(0);
+      v.free();
+    }
   });
 });
 
@@ -145,7 +172,7 @@ describe('the endings worker', () => {
     const endings = ['KQK', 'KRK', 'KBK', 'KNK'];
     const results: (SolvedEnding | null)[] = [];
     const passes: number[] = [];
-    let dead: Record<string, boolean> | null = null;
+    let dead: Record<string, DeadCount> | null = null;
     const r = await s.solve({ frontmatter: MOBIUS, endings, dead: endings }, {
       onPass: (i) => passes.push(i),
       onEnding: (i, res) => (results[i] = res),
@@ -156,7 +183,8 @@ describe('the endings worker', () => {
     expect(results.map((x) => x?.possible)).toEqual([true, true, false, false]); // docs/endgames.md
     expect(passes.length).toBeGreaterThan(endings.length);
     expect(passes).toEqual([...passes].sort((a, b) => a - b)); // in order, ending by ending
-    expect(dead).toEqual({ KQK: false, KRK: false, KBK: true, KNK: true });
+    const want = column('mobius', endings);
+    expect(Object.fromEntries(Object.entries(dead ?? {}).map(([k, c]) => [k, deadCell(c)]))).toEqual(Object.fromEntries(want));
 
     // a 4-piece solve (tens of seconds in wasm) cancelled by the next solve
     const heard: EndingPass[] = [];
