@@ -293,7 +293,8 @@ static int shuffle_engine(char *path, size_t size, int score, const char *want)
 }
 
 /* A match of two shuffle engines (scores s1, s2; engine 1 insists on
- * want1 in its go line) with extra arguments; returns the log (heap). */
+ * want1 in its go line) with extra arguments (margin=5000 before them);
+ * returns the log (heap). */
 static char *shuffle_match(int s1, int s2, const char *want1, char **extra, int nextra, match_score *score,
                            match_penta *penta, int *status)
 {
@@ -312,6 +313,10 @@ static char *shuffle_match(int s1, int s2, const char *want1, char **extra, int 
     argv[argc++] = e1;
     argv[argc++] = e2;
     argv[argc++] = (char *)"movetime=50";
+    /* these cases are about adjudication and limits, not clocks: a shell
+     * engine on a loaded machine (the sanitizer suite beside others) may
+     * answer later than the default 125 ms grace */
+    argv[argc++] = (char *)"margin=5000";
     for (int i = 0; i < nextra && argc < 16; i++)
         argv[argc++] = extra[i];
     match_config cfg;
