@@ -125,7 +125,7 @@ describe('Variant.deadMaterials', () => {
     }
     // the Klein bottle: K+B v K has 8,736 checkmates, and every other position is dead
     const t = T.variant({ preset: 'klein-bottle' });
-    const kbk = t.deadMaterials(['KBK']).KBK!;
+    const kbk = t.deadMaterials(['KBK'])['KBK']!;
     t.free();
     expect(kbk.tables && kbk.total - kbk.dead).toBe(8736);
   });
@@ -134,9 +134,9 @@ describe('Variant.deadMaterials', () => {
     const v = T.variant({ preset: 'chess' });
     const got = v.deadMaterials(['KBK', 'KRK']);
     v.free();
-    expect(deadCell(got.KBK!)).toBe('dead');
-    expect(got.KRK!.dead).toBeGreaterThan(0);
-    expect(got.KRK!.dead).toBeLessThan(got.KRK!.total);
+    expect(deadCell(got['KBK']!)).toBe('dead');
+    expect(got['KRK']!.dead).toBeGreaterThan(0);
+    expect(got['KRK']!.dead).toBeLessThan(got['KRK']!.total);
     const t = T.variant({ preset: 'torus' });
     expect(() => t.deadMaterials(['KQK', 'KPK'])).toThrow(/KPK/);
     t.free();
@@ -184,7 +184,8 @@ describe('the endings worker', () => {
     expect(passes.length).toBeGreaterThan(endings.length);
     expect(passes).toEqual([...passes].sort((a, b) => a - b)); // in order, ending by ending
     const want = column('mobius', endings);
-    expect(Object.fromEntries(Object.entries(dead ?? {}).map(([k, c]) => [k, deadCell(c)]))).toEqual(Object.fromEntries(want));
+    const counts = (dead ?? {}) as Record<string, DeadCount>;
+    expect(Object.fromEntries(Object.entries(counts).map(([k, c]) => [k, deadCell(c)]))).toEqual(Object.fromEntries(want));
 
     // a 4-piece solve (tens of seconds in wasm) cancelled by the next solve
     const heard: EndingPass[] = [];
