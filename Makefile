@@ -174,11 +174,20 @@ quick: $(B)/run_tests $(BIN)
 	tools/check-sizes
 	TC_BIN=./$(BIN) ./$(B)/run_tests $(addprefix -,$(QUICK_SKIP))
 
+# Each source is compiled once for every fuzz target (coverage without
+# libFuzzer's main: fuzzer-no-link) into build/fuzzobj; a target links its
+# own file with the library's objects and its FUZZ_EXTRA sources' objects.
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
+FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
+fuzzobj = $(patsubst %.c,$(B)/fuzzobj/%.o,$(1))
 fuzz: $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(ALL_HDR) $(NETS_C)
+$(B)/fuzzobj/%.o: %.c $(ALL_HDR) $(wildcard server/*.h games/*.h wasm/*.h)
 	@mkdir -p $(dir $@)
-	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(INC_all) -o $@ $< $(FUZZ_EXTRA) $(LIB_SRC) $(NETS_C) $(LDLIBS)
+	clang $(WARN) $(FUZZ_OBJ_FLAGS) $(CPPFLAGS) $(INC_all) -c -o $@ $<
+.SECONDEXPANSION:
+$(B)/fuzz/%: fuzz/%.c $$(call fuzzobj,$$(LIB_SRC) $$(NETS_C) $$(FUZZ_EXTRA))
+	@mkdir -p $(dir $@)
+	clang $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(INC_all) -o $@ $< $(filter %.o,$^) $(LDLIBS)
 
 # The protocol targets also link the protocol loops.
 FUZZ_PROTO := $(B)/fuzz/fuzz_uci $(B)/fuzz/fuzz_xboard
