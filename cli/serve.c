@@ -30,7 +30,7 @@ static int usage(int help, const char *bad)
             "                       [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
             "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR] [--secure-cookies]\n"
-            "                       [--trusted-proxy ADDRESS]\n");
+            "                       [--trusted-proxy ADDRESS] [--day-ms MS]\n");
     return !help;
 }
 
@@ -86,6 +86,11 @@ int cmd_serve(cli_ctx *c)
             bad = number(a, v, 1, 16, &o.engine_threads);
         else if (!strcmp(a, "--create-per-minute"))
             bad = number(a, v, 1, 1000000, &o.create_per_minute);
+        else if (!strcmp(a, "--day-ms")) { /* tests: a correspondence day of MS (docs/correspondence.md) */
+            int ms = 0;
+            bad = number(a, v, 1000, 86400000, &ms);
+            o.day_ms = ms;
+        }
         else if (!strcmp(a, "--db"))
             o.db = v;
         else if (!strcmp(a, "--cors"))

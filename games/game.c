@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DAY_MS (86400LL * 1000)
+#define DAY_MS TG_DAY_MS
 
 static tg_code fail(tc_error *err, tg_code code, const char *fmt, ...)
 {
@@ -52,6 +52,21 @@ static int random_hex(char *out, size_t bytes)
 
 /* ---------------------------------------------------------------- life */
 
+int64_t tg_clock_day_ms(const tg_clock *c) { return c->day_ms > 0 ? c->day_ms : DAY_MS; }
+
+/* Whether colour has its king alone: it can never checkmate, on any board
+ * (a king never gives check). */
+static int bare_king(const tc_position *p, int colour)
+{
+    int n = tc_variant_cells(tc_position_variant(p));
+    for (int c = 0; c < n; c++) {
+        int piece = tc_piece_at(p, c);
+        if (piece && TC_COLOUR(piece) == colour && TC_TYPE(piece) != TC_KING)
+            return 0;
+    }
+    return 1;
+}
+
 static tg_code check_clock(const tg_clock *c, tc_error *err)
 {
     switch (c->kind) {
@@ -68,6 +83,9 @@ static tg_code check_clock(const tg_clock *c, tc_error *err)
     case TG_CLOCK_CORRESPONDENCE:
         if (c->days < 1 || c->days > 60)
             return fail(err, TG_EBADINPUT, "clock: days per move must be 1 to 60, not %d", c->days);
+        if (c->day_ms < 0 || c->day_ms > DAY_MS)
+            return fail(err, TG_EBADINPUT, "clock: a day lasts at most %lld ms, not %lld ms", (long long)DAY_MS,
+                        (long long)c->day_ms);
         return TG_OK;
     }
     return fail(err, TG_EBADINPUT, "clock: unknown kind");
@@ -203,7 +221,7 @@ int64_t tg_game_clock_left(const tg_game *g, int side, int64_t now_ms)
     int64_t base;
     if (g->clock.kind == TG_CLOCK_NONE)
         return -1;
-    base = g->clock.kind == TG_CLOCK_FISCHER ? g->remaining_ms[side] : g->clock.days * DAY_MS;
+    base = g->clock.kind == TG_CLOCK_FISCHER ? g->remaining_ms[side] : g->clock.days * tg_clock_day_ms(&g->clock);
     if (side != tg_game_turn(g) || !tg_game_active(g) || !clock_running(g))
         return base;
     int64_t left = base - (now_ms - g->turn_started_ms);
@@ -244,6 +262,11 @@ int tg_game_check_flag(tg_game *g, int64_t now_ms)
     if (g->nmoves < 2) /* a correspondence game whose first moves never came */
         finish(g, TG_RESULT_ABORTED,
                turn == TC_WHITE ? "aborted: White did not make a first move" : "aborted: Black did not make a first move",
+               now_ms);
+    else if (bare_king(g->pos, !turn)) /* a lone king never gives check, so never mates */
+        finish(g, "1/2-1/2",
+               turn == TC_WHITE ? "White ran out of time, Black has a bare king: draw"
+                                : "Black ran out of time, White has a bare king: draw",
                now_ms);
     else
         finish(g, win_for(!turn), turn == TC_WHITE ? "White lost on time" : "Black lost on time", now_ms);
@@ -299,7 +322,7 @@ tg_code tg_game_move(tg_game *g, int side, const char *text, int64_t now_ms, tc_
         g->remaining_ms[side] += g->clock.increment_ms;
         r->clock_ms = g->remaining_ms[side];
     } else if (g->clock.kind == TG_CLOCK_CORRESPONDENCE) {
-        r->clock_ms = g->clock.days * DAY_MS;
+        r->clock_ms = g->clock.days * tg_clock_day_ms(&g->clock);
     }
     tc_make_move(g->pos, m);
     g->nmoves++;
@@ -484,7 +507,7 @@ void tg_game_pgn(const tg_game *g, FILE *out)
         snprintf(tcontrol, sizeof tcontrol, "%lld+%lld", (long long)(g->clock.initial_ms / 1000),
                  (long long)(g->clock.increment_ms / 1000));
     else if (g->clock.kind == TG_CLOCK_CORRESPONDENCE)
-        snprintf(tcontrol, sizeof tcontrol, "1/%lld", (long long)(g->clock.days * 86400LL));
+        snprintf(tcontrol, sizeof tcontrol, "1/%lld", (long long)(g->clock.days * tg_clock_day_ms(&g->clock) / 1000));
     clock_text(g->remaining_ms[0], wclock, sizeof wclock);
     clock_text(g->remaining_ms[1], bclock, sizeof bclock);
     for (int s = 0; s < 2; s++)

@@ -27,7 +27,11 @@ typedef struct tg_clock {
     tg_clock_kind kind;
     int64_t initial_ms, increment_ms;
     int days;
+    int64_t day_ms; /* correspondence: the length of a day (0: TG_DAY_MS) */
 } tg_clock;
+#define TG_DAY_MS (86400LL * 1000)
+/* The length of one of the clock's days. */
+int64_t tg_clock_day_ms(const tg_clock *c);
 
 /// One move as stored: coordinates and SAN (both written by the library),
 /// when it was played and the mover's clock after it (-1 when untimed).

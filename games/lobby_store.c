@@ -177,7 +177,8 @@ int tp_seek_told(tp_db *d, const char *id, tc_error *err)
 int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err)
 {
     tp_arg a[] = {TP_TEXT(user_id)};
-    return tp_db_exec(d, "DELETE FROM seeks WHERE user_id = ?1 AND taken_by = '' AND target_user = ''", a, 1, NULL, NULL, err);
+    return tp_db_exec(d, "DELETE FROM seeks WHERE user_id = ?1 AND taken_by = '' AND target_user = '' AND clock_kind <> 2",
+                      a, 1, NULL, NULL, err);
 }
 
 int tp_seeks_touch(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err)
@@ -187,13 +188,14 @@ int tp_seeks_touch(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err)
                       err);
 }
 
-int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, tc_error *err)
+int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, int64_t corr_old_ms, tc_error *err)
 {
-    tp_arg a[] = {TP_INT(stale_ms), TP_INT(old_ms)};
+    tp_arg a[] = {TP_INT(stale_ms), TP_INT(old_ms), TP_INT(corr_old_ms)};
     return tp_db_exec(d,
-                      "DELETE FROM seeks WHERE (taken_by = '' AND ((target_user = '' AND seen_ms < ?1) OR created_ms < ?2)) OR "
-                      "(taken_by <> '' AND created_ms < ?2)",
-                      a, 2, NULL, NULL, err);
+                      "DELETE FROM seeks WHERE (taken_by = '' AND clock_kind <> 2 AND "
+                      "((target_user = '' AND seen_ms < ?1) OR created_ms < ?2)) OR "
+                      "(taken_by = '' AND clock_kind = 2 AND created_ms < ?3) OR (taken_by <> '' AND created_ms < ?2)",
+                      a, 3, NULL, NULL, err);
 }
 
 int tp_lobby_game_insert(tp_db *d, const tp_lobby_game *g, int64_t now_ms, tc_error *err)

@@ -61,10 +61,12 @@ int tp_seeks_delete_user_open(tp_db *d, const char *user_id, tc_error *err);
 /* Refreshes seen_ms of a user's open seeks. */
 int tp_seeks_touch(tp_db *d, const char *user_id, int64_t now_ms, tc_error *err);
 /* Deletes open seeks not seen since stale_ms (challenges wait for their
- * player: only their age counts) or created before old_ms, and taken ones
- * older than old_ms. The rows deleted. tp_seeks_delete_user_open leaves a
- * user's challenges too. */
-int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, tc_error *err);
+ * player: only their age counts) or created before old_ms, open
+ * correspondence seeks and challenges created before corr_old_ms (they
+ * wait for a taker without their owner), and taken ones older than
+ * old_ms. The rows deleted. tp_seeks_delete_user_open leaves a user's
+ * challenges and correspondence seeks. */
+int tp_seeks_sweep(tp_db *d, int64_t stale_ms, int64_t old_ms, int64_t corr_old_ms, tc_error *err);
 
 /// A game that came from a seek.
 typedef struct tp_lobby_game {

@@ -112,5 +112,18 @@ const tg_migration tg_migrations[] = {
         "(SELECT id FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2'));"
         "ALTER TABLE seeks ADD COLUMN told INTEGER NOT NULL DEFAULT 0;"
         "CREATE INDEX games_ended ON games (updated_ms) WHERE result <> '*';"},
+    /* correspondence (docs/correspondence.md): the length of a game's day
+     * (serve --day-ms shortens it for tests; a game keeps the length it was
+     * made with), and the players' inbox (notify_store.h) */
+    {9, "ALTER TABLE games ADD COLUMN day_ms BIGINT NOT NULL DEFAULT 86400000;"
+        "CREATE TABLE notifications ("
+        " id TEXT PRIMARY KEY,"
+        " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+        " kind TEXT NOT NULL, game_id TEXT NOT NULL, text TEXT NOT NULL, url TEXT NOT NULL,"
+        " created_ms BIGINT NOT NULL, read INTEGER NOT NULL);"
+        "CREATE INDEX notifications_by_user ON notifications (user_id, created_ms);"
+        "CREATE INDEX notifications_by_age ON notifications (created_ms);"
+        "CREATE INDEX rated_games_by_white ON rated_games (white_user);"
+        "CREATE INDEX rated_games_by_black ON rated_games (black_user);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

@@ -80,7 +80,7 @@ _Static_assert(TG_ABANDON_MS == 300000, "SQL_ABANDON_MS must be TG_ABANDON_MS");
     "(clock_kind = 1 AND nmoves < 2 AND turn_started_ms + " SQL_ABANDON_MS " <= " n ") OR "                   \
     "(clock_kind = 1 AND nmoves >= 2 AND "                                                                     \
     "turn_started_ms + CASE WHEN white_ms < black_ms THEN white_ms ELSE black_ms END <= " n ") OR "                \
-    "(clock_kind = 2 AND turn_started_ms + days * 86400000 <= " n ")) ORDER BY id LIMIT " m ""
+    "(clock_kind = 2 AND turn_started_ms + days * day_ms <= " n ")) ORDER BY id LIMIT " m ""
 
 /* The archive's query, with each backend's placeholders: limit, id,
  * variant, player, result, offset ("" for no filter). The ratings are

@@ -81,8 +81,8 @@ static const struct {
 } prepared[] = {
     {"insert_game",
      "INSERT INTO games (" TG_GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
-     "$15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)",
-     30},
+     "$15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
+     31},
     {"insert_move", "INSERT INTO moves (game_id, ply, uci, san, at_ms, clock_ms) VALUES ($1, $2, $3, $4, $5, $6)", 6},
     {"load_game", "SELECT " TG_GAME_COLUMNS " FROM games WHERE id = $1", 1},
     {"load_moves", "SELECT uci, san, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply", 1},

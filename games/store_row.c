@@ -55,13 +55,14 @@ void tg_row_from_game(const tg_game *g, tg_value r[TG_GAME_NCOLUMNS])
     put_int(&r[k++], g->version);
     put_int(&r[k++], g->created_ms);
     put_int(&r[k++], g->updated_ms);
+    put_int(&r[k++], tg_clock_day_ms(&g->clock));
 }
 
 static const char *const column_names[TG_GAME_NCOLUMNS] = {
     "id", "white_token", "black_token", "variant", "title", "description", "width", "height", "files", "ranks",
     "seam", "setup", "start_fen", "clock_kind", "initial_ms", "increment_ms", "days", "engine_side",
     "engine_level", "white_ms", "black_ms", "turn_started_ms", "draw_offer", "takeback_offer", "result",
-    "termination", "nmoves", "version", "created_ms", "updated_ms"};
+    "termination", "nmoves", "version", "created_ms", "updated_ms", "day_ms"};
 
 static int get_int(const char *const *t, int k, int64_t lo, int64_t hi, int64_t *out, tc_error *err)
 {
@@ -98,7 +99,8 @@ int tg_row_to_game(const char *const t[TG_GAME_NCOLUMNS], tg_game *g, tc_error *
                 {10, 0, TC_MAX_RANKS}, {13, 0, 2},       {14, 0, big},       {15, 0, big},
                 {16, 0, 1000},        {17, -1, 1},       {18, 0, 20},        {19, -1, big},
                 {20, -1, big},        {21, 0, big},      {22, -1, 1},        {23, -1, 1},
-                {26, 0, TG_MAX_PLIES}, {27, 0, big},     {28, 0, big},       {29, 0, big}};
+                {26, 0, TG_MAX_PLIES}, {27, 0, big},     {28, 0, big},       {29, 0, big},
+                {30, 1, TG_DAY_MS}};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (get_int(t, ints[i].col, ints[i].lo, ints[i].hi, &x[ints[i].col], err))
             return -1;
@@ -132,6 +134,7 @@ int tg_row_to_game(const char *const t[TG_GAME_NCOLUMNS], tg_game *g, tc_error *
     g->version = x[27];
     g->created_ms = x[28];
     g->updated_ms = x[29];
+    g->clock.day_ms = x[30] == TG_DAY_MS ? 0 : x[30];
     return 0;
 }
 

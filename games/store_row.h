@@ -13,8 +13,8 @@
     "id, white_token, black_token, variant, title, description, width, height, files, ranks, seam, " \
     "setup, start_fen, clock_kind, initial_ms, increment_ms, days, engine_side, engine_level, "      \
     "white_ms, black_ms, turn_started_ms, draw_offer, takeback_offer, result, termination, nmoves, " \
-    "version, created_ms, updated_ms"
-#define TG_GAME_NCOLUMNS 30
+    "version, created_ms, updated_ms, day_ms"
+#define TG_GAME_NCOLUMNS 31
 
 /// One column value: an integer or text (text points into the game, or
 /// into buf for numbers written as text).

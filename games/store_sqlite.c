@@ -17,13 +17,13 @@ enum { ST_INSERT_GAME, ST_INSERT_MOVE, ST_LOAD_GAME, ST_LOAD_MOVES, ST_UPDATE_GA
 static const char *const sql_text[ST_COUNT] = {
     [ST_INSERT_GAME] = "INSERT INTO games (" TG_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
                        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, "
-                       "?28, ?29, ?30)",
+                       "?28, ?29, ?30, ?31)",
     [ST_INSERT_MOVE] = "INSERT INTO moves (game_id, ply, uci, san, at_ms, clock_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_LOAD_GAME] = "SELECT " TG_GAME_COLUMNS " FROM games WHERE id = ?1",
     [ST_LOAD_MOVES] = "SELECT uci, san, at_ms, clock_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
     [ST_UPDATE_GAME] = "UPDATE games SET white_ms = ?20, black_ms = ?21, turn_started_ms = ?22, draw_offer = ?23, "
                        "takeback_offer = ?24, result = ?25, termination = ?26, nmoves = ?27, version = ?28, "
-                       "updated_ms = ?30 WHERE id = ?1 AND version = ?31",
+                       "updated_ms = ?30 WHERE id = ?1 AND version = ?32",
     [ST_DELETE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
     [ST_ARCHIVE] = TG_ARCHIVE_SQL("?1", "?2", "?3", "?4", "?5", "?6"),
     [ST_PENDING] = TG_PENDING_SQL("?2", "?3", "?1"),

@@ -14,3 +14,11 @@ CHECKS += haproxy-test
 install-deps-test:
 	bash tests/tools/install-deps.sh
 CHECKS += install-deps-test
+
+# Correspondence games and the inbox (issue 31): two processes behind
+# HAProxy on one PostgreSQL, a day shortened to 4 s, one process killed and
+# started again while a game's time runs out. Needs PostgreSQL.
+.PHONY: correspondence-test
+correspondence-test: $(BIN)
+	tools/with-postgres bash tests/server/correspondence.sh ./$(BIN)
+CHECKS += correspondence-test

@@ -2,6 +2,7 @@
 #include "flag_timer.h"
 
 #include "game_state.h"
+#include "notify.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@ struct srv_timer {
     srv_gstore *store;
     srv_streams *streams;
     srv_engines *engines;
+    tp_db *db; /* the players' inbox: a correspondence game adjudicated */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -26,7 +28,7 @@ static int stopping(srv_timer *T)
     return s;
 }
 
-int srv_flag_check(srv_gstore *store, srv_streams *streams, tg_game *g)
+int srv_flag_check(srv_gstore *store, srv_streams *streams, tp_db *db, tg_game *g)
 {
     int64_t before = g->version;
     if (!tg_game_check_flag(g, srv_now_ms()))
@@ -34,6 +36,7 @@ int srv_flag_check(srv_gstore *store, srv_streams *streams, tg_game *g)
     tc_error err;
     if (srv_gstore_save(store, g, before, g->nmoves, &err) == TG_OK) {
         srv_streams_publish(streams, g);
+        srv_notify_game(db, g, 0); /* once: only the process whose save won tells */
         return 1;
     }
     return 0;
@@ -55,7 +58,7 @@ static void rescan(srv_timer *T)
             memcpy(after, list[i].id, sizeof after);
             if (srv_gstore_load(T->store, list[i].id, &g, &err) != TG_OK)
                 continue;
-            if (!srv_flag_check(T->store, T->streams, &g) && srv_engine_to_move(&g))
+            if (!srv_flag_check(T->store, T->streams, T->db, &g) && srv_engine_to_move(&g))
                 srv_engines_enqueue(T->engines, g.id, "");
             tg_game_free(&g);
         }
@@ -101,7 +104,7 @@ static void *timer_main(void *arg)
             tg_game g;
             tc_error err;
             if (srv_gstore_load(T->store, ids[i], &g, &err) == TG_OK) {
-                if (!srv_flag_check(T->store, T->streams, &g)) /* the clock moved on meanwhile */
+                if (!srv_flag_check(T->store, T->streams, T->db, &g)) /* the clock moved on meanwhile */
                     srv_streams_set_deadline(T->streams, g.id, srv_flag_deadline(&g, srv_now_ms()));
                 tg_game_free(&g);
             }
@@ -115,7 +118,7 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
-srv_timer *srv_timer_start(srv_gstore *store, srv_streams *streams, srv_engines *engines)
+srv_timer *srv_timer_start(srv_gstore *store, srv_streams *streams, srv_engines *engines, tp_db *db)
 {
     srv_timer *T = calloc(1, sizeof *T);
     if (!T)
@@ -123,6 +126,7 @@ srv_timer *srv_timer_start(srv_gstore *store, srv_streams *streams, srv_engines 
     T->store = store;
     T->streams = streams;
     T->engines = engines;
+    T->db = db;
     pthread_mutex_init(&T->lock, NULL);
     pthread_cond_init(&T->cond, NULL);
     pthread_create(&T->thread, NULL, timer_main, T);

@@ -13,17 +13,18 @@
 
 #include "engines.h"
 #include "game_store.h"
+#include "people_db.h"
 #include "streams.h"
 
 #define SRV_RESCAN_MAX 200
 
 typedef struct srv_timer srv_timer;
 
-srv_timer *srv_timer_start(srv_gstore *store, srv_streams *streams, srv_engines *engines);
+srv_timer *srv_timer_start(srv_gstore *store, srv_streams *streams, srv_engines *engines, tp_db *db);
 void srv_timer_stop(srv_timer *T);
 
 /* Ends g when its flag has fallen (saving and publishing it); 1 when it
  * did. */
-int srv_flag_check(srv_gstore *store, srv_streams *streams, tg_game *g);
+int srv_flag_check(srv_gstore *store, srv_streams *streams, tp_db *db, tg_game *g);
 
 #endif

@@ -25,7 +25,8 @@ static json_t *clock_json(const tg_clock *c)
         return json_pack("{s:s,s:I,s:I}", "kind", "fischer", "initial_ms", (json_int_t)c->initial_ms, "increment_ms",
                          (json_int_t)c->increment_ms);
     case TG_CLOCK_CORRESPONDENCE:
-        return json_pack("{s:s,s:i}", "kind", "correspondence", "days", c->days);
+        return json_pack("{s:s,s:i,s:I}", "kind", "correspondence", "days", c->days, "day_ms",
+                         (json_int_t)tg_clock_day_ms(c));
     default:
         return json_null();
     }

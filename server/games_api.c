@@ -23,6 +23,7 @@
 #include "game_auth.h"
 #include "game_chat.h"
 #include "lobby_store.h"
+#include "notify.h"
 #include "respond.h"
 #include "spectators.h"
 #include "streams.h"
@@ -33,8 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-
 
 struct srv_games {
     char url[1024];
@@ -47,6 +46,7 @@ struct srv_games {
     tg_listener *listener;
     srv_rate *rate;
     double per_minute;
+    long long day_ms; /* serve --day-ms (0: a real day) */
     tp_db *db; /* the chat's rows (game_chat.h), the spectators' */
     srv_spectators *_Atomic spectators; /* set after the listener starts */
 };
@@ -186,6 +186,7 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     int pg = !strncmp(G->url, "postgresql://", 13) || !strncmp(G->url, "postgres://", 11);
     G->cors = o->cors;
     G->per_minute = o->create_per_minute > 0 ? o->create_per_minute : 60;
+    G->day_ms = o->day_ms;
     G->proxy = o->trusted_proxy;
     G->rate = srv_rate_new(G->per_minute, G->proxy);
     if (!G->rate) {
@@ -219,7 +220,7 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     }
     srv_streams_on_spectators(G->streams, on_spectators, G);
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
-    G->timer = srv_timer_start(G->store, G->streams, G->engines);
+    G->timer = srv_timer_start(G->store, G->streams, G->engines, G->db);
     if (!G->engines || !G->timer) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         srv_games_stop(G);
@@ -267,9 +268,6 @@ int srv_games_owns(const char *t)
                                                                                             : 0;
 }
 
-
-
-
 static void finish_create(srv_games *G, struct MHD_Connection *c, tg_game *g, srv_response *r)
 {
     json_t *o = json_pack("{s:s,s:s,s:o}", "id", g->id, "url", "", "state", srv_state_json(g, srv_now_ms()));
@@ -291,7 +289,6 @@ static void finish_create(srv_games *G, struct MHD_Connection *c, tg_game *g, sr
     }
 }
 
-
 static void create_game(srv_games *G, const srv_site *site, struct MHD_Connection *c, const char *body, size_t len,
                         srv_response *r)
 {
@@ -309,6 +306,7 @@ static void create_game(srv_games *G, const srv_site *site, struct MHD_Connectio
         goto out;
     }
     tg_game g;
+    q.clock.day_ms = q.clock.kind == TG_CLOCK_CORRESPONDENCE ? G->day_ms : 0;
     tg_code rc = tg_game_new(&g, &def, fen && *fen ? fen : NULL, &q.clock, q.engine_side, (int)q.level, srv_now_ms(), &err);
     if (rc != TG_OK) {
         if (rc == TG_EBADINPUT)
@@ -447,7 +445,6 @@ static int rematch(srv_games *G, struct MHD_Connection *c, tg_game *old, int sid
     tg_game_free(&g);
     return 1;
 }
-
 
 /* A chat line of side's (or, open >= 0, side opening or closing the chat
  * to watchers), stored, then told to the game's watchers: here directly
@@ -597,6 +594,7 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
             break;
         }
         srv_streams_publish(G->streams, &g);
+        srv_notify_game(G->db, &g, is_move && !flagged);
         if (flagged)
             srv_route_error(r, 409, 1, "the game is over: %s", g.termination);
         else
@@ -611,7 +609,6 @@ static void game_action(srv_games *G, struct MHD_Connection *c, const char *id, 
     }
     json_decref(b);
 }
-
 
 int srv_games_check_body(const char *action, const char *body, size_t len)
 {
@@ -642,7 +639,6 @@ int srv_games_check_body(const char *action, const char *body, size_t len)
     return status;
 }
 
-
 /* Loads a game for reading, ending it first when its flag has fallen. */
 static int read_game(srv_games *G, const char *id, tg_game *g, srv_response *r, int api)
 {
@@ -656,11 +652,9 @@ static int read_game(srv_games *G, const char *id, tg_game *g, srv_response *r, 
         return -1;
     }
     if (tg_game_active(g) && g->clock.kind != TG_CLOCK_NONE)
-        srv_flag_check(G->store, G->streams, g);
+        srv_flag_check(G->store, G->streams, G->db, g);
     return 0;
 }
-
-
 
 static void game_page(srv_games *G, const srv_site *site, const char *id, srv_response *r)
 {

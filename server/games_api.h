@@ -23,6 +23,7 @@ typedef struct srv_games_options {
     int create_per_minute; /* games one client address may create a minute (default 60) */
     const char *cors;      /* an origin allowed to call the API, or NULL (no CORS) */
     const char *trusted_proxy; /* whose X-Forwarded-For names the client (limits per address), or NULL */
+    long long day_ms;      /* a correspondence day for the games made here (0: a real day) */
 } srv_games_options;
 
 /* Opens the store (applying migrations), starts the listener, the engine

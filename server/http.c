@@ -259,14 +259,14 @@ int srv_serve(const srv_options *o)
     srv_games *games = NULL;
     srv_people *people = NULL;
     if (!o->no_games) {
-        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors, o->trusted_proxy};
+        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors, o->trusted_proxy, o->day_ms};
         games = srv_games_start(&go, &err);
         if (!games) {
             fprintf(stderr, "topochess serve: --db %s: %s\n", o->db ? o->db : "topochess.db", err.msg);
             srv_site_free(site);
             return 1;
         }
-        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy};
+        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy, o->day_ms};
         people = srv_people_start(&po, &err);
         if (!people) {
             fprintf(stderr, "topochess serve: accounts: %s\n", err.msg);

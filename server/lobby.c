@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "respond.h"
 #include "games_api.h"
+#include "notify.h"
 #include "render.h"
 #include "rating_store.h"
 #include "store.h"
@@ -72,7 +73,8 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
     }
     const tg_clock *ck = f->clock ? srv_lobby_clock(f->clock) : NULL;
     if (!ck) {
-        snprintf(msg, n, "clock must be one of 3+2, 5+3, 10+5, 15+10, 30+20, corr1, corr3, corr7, not '%.20s'",
+        snprintf(msg, n, "clock must be one of 3+2, 5+3, 10+5, 15+10, 30+20, corr1, corr2, corr3, corr5, corr7, corr14, "
+                 "not '%.20s'",
                  f->clock ? f->clock : "");
         return 400;
     }
@@ -166,6 +168,12 @@ int srv_lobby_seek(srv_lobby *L, const srv_site *site, const char *user_id, cons
         return 500;
     }
     snprintf(id, TP_SEEK_ID_LEN + 1, "%s", s.id);
+    if (target.id[0]) { /* the challenged player hears of it wherever they are */
+        char text[512], label[32];
+        snprintf(text, sizeof text, "%s challenges you to a %s game of %s (%s).", name, rated ? "rated" : "casual",
+                 p->title, srv_lobby_clock_label(ck, label, sizeof label));
+        srv_notify(L->db, target.id, "challenge", "", text, "/lobby");
+    }
     lobby_changed(L, 1);
     return 201;
 }
@@ -213,6 +221,7 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
         return 403;
     }
     tg_game g;
+    s.clock.day_ms = s.clock.kind == TG_CLOCK_CORRESPONDENCE ? L->day_ms : 0;
     if (tg_game_new(&g, &p->def, NULL, &s.clock, -1, 1, now_ms(), &err) != TG_OK) {
         snprintf(msg, n, "the game cannot be made: %s", err.msg);
         return 409;
@@ -250,6 +259,16 @@ int srv_lobby_accept(srv_lobby *L, const srv_site *site, const char *user_id, co
         return 500;
     }
     snprintf(location, ln, "/game/%s#token=%s", g.id, g.token[taker]);
+    tp_game_players pl;
+    if (s.clock.kind == TG_CLOCK_CORRESPONDENCE && tp_game_players_of(L->db, g.id, &pl, &err) == 1) {
+        /* the owner of a correspondence seek is seldom there when it is taken */
+        char text[512], url[160];
+        snprintf(text, sizeof text, "%s accepted your %s: %s, %d day%s a move; you play %s.", pl.name[taker],
+                 s.target_user[0] ? "challenge" : "seek", p->title, s.clock.days, s.clock.days == 1 ? "" : "s",
+                 owner == TC_WHITE ? "White: your move" : "Black");
+        snprintf(url, sizeof url, "/game/%s#token=%s", g.id, g.token[owner]);
+        srv_notify(L->db, s.user_id, owner == TC_WHITE ? "turn" : "start", g.id, text, url);
+    }
     tg_game_free(&g);
     lobby_changed(L, 1);
     return 303;
@@ -302,11 +321,11 @@ static void lobby_free(void *cls)
             *p = w->next;
             continue;
         }
-        others += w->user_id[0] && !strcmp((*p)->user_id, w->user_id);
+        others += w->user_id[0] && !strcmp((*p)->user_id, w->user_id) && !(*p)->inbox_only;
         p = &(*p)->next;
     }
     pthread_mutex_unlock(&L->reg);
-    if (w->user_id[0] && !others) {
+    if (w->user_id[0] && !others && !w->inbox_only) {
         tc_error err;
         if (tp_seeks_delete_user_open(L->db, w->user_id, &err) > 0)
             lobby_changed(L, 1);
@@ -327,19 +346,30 @@ static enum MHD_Result too_many(struct MHD_Connection *c, int all)
     return srv_http_send(c, &r, NULL);
 }
 
-enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr)
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr,
+                                 int inbox_only)
 {
     lwatch *w = calloc(1, sizeof *w);
     if (!w)
         return MHD_NO;
     w->L = L;
+    w->inbox_only = inbox_only;
     snprintf(w->addr, sizeof w->addr, "%s", addr ? addr : "?");
     snprintf(w->user_id, sizeof w->user_id, "%s", user_id ? user_id : "");
-    size_t len = 0;
-    char *list = srv_lobby_json(L, &len);
     srv_buf first = {0};
-    srv_buf_printf(&first, "retry: 2000\nevent: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
-    free(list);
+    srv_buf_str(&first, "retry: 2000\n");
+    if (!inbox_only) {
+        size_t len = 0;
+        char *list = srv_lobby_json(L, &len);
+        srv_buf_printf(&first, "event: seeks\ndata: %s\n\n", list ? list : "{\"seeks\":[]}");
+        free(list);
+    }
+    if (w->user_id[0]) { /* the count as it is now: later ones come when it changes */
+        tc_error err;
+        int unread = tp_notes_unread(L->db, w->user_id, &err);
+        if (unread >= 0)
+            srv_buf_printf(&first, "event: inbox\ndata: {\"unread\":%d}\n\n", unread);
+    }
     srv_sse_init(&w->q, c, first.p);
     srv_buf_free(&first);
     pthread_mutex_lock(&L->reg);
@@ -406,58 +436,83 @@ static void tick(srv_lobby *L, int changed, int beat)
 {
     tc_error err;
     int64_t t = now_ms();
-    if (beat && tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, &err) > 0) {
+    if (beat && tp_seeks_sweep(L->db, t - SRV_SEEK_STALE_MS, t - SRV_SEEK_LIFE_MS, t - SRV_CORR_SEEK_LIFE_MS, &err) > 0) {
         lobby_changed(L, 1);
         pthread_mutex_lock(&L->sleep_lock);
         L->dirty = 0; /* handled below */
         pthread_mutex_unlock(&L->sleep_lock);
         changed = 1;
     }
-    /* the users with a stream here */
+    /* the users with a stream here (lobby[i]: one of them a lobby page's) */
     char (*users)[TP_ID_LEN + 1] = NULL;
+    char *lobby = NULL;
     int nu = 0, cap = 0;
     pthread_mutex_lock(&L->reg);
     for (lwatch *w = L->ws; w; w = w->next) {
         if (!w->user_id[0])
             continue;
-        int dup = 0;
-        for (int i = 0; i < nu && !dup; i++)
-            dup = !strcmp(users[i], w->user_id);
-        if (dup)
+        int dup = -1;
+        for (int i = 0; i < nu && dup < 0; i++)
+            if (!strcmp(users[i], w->user_id))
+                dup = i;
+        if (dup >= 0) {
+            lobby[dup] |= !w->inbox_only;
             continue;
+        }
         if (nu == cap) {
             cap = cap ? 2 * cap : 16;
             void *grown = realloc(users, (size_t)cap * sizeof *users);
             if (!grown)
                 break;
             users = grown;
+            grown = realloc(lobby, (size_t)cap);
+            if (!grown)
+                break;
+            lobby = grown;
         }
+        lobby[nu] = (char)!w->inbox_only;
         snprintf(users[nu++], TP_ID_LEN + 1, "%s", w->user_id);
     }
     pthread_mutex_unlock(&L->reg);
     for (int i = 0; i < nu; i++) {
-        if (beat)
+        if (beat && lobby[i])
             tp_seeks_touch(L->db, users[i], t, &err);
+        if (!changed && !beat)
+            continue;
+        int slot = -1;
+        for (int k = 0; k < L->ncounts && slot < 0; k++)
+            if (!strcmp(L->counts[k].user_id, users[i]))
+                slot = k;
+        if (slot < 0) {
+            void *grown = realloc(L->counts, (size_t)(L->ncounts + 1) * sizeof *L->counts);
+            if (!grown)
+                continue;
+            L->counts = grown;
+            slot = L->ncounts++;
+            snprintf(L->counts[slot].user_id, TP_ID_LEN + 1, "%s", users[i]);
+            L->counts[slot].n = L->counts[slot].unread = -1;
+        }
+        /* the inbox's unread count, when it changed (here or on another
+         * process: a NOTIFY wakes this thread on PostgreSQL, the beat
+         * finds it on SQLite) */
+        int unread = tp_notes_unread(L->db, users[i], &err);
+        if (unread >= 0 && unread != L->counts[slot].unread) {
+            L->counts[slot].unread = unread;
+            char ev[96];
+            int len = snprintf(ev, sizeof ev, "event: inbox\ndata: {\"unread\":%d}\n\n", unread);
+            pthread_mutex_lock(&L->reg);
+            for (lwatch *w = L->ws; w; w = w->next)
+                if (!strcmp(w->user_id, users[i]))
+                    push(w, ev, (size_t)len);
+            pthread_mutex_unlock(&L->reg);
+        }
         if (!changed)
             continue;
         /* a challenge to a user with a stream here: tell its pages */
         tp_seek ch[16];
         int nc = tp_challenges(L->db, users[i], 1, ch, 16, &err);
-        int known = -1, slot = -1;
-        for (int k = 0; k < L->ncounts; k++)
-            if (!strcmp(L->counts[k].user_id, users[i]))
-                known = L->counts[k].n, slot = k;
-        if (nc >= 0 && nc != known) {
-            if (slot < 0) {
-                void *grown = realloc(L->counts, (size_t)(L->ncounts + 1) * sizeof *L->counts);
-                if (grown) {
-                    L->counts = grown;
-                    slot = L->ncounts++;
-                    snprintf(L->counts[slot].user_id, TP_ID_LEN + 1, "%s", users[i]);
-                }
-            }
-            if (slot >= 0)
-                L->counts[slot].n = nc;
+        if (nc >= 0 && nc != L->counts[slot].n) {
+            L->counts[slot].n = nc;
             char ev[96];
             int len = snprintf(ev, sizeof ev, "event: challenges\ndata: {\"to_you\":%d}\n\n", nc);
             pthread_mutex_lock(&L->reg);
@@ -466,6 +521,8 @@ static void tick(srv_lobby *L, int changed, int beat)
                     push(w, ev, (size_t)len);
             pthread_mutex_unlock(&L->reg);
         }
+        if (!lobby[i]) /* a taken seek is told to a lobby page, which follows it */
+            continue;
         tp_seek taken[4];
         int k = tp_seeks_taken_of(L->db, users[i], taken, 4, &err);
         for (int j = 0; j < k; j++) {
@@ -491,9 +548,12 @@ static void tick(srv_lobby *L, int changed, int beat)
     }
     L->ncounts = kept;
     free(users);
+    free(lobby);
     size_t len = 0;
     pthread_mutex_lock(&L->reg);
-    int watched = L->ws != NULL;
+    int watched = 0;
+    for (lwatch *w = L->ws; w && !watched; w = w->next)
+        watched = !w->inbox_only;
     pthread_mutex_unlock(&L->reg);
     char *list = watched && changed ? srv_lobby_json(L, &len) : NULL;
     if (watched && !changed) {
@@ -506,7 +566,8 @@ static void tick(srv_lobby *L, int changed, int beat)
         srv_buf_printf(&ev, "event: seeks\ndata: %s\n\n", list);
         pthread_mutex_lock(&L->reg);
         for (lwatch *w = L->ws; w && !ev.failed; w = w->next)
-            push(w, ev.p, ev.len);
+            if (!w->inbox_only)
+                push(w, ev.p, ev.len);
         pthread_mutex_unlock(&L->reg);
         srv_buf_free(&ev);
         free(L->last);
@@ -523,8 +584,15 @@ static void tick(srv_lobby *L, int changed, int beat)
             push(w, ": ping\n\n", 8);
         pthread_mutex_unlock(&L->reg);
     }
-    if (beat)
+    if (beat) {
         srv_lobby_count_results(L);
+        /* the inbox keeps a notification TP_NOTE_LIFE_MS (one process at
+         * a time may do it twice: a delete is idempotent) */
+        if (t - L->pruned_ms > 600000) {
+            L->pruned_ms = t;
+            tp_notes_prune(L->db, t - TP_NOTE_LIFE_MS, &err);
+        }
+    }
 }
 
 static void *lobby_main(void *arg)
@@ -551,7 +619,7 @@ static void *lobby_main(void *arg)
     return NULL;
 }
 
-srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err)
+srv_lobby *srv_lobby_start(tp_db *db, const char *url, long long day_ms, tc_error *err)
 {
     srv_lobby *L = calloc(1, sizeof *L);
     if (!L) {
@@ -559,6 +627,7 @@ srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err)
         return NULL;
     }
     L->db = db;
+    L->day_ms = day_ms;
     L->games = tg_store_open(url, err);
     if (!L->games) {
         free(L);

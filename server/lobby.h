@@ -21,10 +21,12 @@
 #ifndef SRV_LOBBY_H
 #define SRV_LOBBY_H
 
+#include "buf.h"
 #include "lobby_store.h"
 #include "route.h"
 #include "site.h"
 
+#include <jansson.h>
 #include <microhttpd.h>
 
 #define SRV_SEEKS_PER_USER 3
@@ -32,6 +34,9 @@
 #define SRV_SEEKS_MAX 200
 #define SRV_SEEK_LIFE_MS (30 * 60 * 1000)
 #define SRV_SEEK_STALE_MS (30 * 1000)
+/* A correspondence seek or challenge waits this long for a taker, its
+ * owner present or not. */
+#define SRV_CORR_SEEK_LIFE_MS (7LL * 24 * 3600 * 1000)
 #define SRV_LOBBY_TIMEOUT 60
 #define SRV_LOBBY_BEAT_MS 3000
 
@@ -39,7 +44,7 @@ typedef struct srv_lobby srv_lobby;
 
 /* Starts the lobby on a database (the caller's, kept) and the games'
  * store at url; NULL with err. */
-srv_lobby *srv_lobby_start(tp_db *db, const char *url, tc_error *err);
+srv_lobby *srv_lobby_start(tp_db *db, const char *url, long long day_ms, tc_error *err);
 void srv_lobby_stop(srv_lobby *L);
 
 /// A seek as a form asks for it (strings as sent, NULL when absent).
@@ -88,8 +93,27 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
 /* A signed-in player's games in progress (heap HTML, "" when none; NULL
  * on a fault): the ones where it is their turn first, each linked with
  * their side's token, so a game stays reachable from any browser they log
- * in on (the correspondence inbox). */
+ * in on (the "your turn" list of the lobby, home and account pages). */
+/* The <option>s of the clocks a seek or a challenge may ask for (5+3
+ * selected). */
+void srv_lobby_clock_options(srv_buf *b);
+
 char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name);
+
+/// One of a player's games in progress ("your turn" lists).
+typedef struct srv_my_game {
+    char game_id[TG_ID_LEN + 1], token[TG_TOKEN_LEN + 1];
+    char variant[64], title[96], opponent[TP_NAME_MAX + 1];
+    int side, my_turn, correspondence, nmoves;
+    int64_t left_ms; /* the time left for the move being waited for; -1 untimed */
+} srv_my_game;
+#define SRV_MY_GAMES 100
+/* The player's games in progress (at most max), their turn first, then
+ * the least time left: the count, -1. */
+int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max);
+/* The same as a JSON array ({id, url, token, variant, opponent, side,
+ * your_turn, correspondence, left_ms, plies}), or NULL on a fault. */
+json_t *srv_lobby_my_games_json(srv_lobby *L, const char *user_id, const char *name);
 
 /* Handles the results of rated games that have ended, oldest end first
  * (games/rating_store.h: each once, in one transaction; those that do not
@@ -106,8 +130,15 @@ void srv_lobby_close_streams(srv_lobby *L);
 
 /* Opens a lobby stream on c for a user ("" for a watcher) from a client
  * address (srv_client_addr), under the game streams' limits (streams.h):
- * SRV_STREAMS_PER_ADDR lobby streams per address, SRV_MAX_STREAMS in all;
- * beyond them 429 with Retry-After. */
-enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr);
+ * SRV_STREAMS_PER_ADDR lobby and inbox streams per address,
+ * SRV_MAX_STREAMS in all; beyond them 429 with Retry-After. inbox_only
+ * (/api/inbox/events, a signed-in user's every page): the inbox's unread
+ * count and the challenges only; it keeps no seek alive and its end
+ * withdraws none. Every stream of a signed-in user hears `inbox`
+ * ({"unread": N}) when it opens and whenever the count changes (checked
+ * at a change in the lobby, a NOTIFY from another process, and every
+ * beat). */
+enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr,
+                                 int inbox_only);
 
 #endif

@@ -20,6 +20,7 @@ struct lwatch {
     srv_sse_queue q;
     char user_id[TP_ID_LEN + 1];
     char addr[48]; /* the client's address: the per-address limit */
+    int inbox_only; /* /api/inbox/events: the inbox's count and challenges, no seeks */
     srv_lobby *L;
     lwatch *next;
 };
@@ -30,7 +31,7 @@ struct srv_lobby {
     pthread_mutex_t reg; /* the watchers */
     lwatch *ws;
     char *last;          /* the list last published */
-    struct seen_count { char user_id[TP_ID_LEN + 1]; int n; } *counts; /* challenges last told, by user */
+    struct seen_count { char user_id[TP_ID_LEN + 1]; int n, unread; } *counts; /* challenges and unread notes last told, by user */
     int ncounts;
     int closing;         /* streams are being ended: no new ones (under reg) */
     pthread_t thread;
@@ -39,9 +40,13 @@ struct srv_lobby {
     pthread_cond_t wake;
     int dirty;             /* changed since the thread last looked (under sleep_lock) */
     tg_listener *listener; /* PostgreSQL: the other processes' changes (NOTIFY tg_lobby), else NULL */
+    long long day_ms;      /* a correspondence day (serve --day-ms; 0: a real one) */
+    int64_t pruned_ms;     /* when old notifications were last deleted */
 };
 
 /* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */
 const tg_clock *srv_lobby_clock(const char *key);
+/* Its words ("5+3", "3 days a move"; buf for one not in the list). */
+const char *srv_lobby_clock_label(const tg_clock *c, char *buf, size_t n);
 
 #endif

@@ -3,10 +3,12 @@
 #include "lobby_internal.h"
 
 #include "accounts.h"
+#include "notify_store.h"
 #include "rating_store.h"
 #include "render.h"
 #include "store.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,14 +27,21 @@ static const struct {
     const char *key, *label;
     tg_clock clock;
 } clocks[] = {
-    {"3+2", "3+2", {TG_CLOCK_FISCHER, 180000, 2000, 0}},
-    {"5+3", "5+3", {TG_CLOCK_FISCHER, 300000, 3000, 0}},
-    {"10+5", "10+5", {TG_CLOCK_FISCHER, 600000, 5000, 0}},
-    {"15+10", "15+10", {TG_CLOCK_FISCHER, 900000, 10000, 0}},
-    {"30+20", "30+20", {TG_CLOCK_FISCHER, 1800000, 20000, 0}},
-    {"corr1", "1 day a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 1}},
-    {"corr3", "3 days a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 3}},
-    {"corr7", "7 days a move", {TG_CLOCK_CORRESPONDENCE, 0, 0, 7}},
+#define FISCHER(ini, inc) {.kind = TG_CLOCK_FISCHER, .initial_ms = (ini), .increment_ms = (inc)}
+#define DAYS(n) {.kind = TG_CLOCK_CORRESPONDENCE, .days = (n)}
+    {"3+2", "3+2", FISCHER(180000, 2000)},
+    {"5+3", "5+3", FISCHER(300000, 3000)},
+    {"10+5", "10+5", FISCHER(600000, 5000)},
+    {"15+10", "15+10", FISCHER(900000, 10000)},
+    {"30+20", "30+20", FISCHER(1800000, 20000)},
+    {"corr1", "1 day a move", DAYS(1)},
+    {"corr2", "2 days a move", DAYS(2)},
+    {"corr3", "3 days a move", DAYS(3)},
+    {"corr5", "5 days a move", DAYS(5)},
+    {"corr7", "7 days a move", DAYS(7)},
+    {"corr14", "14 days a move", DAYS(14)},
+#undef FISCHER
+#undef DAYS
 };
 #define NCLOCKS ((int)(sizeof clocks / sizeof clocks[0]))
 
@@ -44,7 +53,14 @@ const tg_clock *srv_lobby_clock(const char *key)
     return NULL;
 }
 
-static const char *clock_label(const tg_clock *c, char *buf, size_t n)
+void srv_lobby_clock_options(srv_buf *b)
+{
+    for (int i = 0; i < NCLOCKS; i++)
+        srv_buf_printf(b, "<option value=\"%s\"%s>%s</option>", clocks[i].key, i == 1 ? " selected" : "",
+                       clocks[i].label);
+}
+
+const char *srv_lobby_clock_label(const tg_clock *c, char *buf, size_t n)
 {
     for (int i = 0; i < NCLOCKS; i++)
         if (clocks[i].clock.kind == c->kind && clocks[i].clock.initial_ms == c->initial_ms &&
@@ -60,7 +76,7 @@ static json_t *seek_json(const tp_seek *s)
 {
     char buf[32];
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:i, s:b, s:i, s:i}", "id", s->id, "name", s->name,
-                     "variant", s->variant, "clock", clock_label(&s->clock, buf, sizeof buf), "kind",
+                     "variant", s->variant, "clock", srv_lobby_clock_label(&s->clock, buf, sizeof buf), "kind",
                      s->clock.kind == TG_CLOCK_CORRESPONDENCE ? "correspondence" : "fischer", "rated", s->rated,
                      "color", s->color, "rating", s->rating, "provisional", s->provisional, "min_rating",
                      s->min_rating, "max_rating", s->max_rating);
@@ -100,9 +116,7 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
             srv_buf_str(&b, "</option>");
         }
         srv_buf_str(&b, "</select></label>\n<label>Clock <select name=\"clock\">");
-        for (int i = 0; i < NCLOCKS; i++)
-            srv_buf_printf(&b, "<option value=\"%s\"%s>%s</option>", clocks[i].key, i == 1 ? " selected" : "",
-                           clocks[i].label);
+        srv_lobby_clock_options(&b);
         srv_buf_str(&b, "</select></label>\n<label>Your side <select name=\"color\"><option value=\"random\">random"
                         "</option><option value=\"white\">White</option><option value=\"black\">Black</option>"
                         "</select></label>\n<label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
@@ -129,7 +143,7 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
                 srv_buf_html(&b, to ? ch[i].name : ch[i].target_name);
                 srv_buf_str(&b, to ? " challenges you: " : " is challenged: ");
                 srv_buf_html(&b, p ? p->title : ch[i].variant);
-                srv_buf_printf(&b, ", %s, %s", clock_label(&ch[i].clock, buf, sizeof buf), ch[i].rated ? "rated" : "casual");
+                srv_buf_printf(&b, ", %s, %s", srv_lobby_clock_label(&ch[i].clock, buf, sizeof buf), ch[i].rated ? "rated" : "casual");
                 /* to you: accept or decline; yours: withdraw */
                 static const char *const acts[3][2] = {{"accept", "Accept"}, {"decline", "Decline"}, {"cancel", "Withdraw"}};
                 for (int k = to ? 0 : 2; k < (to ? 2 : 3); k++) {
@@ -158,7 +172,7 @@ char *srv_lobby_main(srv_lobby *L, const srv_site *site, const char *user_id, co
         srv_buf_html(&b, s->name);
         srv_buf_printf(&b, "</a></td><td>%d%s</td><td>", s->rating, s->provisional ? "?" : "");
         srv_buf_html(&b, p ? p->title : s->variant);
-        srv_buf_printf(&b, "</td><td>%s</td><td>%s</td><td>", clock_label(&s->clock, buf, sizeof buf),
+        srv_buf_printf(&b, "</td><td>%s</td><td>%s</td><td>", srv_lobby_clock_label(&s->clock, buf, sizeof buf),
                        s->rated ? "rated" : "casual");
         if (user_id && csrf) {
             int own = !strcmp(s->user_id, user_id);
@@ -204,7 +218,7 @@ char *srv_lobby_summary(srv_lobby *L, const srv_site *site)
         srv_buf_html(&b, s->name);
         srv_buf_printf(&b, "</a> (%d%s): ", s->rating, s->provisional ? "?" : "");
         srv_buf_html(&b, p ? p->title : s->variant);
-        srv_buf_printf(&b, ", %s, %s</li>\n", clock_label(&s->clock, buf, sizeof buf), s->rated ? "rated" : "casual");
+        srv_buf_printf(&b, ", %s, %s</li>\n", srv_lobby_clock_label(&s->clock, buf, sizeof buf), s->rated ? "rated" : "casual");
     }
     if (n > 0)
         srv_buf_str(&b, "</ul>\n");
@@ -272,56 +286,127 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
     return srv_buf_take(&b, NULL);
 }
 
-char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name)
+/* "2 days 3 h", "5 h", "12 min", "40 s": the time left for a move. */
+static void left_text(int64_t ms, char *buf, size_t n)
+{
+    int64_t s = ms / 1000;
+    if (s >= 86400)
+        snprintf(buf, n, "%lld day%s %lld h", (long long)(s / 86400), s >= 2 * 86400 ? "s" : "",
+                 (long long)(s % 86400 / 3600));
+    else if (s >= 3600)
+        snprintf(buf, n, "%lld h %lld min", (long long)(s / 3600), (long long)(s % 3600 / 60));
+    else if (s >= 60)
+        snprintf(buf, n, "%lld min", (long long)(s / 60));
+    else
+        snprintf(buf, n, "%lld s", (long long)s);
+}
+
+int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max)
 {
     tc_error err;
-    tp_played list[SRV_PLAYER_GAMES];
-    int n = tp_lobby_games_of(L->db, user_id, list, SRV_PLAYER_GAMES, &err);
-    if (n < 0)
-        return NULL;
-    srv_buf mine = {0}, theirs = {0};
+    tp_active_game *list = malloc((size_t)max * sizeof *list);
+    int n = list ? tp_active_games_of(L->db, user_id, list, max, &err) : -1;
+    if (n < 0) {
+        free(list);
+        return -1;
+    }
+    int k = 0;
     int64_t t = now_ms();
     for (int i = 0; i < n; i++) {
-        const tp_played *p = &list[i];
         tg_game g;
-        if (tg_store_load(L->games, p->game_id, &g, &err) != TG_OK)
+        if (tg_store_load(L->games, list[i].game_id, &g, &err) != TG_OK)
             continue;
-        int side = !strcmp(p->white, name) ? TC_WHITE : TC_BLACK;
-        if (strcmp(g.result, "*")) {
+        if (strcmp(g.result, "*") || tg_game_rebuild(&g, &err) != TG_OK) {
             tg_game_free(&g);
             continue;
         }
-        if (tg_game_rebuild(&g, &err) != TG_OK) {
-            tg_game_free(&g);
-            continue;
-        }
-        int turn = tg_game_turn(&g);
-        srv_buf *b = turn == side ? &mine : &theirs;
-        const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
-        srv_buf_printf(b, "<li class=\"tc-my-game%s\"><a href=\"/game/%s#token=%s\">", turn == side ? " tc-my-turn" : "",
-                       g.id, g.token[side]);
-        srv_buf_html(b, pg ? pg->title : p->variant);
-        srv_buf_str(b, " against ");
-        srv_buf_html(b, side == TC_WHITE ? p->black : p->white);
-        srv_buf_printf(b, "</a> <span>(%s, %s)</span>", side == TC_WHITE ? "you play White" : "you play Black",
-                       turn == side ? "your turn" : "their turn");
-        int64_t left = tg_game_clock_left(&g, turn, t);
-        if (g.clock.kind == TG_CLOCK_CORRESPONDENCE && left >= 0)
-            srv_buf_printf(b, " <span>%lld h left for the move</span>", (long long)(left / 3600000));
-        srv_buf_str(b, "</li>\n");
+        srv_my_game *m = &out[k++];
+        memset(m, 0, sizeof *m);
+        m->side = !strcmp(list[i].white, name) ? TC_WHITE : TC_BLACK;
+        m->my_turn = tg_game_turn(&g) == m->side;
+        snprintf(m->game_id, sizeof m->game_id, "%s", g.id);
+        snprintf(m->token, sizeof m->token, "%s", g.token[m->side]);
+        snprintf(m->variant, sizeof m->variant, "%s", list[i].variant);
+        snprintf(m->title, sizeof m->title, "%s", g.def.title);
+        snprintf(m->opponent, sizeof m->opponent, "%s", m->side == TC_WHITE ? list[i].black : list[i].white);
+        m->correspondence = g.clock.kind == TG_CLOCK_CORRESPONDENCE;
+        m->left_ms = tg_game_clock_left(&g, tg_game_turn(&g), t);
+        m->nmoves = g.nmoves;
         tg_game_free(&g);
     }
-    srv_buf out = {0};
-    if (mine.len || theirs.len) {
-        srv_buf_str(&out, "<h2>Your games</h2>\n<ul class=\"tc-my-games\">\n");
-        srv_buf_str(&out, mine.p ? mine.p : "");
-        srv_buf_str(&out, theirs.p ? theirs.p : "");
-        srv_buf_str(&out, "</ul>\n");
-    } else {
-        srv_buf_str(&out, "");
+    free(list);
+    /* the player's turn first, then the least time left */
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0; j--) {
+            srv_my_game *a = &out[j - 1], *b = &out[j];
+            int64_t la = a->left_ms < 0 ? INT64_MAX : a->left_ms, lb = b->left_ms < 0 ? INT64_MAX : b->left_ms;
+            if (a->my_turn > b->my_turn || (a->my_turn == b->my_turn && la <= lb))
+                break;
+            srv_my_game tmp = *a;
+            *a = *b;
+            *b = tmp;
+        }
+    return k;
+}
+
+char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id, const char *name)
+{
+    (void)site;
+    srv_my_game *list = malloc(SRV_MY_GAMES * sizeof *list);
+    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES) : -1;
+    if (n < 0) {
+        free(list);
+        return NULL;
     }
-    srv_buf_free(&mine);
-    srv_buf_free(&theirs);
+    srv_buf out = {0};
+    int turns = 0;
+    for (int i = 0; i < n; i++)
+        turns += list[i].my_turn;
+    if (n) {
+        srv_buf_printf(&out, "<section class=\"tc-my-games-box\"><h2>Your games <span class=\"tc-turn-count\">(%d "
+                             "your turn)</span></h2>\n<ul class=\"tc-my-games\">\n",
+                       turns);
+    }
+    for (int i = 0; i < n; i++) {
+        const srv_my_game *m = &list[i];
+        srv_buf_printf(&out, "<li class=\"tc-my-game%s\" data-game=\"%s\"><a href=\"/game/%s#token=%s\">",
+                       m->my_turn ? " tc-my-turn" : "", m->game_id, m->game_id, m->token);
+        srv_buf_html(&out, m->title);
+        srv_buf_str(&out, " against ");
+        srv_buf_html(&out, m->opponent);
+        srv_buf_printf(&out, "</a> <span>(%s, %s)</span>", m->side == TC_WHITE ? "you play White" : "you play Black",
+                       m->my_turn ? "your turn" : "their turn");
+        if (m->correspondence && m->left_ms >= 0) {
+            char left[48];
+            left_text(m->left_ms, left, sizeof left);
+            srv_buf_printf(&out, " <span class=\"tc-left\">%s left for the move</span>", left);
+        }
+        srv_buf_str(&out, "</li>\n");
+    }
+    if (n)
+        srv_buf_str(&out, "</ul></section>\n");
+    else
+        srv_buf_str(&out, "");
+    free(list);
     return srv_buf_take(&out, NULL);
 }
 
+
+json_t *srv_lobby_my_games_json(srv_lobby *L, const char *user_id, const char *name)
+{
+    srv_my_game *list = malloc(SRV_MY_GAMES * sizeof *list);
+    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES) : -1;
+    json_t *games = n < 0 ? NULL : json_array();
+    for (int i = 0; i < n; i++) {
+        char url[128];
+        snprintf(url, sizeof url, "/game/%s#token=%s", list[i].game_id, list[i].token);
+        json_array_append_new(games, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:I, s:i}", "id",
+                                               list[i].game_id, "url", url, "token", list[i].token, "variant",
+                                               list[i].variant, "opponent", list[i].opponent, "side",
+                                               list[i].side == TC_WHITE ? "white" : "black", "your_turn",
+                                               list[i].my_turn, "correspondence", list[i].correspondence, "left_ms",
+                                               (json_int_t)list[i].left_ms, "plies", list[i].nmoves));
+    }
+    free(list);
+    return games;
+}

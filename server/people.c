@@ -6,6 +6,8 @@
 #include "pages_http.h"
 
 #include "accounts.h"
+#include "inbox.h"
+#include "notify_store.h"
 #include "buf.h"
 #include "lobby.h"
 #include "lobby_store.h"
@@ -65,7 +67,7 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     snprintf(P->proxy, sizeof P->proxy, "%s", o->trusted_proxy ? o->trusted_proxy : "");
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
-    P->lobby = P->acc ? srv_lobby_start(P->db, url, err) : NULL;
+    P->lobby = P->acc ? srv_lobby_start(P->db, url, o->day_ms, err) : NULL;
     P->jobs = P->lobby ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
     if (P->lobby && !P->jobs)
         snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
@@ -100,6 +102,8 @@ int srv_people_owns(const char *target)
            path_is(target, "/account/password") || !strncmp(target, "/@/", 3) ||
            path_is(target, "/api/account") || path_is(target, "/lobby") || !strncmp(target, "/lobby/", 7) ||
            path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target) ||
+           path_is(target, "/inbox") || path_is(target, "/inbox/read") || path_is(target, "/api/inbox") ||
+           path_is(target, "/api/inbox/read") || path_is(target, "/api/inbox/events") ||
            !strcmp(target, "/");
 }
 
@@ -354,6 +358,10 @@ static void account_page(srv_people *P, srv_people_response *out, const tp_sessi
     if (changed)
         srv_buf_str(&b, "<p class=\"tc-done\" role=\"status\">Your password was changed; every other session of "
                         "this account was ended.</p>\n");
+    /* the games in progress, the player's turn first */
+    char *mine = srv_lobby_my_games(P->lobby, NULL, s->user_id, s->name);
+    srv_buf_str(&b, mine ? mine : "");
+    free(mine);
     srv_buf_printf(&b, "<p>%d session%s open (this browser and any other where you logged in).</p>\n",
                    open < 0 ? 0 : open, open == 1 ? "" : "s");
     srv_buf_str(&b, "<div class=\"tc-actions\"><form method=\"post\" action=\"/logout\">");
@@ -430,9 +438,9 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
             srv_buf_html(&b, site->pages[i].title);
             srv_buf_str(&b, "</option>");
         }
-        srv_buf_str(&b, "</select></label><label>Clock <select name=\"clock\"><option>5+3</option>"
-                        "<option>10+5</option><option>15+10</option><option value=\"corr3\">3 days a move</option>"
-                        "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
+        srv_buf_str(&b, "</select></label><label>Clock <select name=\"clock\">");
+        srv_lobby_clock_options(&b);
+        srv_buf_str(&b, "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
                         "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
     }
     char *games = srv_lobby_player_games(P->lobby, site, u.id);
@@ -581,6 +589,14 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     if (has)
         s = &sess;
     int stale = !has && sid[0]; /* a cookie that names no live session */
+    if (srv_inbox_owns(path)) {
+        srv_inbox_call ic = {rq->method, path,      rq->body,  rq->len,
+                             rq->csrf_header, rq->origin, rq->host, rq->fetch_site};
+        srv_inbox_http(P->db, s, stale, &ic, &out->r, out->location, sizeof out->location);
+        if (stale) /* an ended session: its cookie and the pages' hint go */
+            srv_session_cookie(out->set_cookie, sizeof out->set_cookie, NULL, secure);
+        return;
+    }
     if (srv_pages_owns(path)) {
         const char *q = strchr(t, '?');
         srv_pages_call pc = {rq->method, path, q ? q + 1 : NULL, rq->csrf_header, rq->origin, rq->host,
@@ -598,11 +614,19 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             return;
         }
         char *summary = srv_lobby_summary(P->lobby, site);
-        size_t len = 0;
-        char *doc = srv_site_home(site, summary ? summary : "", &len);
+        /* a signed-in player's games in progress, their turn first, above it */
+        char *mine = s ? srv_lobby_my_games(P->lobby, site, s->user_id, s->name) : NULL;
+        srv_buf both = {0};
+        srv_buf_str(&both, mine ? mine : "");
+        srv_buf_str(&both, summary ? summary : "");
+        free(mine);
         free(summary);
+        char *top = srv_buf_take(&both, NULL);
+        size_t len = 0;
+        char *doc = srv_site_home(site, top ? top : "", &len);
+        free(top);
         srv_route_page(&out->r, doc, len);
-        out->r.cache = "no-cache";
+        out->r.cache = s ? "no-store" : "no-cache";
         return;
     }
 
@@ -642,7 +666,16 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
                 srv_route_error(&out->r, 401, 1, "%s", stale ? "your session has ended: log in again" : "not logged in");
                 return;
             }
-            json(out, 200, json_pack("{s:s, s:s}", "name", s->name, "csrf", s->csrf));
+            /* the games in progress (their turn first) and the inbox's count */
+            json_t *games = srv_lobby_my_games_json(P->lobby, s->user_id, s->name);
+            int unread = games ? tp_notes_unread(P->db, s->user_id, &err) : -1;
+            if (unread < 0) {
+                json_decref(games);
+                srv_route_error(&out->r, 500, 1, "the account store failed");
+                return;
+            }
+            json(out, 200, json_pack("{s:s, s:s, s:i, s:o}", "name", s->name, "csrf", s->csrf, "unread", unread,
+                                     "games", games));
             return;
         }
         player_page(P, site, out, path + 3, s, 0);

@@ -27,6 +27,7 @@ typedef struct srv_people_options {
     const char *db;            /* the hosted games' --db (default topochess.db) */
     int secure_cookies;        /* always mark the cookie Secure (served over HTTPS) */
     const char *trusted_proxy; /* the address of a proxy whose X-Forwarded-Proto/-For are believed, or NULL */
+    long long day_ms;          /* a correspondence day for the lobby's games (0: a real day) */
 } srv_people_options;
 
 /* Opens the database (applying the migrations, as the game store does)

@@ -6,6 +6,7 @@
 #include "games_api.h"
 #include "lobby.h"
 #include "respond.h"
+#include "session.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -31,8 +32,12 @@ static enum MHD_Result send_out(struct MHD_Connection *c, srv_people_response *o
     }
     r->owned = NULL; /* the daemon frees it */
     srv_http_common_headers(resp, r, NULL);
-    if (out->set_cookie[0])
+    if (out->set_cookie[0]) {
+        char hint[128];
+        srv_session_hint(hint, sizeof hint, out->set_cookie);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, out->set_cookie);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, hint);
+    }
     if (out->location[0])
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, out->location);
     if (r->allow)
@@ -169,7 +174,15 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
         srv_people_user_of(P, rq.cookie, user_id);
         char client[48];
         srv_forwarded_client(ip, srv_people_proxy(P), rq.forwarded_for, client);
-        return srv_lobby_stream(srv_people_lobby(P), c, user_id, client);
+        return srv_lobby_stream(srv_people_lobby(P), c, user_id, client, 0);
+    }
+    if (!strcmp(method, "GET") && !strcmp(target, "/api/inbox/events")) {
+        char user_id[TP_ID_LEN + 1];
+        if (srv_people_user_of(P, rq.cookie, user_id) > 0 && user_id[0]) {
+            char client[48];
+            srv_forwarded_client(ip, srv_people_proxy(P), rq.forwarded_for, client);
+            return srv_lobby_stream(srv_people_lobby(P), c, user_id, client, 1);
+        }
     }
     srv_people_response out;
     if (hashing_route(method, target)) {

@@ -238,7 +238,10 @@ char *srv_render_document(const srv_doc *d, size_t *len)
     /* the rules of play (docs/rules.md) from every page */
     srv_buf_str(&b, "<a class=\"tc-rules-link\" href=\"/docs/rules\">rules of play</a> "
                     "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
+    /* the inbox link shows (with its unread count) for a signed-in player:
+     * the script reveals it (web/src/app/inbox.ts) */
     srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/games\">games</a> "
+                    "<a class=\"tc-inbox-link\" href=\"/inbox\" hidden>inbox<span class=\"tc-unread\" hidden></span></a> "
                     "<a href=\"/account\">account</a></nav>");
     srv_buf_str(&b, "</header>\n<main>\n");
     srv_buf_str(&b, d->main_html);

@@ -83,6 +83,13 @@ void srv_session_cookie(char *out, size_t n, const char *id, int secure)
              id ? SRV_SESSION_DAYS * 86400 : 0, secure ? "; Secure" : "");
 }
 
+void srv_session_hint(char *out, size_t n, const char *session_cookie)
+{
+    int ends = strstr(session_cookie, "Max-Age=0;") != NULL;
+    snprintf(out, n, "tc_in=%s; Path=/; Max-Age=%d; SameSite=Lax%s", ends ? "" : "1", ends ? 0 : SRV_SESSION_DAYS * 86400,
+             strstr(session_cookie, "; Secure") ? "; Secure" : "");
+}
+
 int srv_csrf_ok(const tp_session *s, const char *token)
 {
     size_t n = strlen(s->csrf);

@@ -34,6 +34,11 @@ int srv_session_close(tp_db *db, const char *id, tc_error *err);
 void srv_session_cookie(char *out, size_t n, const char *id, int secure);
 
 /* A form's CSRF token against the session's, in constant time. */
+/* The cookie sent beside a session cookie (the value srv_session_cookie
+ * wrote): tc_in=1 while signed in, removed with the session. It holds no
+ * secret: it only tells the pages' script that asking for the inbox's
+ * count is worth a request (a visitor without it asks for nothing). */
+void srv_session_hint(char *out, size_t n, const char *session_cookie);
 int srv_csrf_ok(const tp_session *s, const char *token);
 
 /* Whether a state-changing request comes from the hub's own pages: an

@@ -611,7 +611,7 @@ static void hosted_game_ends_dead(void)
         return;
     tg_game g;
     memset(&g, 0, sizeof g);
-    tg_clock clock = {TG_CLOCK_NONE, 0, 0, 0};
+    tg_clock clock = {TG_CLOCK_NONE, 0, 0, 0, 0};
     CHECK(tg_game_new(&g, &def, "k7/8/8/8/8/8/1Q6/7K w - - 0 1", &clock, -1, 0, 1000, &err) == TG_OK, "new: %s",
           err.msg);
     CHECK(!strcmp(g.result, "*"), "K+Q v K goes on");

@@ -23,7 +23,7 @@ static tc_variant_def preset(const char *name)
     return d;
 }
 
-static const tg_clock untimed = {TG_CLOCK_NONE, 0, 0, 0};
+static const tg_clock untimed = {TG_CLOCK_NONE, 0, 0, 0, 0};
 
 static int play(tg_game *g, const char *moves, int64_t t)
 {
@@ -115,7 +115,7 @@ static void test_clocks(void)
     tc_error e;
     tc_variant_def d = preset("klein-bottle");
     th_case("Fischer clocks start after each side's first move and gain the increment");
-    tg_clock fischer = {TG_CLOCK_FISCHER, 60000, 2000, 0};
+    tg_clock fischer = {TG_CLOCK_FISCHER, 60000, 2000, 0, 0};
     CHECK(tg_game_new(&g, &d, NULL, &fischer, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
     tc_error e2;
     CHECK(tg_game_move(&g, TC_WHITE, "d12", 5000, &e2) == TG_OK, "%s", e2.msg);  /* no clock yet */
@@ -135,13 +135,36 @@ static void test_clocks(void)
     tg_game_free(&g);
 
     th_case("correspondence: a move is due within its days");
-    tg_clock corr = {TG_CLOCK_CORRESPONDENCE, 0, 0, 2};
+    tg_clock corr = {TG_CLOCK_CORRESPONDENCE, 0, 0, 2, 0};
     CHECK(tg_game_new(&g, &d, NULL, &corr, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
     CHECK(tg_game_move(&g, TC_WHITE, "d12", 86400000LL, &e2) == TG_OK, "%s", e2.msg);
     CHECK(tg_game_move(&g, TC_BLACK, "e11", 86400000LL * 2, &e2) == TG_OK, "%s", e2.msg);
     CHECK(tg_game_check_flag(&g, 86400000LL * 4 - 1) == 0, "white has two days");
     CHECK(tg_game_check_flag(&g, 86400000LL * 4 + 1) == 1 && !strcmp(g.result, "0-1"), "overdue: %s", g.result);
     tg_game_free(&g);
+
+    th_case("correspondence: a shortened day (serve --day-ms) keeps its length, and a bare king cannot win on time");
+    tg_clock quick = {TG_CLOCK_CORRESPONDENCE, 0, 0, 3, 1000};
+    tc_variant_def chess = preset("chess");
+    CHECK(tg_game_new(&g, &chess, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", &quick, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "Qd2", 100, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_move(&g, TC_BLACK, "Ke7", 200, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_clock_left(&g, TC_WHITE, 1200) == 2000, "three days of 1 s: %lld left",
+          (long long)tg_game_clock_left(&g, TC_WHITE, 1200));
+    CHECK(tg_game_check_flag(&g, 200 + 3000 - 1) == 0, "White has three short days");
+    CHECK(tg_game_check_flag(&g, 200 + 3000) == 1 && !strcmp(g.result, "1/2-1/2") &&
+              !strcmp(g.termination, "White ran out of time, Black has a bare king: draw"),
+          "White's flag against a bare king: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    CHECK(tg_game_new(&g, &chess, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", &quick, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "Qd2", 100, &e2) == TG_OK && tg_game_move(&g, TC_BLACK, "Kf7", 200, &e2) == TG_OK &&
+              tg_game_move(&g, TC_WHITE, "Qd3", 300, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 300 + 3000) == 1 && !strcmp(g.result, "1-0") && !strcmp(g.termination, "Black lost on time"),
+          "Black's flag against a queen: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    tg_clock long_day = {TG_CLOCK_CORRESPONDENCE, 0, 0, 3, 86400001};
+    CHECK(tg_game_new(&g, &chess, NULL, &long_day, -1, 0, 0, &e) == TG_EBADINPUT && strstr(e.msg, "a day lasts"),
+          "a day over 24 h: %s", e.msg);
 
     th_case("a game that never started is aborted, not lost: a first move overdue, or none in 5 minutes");
     CHECK(tg_game_new(&g, &d, NULL, &corr, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
@@ -165,9 +188,9 @@ static void test_clocks(void)
     tg_game_free(&g);
 
     th_case("bad clocks are refused");
-    tg_clock bad = {TG_CLOCK_FISCHER, 10, 0, 0};
+    tg_clock bad = {TG_CLOCK_FISCHER, 10, 0, 0, 0};
     CHECK(tg_game_new(&g, &d, NULL, &bad, -1, 0, 0, &e) == TG_EBADINPUT && strstr(e.msg, "initial"), "%s", e.msg);
-    tg_clock bad2 = {TG_CLOCK_CORRESPONDENCE, 0, 0, 0};
+    tg_clock bad2 = {TG_CLOCK_CORRESPONDENCE, 0, 0, 0, 0};
     CHECK(tg_game_new(&g, &d, NULL, &bad2, -1, 0, 0, &e) == TG_EBADINPUT && strstr(e.msg, "days"), "%s", e.msg);
 }
 
@@ -191,7 +214,7 @@ static void test_offers(void)
     tg_game_free(&g);
 
     th_case("takebacks: asked, accepted by the opponent, back to the asker's turn; clocks restored");
-    tg_clock fischer = {TG_CLOCK_FISCHER, 60000, 0, 0};
+    tg_clock fischer = {TG_CLOCK_FISCHER, 60000, 0, 0, 0};
     CHECK(tg_game_new(&g, &d, NULL, &fischer, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
     play(&g, "d12 e11", 0);
     CHECK(tg_game_move(&g, TC_WHITE, "c12", 10000, &e) == TG_OK, "%s", e.msg); /* white 50 s */
@@ -248,7 +271,7 @@ static void test_store(void)
     th_case("%s: a game comes back as it went in, moves and clocks included", tg_store_kind(s));
     tg_game g, h;
     tc_variant_def d = preset("klein-bottle");
-    tg_clock fischer = {TG_CLOCK_FISCHER, 300000, 3000, 0};
+    tg_clock fischer = {TG_CLOCK_FISCHER, 300000, 3000, 0, 0};
     CHECK(tg_game_new(&g, &d, NULL, &fischer, TC_BLACK, 7, 1000, &e) == TG_OK, "%s", e.msg);
     CHECK(tg_store_insert(s, &g, &e) == TG_OK, "%s", e.msg);
     int stored = 0;
@@ -457,7 +480,7 @@ static void test_pending(void)
     CHECK(tg_game_new(&wait_b, &d, "4k3/8/8/8/8/8/8/4K2R b K - 0 1", &untimed, TC_BLACK, 3, 5, &e) == TG_OK, "%s",
           e.msg);
     CHECK(tg_game_new(&human, &d, NULL, &untimed, TC_BLACK, 3, 5, &e) == TG_OK, "%s", e.msg);
-    tg_clock minute = {TG_CLOCK_FISCHER, 60000, 0, 0};
+    tg_clock minute = {TG_CLOCK_FISCHER, 60000, 0, 0, 0};
     CHECK(tg_game_new(&timed, &d, NULL, &minute, -1, 0, 1000, &e) == TG_OK, "%s", e.msg);
     play(&timed, "e4 e5", 2000); /* Black moved at 2 s: White's clock runs, a minute left */
     CHECK(tg_game_new(&over, &d, NULL, &untimed, TC_WHITE, 3, 5, &e) == TG_OK, "%s", e.msg);

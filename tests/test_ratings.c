@@ -211,7 +211,7 @@ static void test_two_processes(tp_db *d, tg_store *st, srv_lobby *L)
     tc_error e;
     tp_db *d2 = tp_db_open(db_url, &e);
     CHECK(d2 != NULL, "%s", e.msg);
-    srv_lobby *L2 = d2 ? srv_lobby_start(d2, db_url, &e) : NULL;
+    srv_lobby *L2 = d2 ? srv_lobby_start(d2, db_url, 0, &e) : NULL;
     CHECK(L2 != NULL, "%s", e.msg);
     counter c1 = {L, 0}, c2 = {L2, 0};
     pthread_t th1, th2;
@@ -240,7 +240,7 @@ void suite_ratings(void)
     tg_store *st = tg_store_open(db_url, &e); /* the schema */
     CHECK(st != NULL, "store: %s", e.msg);
     tp_db *d = st ? tp_db_open(db_url, &e) : NULL;
-    srv_lobby *L = d ? srv_lobby_start(d, db_url, &e) : NULL;
+    srv_lobby *L = d ? srv_lobby_start(d, db_url, 0, &e) : NULL;
     CHECK(L != NULL, "lobby: %s", e.msg);
     if (!L) {
         tp_db_close(d);

@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/server/lib.sh
-lib_begin people-test "${1:-}" curl
+lib_begin people-test "${1:-}" curl jq
 has() { if grep -q -- "$3" <<< "$2"; then ok; else bad "$1: no '$3' in: $(head -c 300 <<< "$2")"; fi; }
 
 DB=${TG_TEST_DB:-$tmp/people.db}
@@ -197,11 +197,16 @@ form "$tmp/f.jar" "$U/login" 'name=Fay&password=lobby+password' > /dev/null
 r=$(form "$tmp/f.jar" "$U/lobby/seek/$sid/accept" "csrf=$(csrf "$tmp/f.jar")")
 is "a seek taken (its owner told) answers 409, as docs/accounts.md says" "$(code "$r")" 409
 has "a taken seek: message" "$r" "taken by someone else first"
-r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=torus&clock=corr3")
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=torus&clock=10%2B5")
 is "a second seek" "$(code "$r")" 303
 has "listed" "$(curl -s "$U/api/lobby")" '"variant":"torus"'
+r=$(form "$D" "$U/lobby/seek" "csrf=$(csrf "$D")&variant=mobius&clock=corr3")
+is "a correspondence seek" "$(code "$r")" 303
 kill $dan_pid 2>/dev/null; wait $dan_pid 2>/dev/null
-until_ok 10 bash -c "! curl -s '$U/api/lobby' | grep -q '\"name\":\"Dan\"'" || bad "Dan's seek outlived his stream"
+until_ok 10 bash -c "! curl -s '$U/api/lobby' | grep -q '\"variant\":\"torus\"'" || bad "Dan's seek outlived his stream"
+has "a correspondence seek stays without its owner's stream (docs/correspondence.md)" "$(curl -s "$U/api/lobby")" '"variant":"mobius"'
+r=$(form "$D" "$U/lobby/seek/$(curl -s "$U/api/lobby" | jq -r '.seeks[] | select(.variant == "mobius") | .id')/cancel" "csrf=$(csrf "$D")")
+is "withdrawn by its owner" "$(code "$r")" 303
 until_ok 10 grep -q '"seeks":\[\]' "$tmp/watch.sse" || bad "the watcher did not see the seek go"
 # a challenge reaches its player's stream; accepting it sends the challenger in
 stream "$E" "$tmp/eve.sse"; eve_pid=$spid

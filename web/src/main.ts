@@ -12,6 +12,7 @@ import { analysisPage, type AnalysisData } from './pages/analysis';
 import { gamePage, type GameData } from './pages/game';
 import { lobbyPage, type LobbyData } from './pages/lobby';
 import { editorPage, type EditorData } from './pages/editor';
+import { inboxPage, watchInbox, type InboxData } from './app/inbox';
 
 function fail(app: HTMLElement | null, e: unknown): void {
   const msg = e instanceof Error ? e.message : String(e);
@@ -27,6 +28,8 @@ function fail(app: HTMLElement | null, e: unknown): void {
 async function start(): Promise<void> {
   const page = document.body.dataset.page ?? '';
   const app = document.getElementById('tc-app');
+  // the header's inbox count on every page (the lobby's stream carries it there)
+  if (page !== 'lobby') watchInbox();
   try {
     switch (page) {
       case 'hub':
@@ -45,6 +48,9 @@ async function start(): Promise<void> {
         break;
       case 'lobby':
         lobbyPage(pageData<LobbyData>());
+        break;
+      case 'inbox':
+        inboxPage(pageData<InboxData>());
         break;
       case 'editor':
         if (app) await editorPage(app, pageData<EditorData>());

@@ -4,6 +4,7 @@
 // game the server names in a "start" event. The forms work without this
 // script; it only keeps the page current.
 import { el } from '../app/dom';
+import { watchInbox } from '../app/inbox';
 
 export interface LobbyData {
   name: string | null;
@@ -53,9 +54,13 @@ function row(s: Seek, data: LobbyData, titles: Map<string, string>): HTMLTableRo
 
 export function lobbyPage(data: LobbyData): void {
   const body = document.querySelector<HTMLTableSectionElement>('#tc-seeks tbody');
-  if (!body) return;
+  if (!body) {
+    watchInbox();
+    return;
+  }
   const titles = variantTitles();
   const events = new EventSource('/api/lobby/events');
+  watchInbox(events);
   events.addEventListener('seeks', (e) => {
     const list = (JSON.parse((e as MessageEvent<string>).data) as { seeks: Seek[] }).seeks;
     if (!list.length) {
