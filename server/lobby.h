@@ -105,12 +105,16 @@ typedef struct srv_my_game {
     char game_id[TG_ID_LEN + 1], token[TG_TOKEN_LEN + 1];
     char variant[64], title[96], opponent[TP_NAME_MAX + 1];
     int side, my_turn, correspondence, nmoves;
+    char *svg; /* srv_lobby_my_games_list: the position from the player's side (heap, or NULL) */
     int64_t left_ms; /* the time left for the move being waited for; -1 untimed */
 } srv_my_game;
 #define SRV_MY_GAMES 100
 /* The player's games in progress (at most max), their turn first, then
- * the least time left: the count, -1. */
-int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max);
+ * the least time left: the count, -1. with_svg: each with its position
+ * drawn (free them with srv_my_games_free). */
+int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max,
+                            int with_svg);
+void srv_my_games_free(srv_my_game *list, int n);
 /* The same as a JSON array ({id, url, token, variant, opponent, side,
  * your_turn, correspondence, left_ms, plies}), or NULL on a fault. */
 json_t *srv_lobby_my_games_json(srv_lobby *L, const char *user_id, const char *name);

@@ -301,7 +301,15 @@ static void left_text(int64_t ms, char *buf, size_t n)
         snprintf(buf, n, "%lld s", (long long)s);
 }
 
-int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max)
+void srv_my_games_free(srv_my_game *list, int n)
+{
+    for (int i = 0; list && i < n; i++)
+        free(list[i].svg);
+    free(list);
+}
+
+int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name, srv_my_game *out, int max,
+                            int with_svg)
 {
     tc_error err;
     tp_active_game *list = malloc((size_t)max * sizeof *list);
@@ -332,6 +340,12 @@ int srv_lobby_my_games_list(srv_lobby *L, const char *user_id, const char *name,
         m->correspondence = g.clock.kind == TG_CLOCK_CORRESPONDENCE;
         m->left_ms = tg_game_clock_left(&g, tg_game_turn(&g), t);
         m->nmoves = g.nmoves;
+        if (with_svg) { /* small, from the player's side; the board built from the game's own definition */
+            char fen[720], label[256];
+            tc_position_fen(g.pos, fen, sizeof fen);
+            snprintf(label, sizeof label, "%s against %s: the position now", g.def.title, m->opponent);
+            m->svg = srv_render_position_svg(tc_position_variant(g.pos), fen, label, 12, m->side == TC_BLACK);
+        }
         tg_game_free(&g);
     }
     free(list);
@@ -353,7 +367,7 @@ char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id
 {
     (void)site;
     srv_my_game *list = malloc(SRV_MY_GAMES * sizeof *list);
-    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES) : -1;
+    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES, 1) : -1;
     if (n < 0) {
         free(list);
         return NULL;
@@ -371,6 +385,8 @@ char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id
         const srv_my_game *m = &list[i];
         srv_buf_printf(&out, "<li class=\"tc-my-game%s\" data-game=\"%s\"><a href=\"/game/%s#token=%s\">",
                        m->my_turn ? " tc-my-turn" : "", m->game_id, m->game_id, m->token);
+        if (m->svg)
+            srv_buf_printf(&out, "<span class=\"tc-my-board\">%s</span>", m->svg);
         srv_buf_html(&out, m->title);
         srv_buf_str(&out, " against ");
         srv_buf_html(&out, m->opponent);
@@ -387,7 +403,7 @@ char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id
         srv_buf_str(&out, "</ul></section>\n");
     else
         srv_buf_str(&out, "");
-    free(list);
+    srv_my_games_free(list, n);
     return srv_buf_take(&out, NULL);
 }
 
@@ -395,7 +411,7 @@ char *srv_lobby_my_games(srv_lobby *L, const srv_site *site, const char *user_id
 json_t *srv_lobby_my_games_json(srv_lobby *L, const char *user_id, const char *name)
 {
     srv_my_game *list = malloc(SRV_MY_GAMES * sizeof *list);
-    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES) : -1;
+    int n = list ? srv_lobby_my_games_list(L, user_id, name, list, SRV_MY_GAMES, 0) : -1;
     json_t *games = n < 0 ? NULL : json_array();
     for (int i = 0; i < n; i++) {
         char url[128];

@@ -150,27 +150,26 @@ static void svg_side(srv_buf *b, int kind, int x1, int y1, int x2, int y2)
                    y1, x2, y2, colour[kind], kind == 1 ? " stroke-dasharray=\"3 2\"" : "");
 }
 
-char *srv_render_svg(const srv_page *p, int c)
+/* The board of pos drawn as SVG (heap): flip draws it from Black's side. */
+static char *board_svg(const tc_variant *v, const tc_position *pos, const char *label, int c, int flip)
 {
-    const tc_variant *v = p->variant;
     int W = tc_variant_width(v), H = tc_variant_height(v), m = 3;
-    tc_position *pos = tc_position_new(v);
-    if (!pos)
-        return NULL;
     srv_buf b = {0};
     srv_buf_printf(&b,
                    "<svg class=\"tc-thumb\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                    "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
                    W * c + 2 * m, H * c + 2 * m, W * c + 2 * m, H * c + 2 * m);
-    srv_buf_html(&b, p->title);
-    srv_buf_printf(&b, ": start position, %dx%d, %s\"><g transform=\"translate(%d %d)\">", W, H, p->topology, m, m);
+    srv_buf_html(&b, label);
+    srv_buf_printf(&b, "\"><g transform=\"translate(%d %d)\">", m, m);
+    /* where cell (x, y) is drawn: rank 1 at the bottom, or at the top flipped */
+#define PX(x) ((flip ? W - 1 - (x) : (x)) * c)
+#define PY(y) ((flip ? (y) : H - 1 - (y)) * c)
     /* light board, dark cells (a1 dark) on it, then each side's pieces */
     srv_buf_printf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"#f0d9b5\"/><g fill=\"#b58863\">", W * c, H * c);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
             if (!((x + y) & 1))
-                srv_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", x * c,
-                               (H - 1 - y) * c, c, c);
+                srv_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", PX(x), PY(y), c, c);
     srv_buf_str(&b, "</g>");
     for (int side = 0; side < 2; side++) {
         srv_buf_printf(&b, "<g font-size=\"%d\" text-anchor=\"middle\" stroke-width=\"0.5\" fill=\"%s\" stroke=\"%s\">",
@@ -179,24 +178,54 @@ char *srv_render_svg(const srv_page *p, int c)
             for (int x = 0; x < W; x++) {
                 int piece = tc_piece_at(pos, tc_cell(v, x, y));
                 if (piece && TC_COLOUR(piece) == side)
-                    srv_buf_printf(&b, "<text x=\"%d\" y=\"%d\">%s</text>", x * c + c / 2,
-                                   (H - 1 - y) * c + c - c / 6, glyph(piece));
+                    srv_buf_printf(&b, "<text x=\"%d\" y=\"%d\">%s</text>", PX(x) + c / 2, PY(y) + c - c / 6,
+                                   glyph(piece));
             }
         srv_buf_str(&b, "</g>");
     }
+    /* each cell's east and north sides (and the west and south of the
+     * first file and rank), drawn where they are seen */
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            int px = x * c, py = (H - 1 - y) * c;
-            svg_side(&b, side_kind(v, x, y, 1, 0), px + c, py, px + c, py + c); /* east */
-            svg_side(&b, side_kind(v, x, y, 0, 1), px, py, px + c, py);         /* north */
+            int px = PX(x), py = PY(y), east = flip ? px : px + c, west = flip ? px + c : px;
+            int north = flip ? py + c : py, south = flip ? py : py + c;
+            svg_side(&b, side_kind(v, x, y, 1, 0), east, py, east, py + c);
+            svg_side(&b, side_kind(v, x, y, 0, 1), px, north, px + c, north);
             if (x == 0)
-                svg_side(&b, side_kind(v, x, y, -1, 0), px, py, px, py + c);
+                svg_side(&b, side_kind(v, x, y, -1, 0), west, py, west, py + c);
             if (y == 0)
-                svg_side(&b, side_kind(v, x, y, 0, -1), px, py + c, px + c, py + c);
+                svg_side(&b, side_kind(v, x, y, 0, -1), px, south, px + c, south);
         }
+#undef PX
+#undef PY
     srv_buf_str(&b, "</g></svg>");
-    tc_position_free(pos);
     return srv_buf_take(&b, NULL);
+}
+
+char *srv_render_svg(const srv_page *p, int c)
+{
+    tc_position *pos = tc_position_new(p->variant);
+    if (!pos)
+        return NULL;
+    char label[512];
+    snprintf(label, sizeof label, "%s: start position, %dx%d, %s", p->title, tc_variant_width(p->variant),
+             tc_variant_height(p->variant), p->topology);
+    char *svg = board_svg(p->variant, pos, label, c, 0);
+    tc_position_free(pos);
+    return svg;
+}
+
+char *srv_render_position_svg(const tc_variant *v, const char *fen, const char *label, int c, int flip)
+{
+    tc_position *pos = tc_position_new(v);
+    tc_error err;
+    if (!pos || tc_position_set_fen(pos, fen, &err)) {
+        tc_position_free(pos);
+        return NULL;
+    }
+    char *svg = board_svg(v, pos, label, c, flip);
+    tc_position_free(pos);
+    return svg;
 }
 
 /* ---------------------------------------------------------------- Markdown */

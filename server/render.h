@@ -22,6 +22,9 @@ char *srv_json_error(const char *message, size_t *len);
 
 /* The start position drawn as SVG, joins marked (heap). */
 char *srv_render_svg(const srv_page *p, int cell_px);
+/* A position of a board (a FEN) drawn the same way, from Black's side when
+ * flip, with label as its text alternative (heap; NULL for a bad FEN). */
+char *srv_render_position_svg(const tc_variant *v, const char *fen, const char *label, int cell_px, int flip);
 
 /* Markdown to HTML with CommonMark, raw HTML and unsafe links dropped. */
 char *srv_render_markdown(const char *text, size_t len, size_t *out_len);

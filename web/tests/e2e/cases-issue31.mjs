@@ -82,6 +82,8 @@ test('correspondence: a seek taken while its owner is elsewhere, the inbox count
     assert(await mine.count() === 1, 'the home page lists no game of Ann\'s turn');
     const line = await mine.first().textContent();
     assert(/Klein Bottle Chess against Bob \(you play White, your turn\) (3 days 0 h|2 days 23 h) left for the move/.test(line ?? ''), `the list says: ${line}`);
+    const thumb = await mine.first().locator('svg').getAttribute('aria-label');
+    assert(thumb === 'Klein Bottle Chess against Bob: the position now', `the card's board: ${thumb}`);
     await shot(ann.page, 'correspondence-home-1366', true);
 
     // the inbox page: the note, unread, and the count goes to 0 once shown
