@@ -72,7 +72,7 @@ static int apply(const option *o, const char *value, cli_ctx *c)
         }
         break;
     case OPT_LEVEL: return parse_number(o->name, value, 1, 20, &c->level);
-    case OPT_MOVETIME: return parse_number(o->name, value, 1, 600000, &c->movetime);
+    case OPT_MOVETIME: c->movetime_given = 1; return parse_number(o->name, value, 1, 600000, &c->movetime);
     case OPT_UCI: c->uci = 1; break;
     case OPT_DIVIDE: c->divide = 1; break;
     case OPT_ASCII: c->ascii = 1; break;

@@ -24,6 +24,7 @@ typedef struct cli_ctx {
     int engine_side; /* play: the side topochess plays, -1 none */
     int level;       /* play: engine level 1..20 (20: no depth cap) */
     int movetime;    /* play: engine thinking time per move, ms */
+    int movetime_given; /* --movetime was given (review: time, not nodes) */
     const char *pgn_in;  /* play --pgn: the game to continue */
     const char *pgn_out; /* play --pgn-out: where the game is saved at the end */
     int compact;     /* play --compact: the short board drawing */

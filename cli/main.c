@@ -26,6 +26,9 @@ static int usage(FILE *out)
             "                      White) and the solved ending's verdict, if any; a second by default\n"
             "  pgn FILE [--fen]    replay every game of a PGN file\n"
             "  pgn FILE --xboard   write the games with coordinate moves, for XBoard's -lgf\n"
+            "  review FILE [nodes N | depth N] [--movetime MS] [--json]\n"
+            "                      every game judged move by move: PGN with [%%eval] after each move,\n"
+            "                      inaccuracies, mistakes and blunders with the better move, accuracy\n"
             "  bench [PART]        perft and search speed on fixed positions of every preset\n"
             "                      (--eval-file NET|'<none>': the search's evaluation; default built-in nets)\n"
             "  dead [MATERIAL ...] dead positions (docs/rules.md section 6) per material on every preset:\n"
@@ -150,6 +153,7 @@ static int cmd_perft(cli_ctx *c)
 }
 
 int cmd_pgn(cli_ctx *c);
+int cmd_review(cli_ctx *c);
 
 #define POSITION_OPTS (OPT_VARIANT | OPT_VARIANT_FILE | OPT_FEN | OPT_PLAY)
 #define VARIANT_OPTS (OPT_VARIANT | OPT_VARIANT_FILE)
@@ -170,6 +174,8 @@ static const cli_command commands[] = {
     {"analyse", cmd_analyse, 1, POSITION_OPTS, 0, 6, "up to six words",
      "analyse [depth N] [time SECONDS] [lines K]"},
     {"pgn", cmd_pgn, 0, VARIANT_OPTS | OPT_FEN | OPT_XBOARD, 1, 1, "one FILE", "pgn FILE [--fen | --xboard]"},
+    {"review", cmd_review, 0, VARIANT_OPTS | OPT_MOVETIME | OPT_JSON, 1, 3, "FILE [nodes N | depth N]",
+     "review FILE [nodes N | depth N] [--movetime MS] [--json]"},
     {"bench", cmd_bench, 0, OPT_EVAL_FILE, 0, 1, "one PART", "bench [perft|search] [--eval-file FILE|<none>]"},
     {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE, 0, 0, "", "uci [--eval-file FILE]"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},

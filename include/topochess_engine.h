@@ -194,6 +194,58 @@ int tc_engine_evaluate_parts(tc_engine *e, int *hand, int *net);
  * evaluation (docs/nnue.md). */
 int tc_engine_net_is_hybrid(const tc_engine *e);
 
+/* ---------------------------------------------------------------- game review */
+
+/* A finished game judged move by move (docs/analysis.md): every position
+ * of the game searched to the same limits, each move's loss in winning
+ * chances, and a mark for the bad ones.
+ *
+ * Winning chances of a score s (centipawns, a mate counted as +-10000):
+ *   chances(s) = 2 / (1 + exp(-0.00368208 s)) - 1        (-1 .. 1)
+ * (lichess's curve). A move loses drop = chances before - chances after,
+ * both for the side that moved (the score before is the best move's). Its
+ * mark: a blunder from 0.3, a mistake from 0.2, an inaccuracy from 0.1.
+ * Its accuracy, from the win percentages w = 50 + 50 chances:
+ *   accuracy = 103.1668 exp(-0.04354 (w_before - w_after)) - 3.1669,
+ * kept within 0..100 (100 for no loss); a player's accuracy is the mean of
+ * theirs. A position where the game ended is scored by the rules, not
+ * searched: checkmate, or 0 for a draw. */
+typedef enum { TC_MARK_NONE = 0, TC_MARK_INACCURACY, TC_MARK_MISTAKE, TC_MARK_BLUNDER } tc_mark;
+
+/// One move of a reviewed game.
+typedef struct tc_review_move {
+    tc_move played, best; /* best: the engine's move in the position before */
+    int score, mate;      /* after the move, for White: centipawns, or moves to mate (> 0 White mates) */
+    int best_score, best_mate; /* before the move, for White, with the best move */
+    double chances_before, chances_after; /* for the side that moved */
+    double accuracy;
+    tc_mark mark;
+    int depth;            /* of the search after the move (0: the rules decided) */
+} tc_review_move;
+
+/// The summary of one side.
+typedef struct tc_review_side {
+    double accuracy; /* mean of the moves', 0..100; 100 with no move */
+    int moves, inaccuracies, mistakes, blunders;
+} tc_review_side;
+
+/* Called after each position searched (done of total), may be NULL. */
+typedef void (*tc_review_progress_fn)(int done, int total, void *ctx);
+
+/* Reviews the game that led to `game` (its history from its start FEN),
+ * with e (of the game's variant; its hash is cleared first) searching each
+ * position to `limits` (a node or depth limit gives the same review on
+ * every run). out holds tc_ply_count(game) moves; sides[TC_WHITE] and
+ * sides[TC_BLACK] the summaries (either may be NULL). 0, or -1 with err
+ * (another variant's engine, no memory). */
+int tc_review_game(tc_engine *e, const tc_position *game, const tc_limits *limits, tc_review_move *out,
+                   tc_review_side sides[2], tc_review_progress_fn progress, void *ctx, tc_error *err);
+/* The winning chances of a score (centipawns; mate: moves to mate, > 0 the
+ * side mates), -1 .. 1. */
+double tc_review_chances(int score, int mate);
+/* "inaccuracy", "mistake", "blunder" or "". */
+const char *tc_mark_name(tc_mark m);
+
 /* Searches one position to `depth` with a fresh single-threaded engine and
  * a 16 MiB table; returns the node count (deterministic), 0 on failure.
  * best (may be NULL) receives the move found. */

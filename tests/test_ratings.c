@@ -49,7 +49,7 @@ static void game(tg_store *st, tp_db *d, const char *white, const char *black, i
 {
     static const char *const moves[] = {"e3", "e6", "d3", "d6"};
     tc_error e;
-    tg_clock ck = {TG_CLOCK_FISCHER, 300000, 3000, 0};
+    tg_clock ck = {TG_CLOCK_FISCHER, 300000, 3000, 0, 0};
     tg_game g;
     CHECK(tg_game_new(&g, &torus, NULL, &ck, -1, 1, t, &e) == TG_OK, "%s", e.msg);
     for (int i = 0; i < plies; i++)

@@ -1,0 +1,280 @@
+/* `topochess review FILE [nodes N | depth N] [--movetime MS] [--json]`:
+ * every game of a PGN file reviewed move by move (tc_review_game,
+ * docs/analysis.md) and written again as PGN with the engine's evaluation
+ * after each move as a [%eval] comment (the form lichess and other
+ * programs read), a NAG and a word for each inaccuracy, mistake and
+ * blunder with the move that was best, and each side's accuracy; with
+ * --json one JSON object a game instead. Progress goes to stderr. */
+#include "cli.h"
+
+#include "topochess_engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REVIEW_DEFAULT_NODES 150000
+#define REVIEW_MAX_NODES 100000000ull
+
+/* "0.35", "-1.20", "#3", "#-2" for White. */
+static void eval_text(int score, int mate, char *buf, size_t n)
+{
+    if (mate)
+        snprintf(buf, n, "#%d", mate);
+    else
+        snprintf(buf, n, "%.2f", score / 100.0);
+}
+
+/* One token of movetext, lines kept within 79 columns. */
+static void put(FILE *out, const char *tok, int *col)
+{
+    int n = (int)strlen(tok);
+    if (*col && *col + 1 + n > 79) {
+        fputc('\n', out);
+        *col = 0;
+    }
+    fprintf(out, "%s%s", *col ? " " : "", tok);
+    *col += n + (*col ? 1 : 0);
+}
+
+/* A comment's words, one token at a time (so lines still break). */
+static void put_words(FILE *out, const char *text, int *col)
+{
+    char word[160];
+    for (const char *s = text; *s;) {
+        size_t k = strcspn(s, " ");
+        if (k >= sizeof word)
+            k = sizeof word - 1;
+        memcpy(word, s, k);
+        word[k] = '\0';
+        if (k)
+            put(out, word, col);
+        s += k;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+static void put_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (const char *s = value; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputs("\"]\n", out);
+}
+
+static void side_text(const tc_review_side *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "accuracy %.0f%%, %d inaccurac%s, %d mistake%s, %d blunder%s", s->accuracy, s->inaccuracies,
+             s->inaccuracies == 1 ? "y" : "ies", s->mistakes, s->mistakes == 1 ? "" : "s", s->blunders,
+             s->blunders == 1 ? "" : "s");
+}
+
+static void write_pgn(const tc_pgn_game *g, const tc_position *game, const tc_review_move *mv,
+                      const tc_review_side sides[2], const char *budget, FILE *out)
+{
+    for (int i = 0; i < g->ntags; i++)
+        if (strcmp(g->tag_name[i], "Annotator"))
+            put_tag(out, g->tag_name[i], g->tag_value[i]);
+    char text[400], w[160], b[160];
+    snprintf(text, sizeof text, "topochess review (%s a position)", budget);
+    put_tag(out, "Annotator", text);
+    fputc('\n', out);
+    side_text(&sides[TC_WHITE], w, sizeof w);
+    side_text(&sides[TC_BLACK], b, sizeof b);
+    int col = 0;
+    snprintf(text, sizeof text, "{ White: %s. Black: %s. }", w, b);
+    put_words(out, text, &col);
+    tc_position *p = tc_position_new(tc_position_variant(game));
+    tc_error err;
+    tc_position_set_fen(p, tc_position_start_fen(game), &err);
+    int n = tc_ply_count(game);
+    char tok[160], best[40], ev[24], was[24];
+    for (int i = 0; i < n; i++) {
+        int white = tc_side_to_move(p) == TC_WHITE;
+        if (white || i == 0) {
+            snprintf(tok, sizeof tok, "%d.%s", tc_fullmove_number(p), white ? "" : "..");
+            put(out, tok, &col);
+        }
+        const tc_review_move *m = &mv[i];
+        tc_move_to_san(p, m->played, tok);
+        static const char *const suffix[] = {"", "?!", "?", "??"};
+        static const char *const word[] = {"", "Inaccuracy", "Mistake", "Blunder"};
+        strcat(tok, suffix[m->mark]);
+        put(out, tok, &col);
+        best[0] = '\0';
+        if (m->mark && m->best)
+            tc_move_to_san(p, m->best, best);
+        tc_make_move(p, m->played);
+        tc_status st = tc_position_status(p);
+        if (st == TC_CHECKMATE) { /* nothing to evaluate after mate */
+            if (m->mark)
+                snprintf(text, sizeof text, "{ %s. %s was best. }", word[m->mark], best);
+            else
+                continue;
+        } else {
+            /* the command [%eval X] stays whole on its line */
+            eval_text(m->score, m->mate, ev, sizeof ev);
+            put(out, "{", &col);
+            snprintf(text, sizeof text, "[%%eval %s]", ev);
+            put(out, text, &col);
+            if (m->mark) {
+                eval_text(m->best_score, m->best_mate, was, sizeof was);
+                snprintf(text, sizeof text, "(%s -> %s) %s. %s was best. }", was, ev, word[m->mark], best);
+            } else {
+                snprintf(text, sizeof text, "}");
+            }
+        }
+        put_words(out, text, &col);
+    }
+    tc_position_free(p);
+    put(out, g->result[0] ? g->result : "*", &col);
+    fputs("\n\n", out);
+}
+
+static void write_json(int number, const tc_position *game, const tc_review_move *mv, const tc_review_side sides[2],
+                       FILE *out)
+{
+    tc_position *p = tc_position_new(tc_position_variant(game));
+    tc_error err;
+    tc_position_set_fen(p, tc_position_start_fen(game), &err);
+    fprintf(out, "{\"game\":%d,\"sides\":{", number);
+    for (int s = 0; s < 2; s++)
+        fprintf(out, "%s\"%s\":{\"accuracy\":%.1f,\"moves\":%d,\"inaccuracies\":%d,\"mistakes\":%d,\"blunders\":%d}",
+                s ? "," : "", s ? "black" : "white", sides[s].accuracy, sides[s].moves, sides[s].inaccuracies,
+                sides[s].mistakes, sides[s].blunders);
+    fputs("},\"moves\":[", out);
+    int n = tc_ply_count(game);
+    for (int i = 0; i < n; i++) {
+        const tc_review_move *m = &mv[i];
+        char san[32], best[32] = "", uci[16];
+        tc_move_to_san(p, m->played, san);
+        tc_move_to_uci(p, m->played, uci);
+        if (m->best)
+            tc_move_to_san(p, m->best, best);
+        fprintf(out,
+                "%s{\"ply\":%d,\"san\":\"%s\",\"uci\":\"%s\",\"score\":%d,\"mate\":%d,\"best\":\"%s\","
+                "\"best_score\":%d,\"best_mate\":%d,\"chances_before\":%.4f,\"chances_after\":%.4f,"
+                "\"accuracy\":%.1f,\"mark\":\"%s\",\"depth\":%d}",
+                i ? "," : "", i + 1, san, uci, m->score, m->mate, best, m->best_score, m->best_mate, m->chances_before,
+                m->chances_after, m->accuracy, tc_mark_name(m->mark), m->depth);
+        tc_make_move(p, m->played);
+    }
+    fputs("]}\n", out);
+    tc_position_free(p);
+}
+
+static void on_progress(int done, int total, void *ctx)
+{
+    int number = *(int *)ctx;
+    if (done == total || done % 10 == 0)
+        fprintf(stderr, "\rreview: game %d: %d of %d positions", number, done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+/* "nodes N" or "depth N" after FILE; -1 with a message when they are not. */
+static int read_budget(const cli_ctx *c, tc_limits *lim, char *text, size_t n)
+{
+    tc_limits_init(lim);
+    if (c->argc == 2 || c->argc > 3) {
+        fprintf(stderr, "topochess: review FILE takes 'nodes N' or 'depth N' after it, not '%s'\n", c->argv[1]);
+        return -1;
+    }
+    if (c->argc == 3) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(c->argv[2], &end, 10);
+        int depth = !strcmp(c->argv[1], "depth");
+        if ((!depth && strcmp(c->argv[1], "nodes")) || errno || *end || !*c->argv[2] || c->argv[2][0] == '-' ||
+            v < 1 || v > (depth ? (unsigned long long)TC_ENGINE_MAX_PLY - 1 : REVIEW_MAX_NODES)) {
+            fprintf(stderr, "topochess: review: expected 'nodes N' (1 to %llu) or 'depth N' (1 to %d), not '%s %s'\n",
+                    REVIEW_MAX_NODES, TC_ENGINE_MAX_PLY - 1, c->argv[1], c->argv[2]);
+            return -1;
+        }
+        if (depth)
+            lim->depth = (int)v;
+        else
+            lim->nodes = v;
+    } else if (c->movetime_given) {
+        lim->movetime = c->movetime;
+    } else {
+        lim->nodes = REVIEW_DEFAULT_NODES;
+    }
+    if (lim->depth)
+        snprintf(text, n, "depth %d", lim->depth);
+    else if (lim->nodes)
+        snprintf(text, n, "%llu nodes", (unsigned long long)lim->nodes);
+    else
+        snprintf(text, n, "%lld ms", (long long)lim->movetime);
+    return 0;
+}
+
+int cmd_review(cli_ctx *c)
+{
+    tc_limits lim;
+    char budget[48];
+    if (read_budget(c, &lim, budget, sizeof budget))
+        return 1;
+    size_t len;
+    char *text = cli_read_file(c->argv[0], &len);
+    if (!text)
+        return 1;
+    tc_pgn_reader r;
+    tc_pgn_reader_init(&r, text, len);
+    tc_pgn_game *g = malloc(sizeof *g);
+    tc_pgn_replay rp;
+    memset(&rp, 0, sizeof rp);
+    tc_engine *e = NULL;
+    int status = 0, number = 0;
+    for (;;) {
+        tc_error err;
+        int got = g ? tc_pgn_read_game(&r, g, &err) : 0;
+        if (got == 0)
+            break;
+        number++;
+        char conflict[200] = "";
+        if (got < 0) {
+            fprintf(stderr, "topochess: %s: game %d: %s\n", c->argv[0], number, err.msg);
+            status = 1;
+            continue;
+        }
+        int refused = cli_pgn_variant_conflict(g, c, conflict, sizeof conflict);
+        if (refused || tc_pgn_replay_next(g, &c->def, &rp, &err) || !rp.ok) {
+            fprintf(stderr, "topochess: %s: game %d (line %d): %s\n", c->argv[0], number, g->first_line,
+                    refused ? conflict : err.msg);
+            status = 1;
+            tc_pgn_game_free(g);
+            continue;
+        }
+        /* an engine a game: the replay may free the previous game's board */
+        tc_engine_free(e);
+        e = tc_engine_new(rp.variant, 32, 1);
+        int n = tc_ply_count(rp.position);
+        tc_review_move *mv = malloc((size_t)(n ? n : 1) * sizeof *mv);
+        tc_review_side sides[2];
+        if (!e || !mv || tc_review_game(e, rp.position, &lim, mv, sides, on_progress, &number, &err)) {
+            fprintf(stderr, "topochess: %s: game %d: %s\n", c->argv[0], number, e && mv ? err.msg : "out of memory");
+            status = 1;
+        } else if (c->json) {
+            write_json(number, rp.position, mv, sides, stdout);
+        } else {
+            write_pgn(g, rp.position, mv, sides, budget, stdout);
+        }
+        free(mv);
+        tc_pgn_game_free(g);
+    }
+    if (number == 0) {
+        fprintf(stderr, "topochess: %s: no games found (%s)\n", c->argv[0],
+                len ? "no tag pair or move in it" : "the file is empty");
+        status = 1;
+    }
+    tc_engine_free(e);
+    tc_pgn_replay_free(&rp);
+    free(g);
+    free(text);
+    return status;
+}
