@@ -138,33 +138,11 @@ static void write_pgn(const tc_pgn_game *g, const tc_position *game, const tc_re
 static void write_json(int number, const tc_position *game, const tc_review_move *mv, const tc_review_side sides[2],
                        FILE *out)
 {
-    tc_position *p = tc_position_new(tc_position_variant(game));
-    tc_error err;
-    tc_position_set_fen(p, tc_position_start_fen(game), &err);
-    fprintf(out, "{\"game\":%d,\"sides\":{", number);
-    for (int s = 0; s < 2; s++)
-        fprintf(out, "%s\"%s\":{\"accuracy\":%.1f,\"moves\":%d,\"inaccuracies\":%d,\"mistakes\":%d,\"blunders\":%d}",
-                s ? "," : "", s ? "black" : "white", sides[s].accuracy, sides[s].moves, sides[s].inaccuracies,
-                sides[s].mistakes, sides[s].blunders);
-    fputs("},\"moves\":[", out);
-    int n = tc_ply_count(game);
-    for (int i = 0; i < n; i++) {
-        const tc_review_move *m = &mv[i];
-        char san[32], best[32] = "", uci[16];
-        tc_move_to_san(p, m->played, san);
-        tc_move_to_uci(p, m->played, uci);
-        if (m->best)
-            tc_move_to_san(p, m->best, best);
-        fprintf(out,
-                "%s{\"ply\":%d,\"san\":\"%s\",\"uci\":\"%s\",\"score\":%d,\"mate\":%d,\"best\":\"%s\","
-                "\"best_score\":%d,\"best_mate\":%d,\"chances_before\":%.4f,\"chances_after\":%.4f,"
-                "\"accuracy\":%.1f,\"mark\":\"%s\",\"depth\":%d}",
-                i ? "," : "", i + 1, san, uci, m->score, m->mate, best, m->best_score, m->best_mate, m->chances_before,
-                m->chances_after, m->accuracy, tc_mark_name(m->mark), m->depth);
-        tc_make_move(p, m->played);
-    }
-    fputs("]}\n", out);
-    tc_position_free(p);
+    char *json = tc_review_json(game, mv, sides);
+    /* the library's object, with the game's number in front */
+    if (json)
+        fprintf(out, "{\"game\":%d,%s\n", number, json + 1);
+    free(json);
 }
 
 static void on_progress(int done, int total, void *ctx)

@@ -240,6 +240,24 @@ typedef void (*tc_review_progress_fn)(int done, int total, void *ctx);
  * (another variant's engine, no memory). */
 int tc_review_game(tc_engine *e, const tc_position *game, const tc_limits *limits, tc_review_move *out,
                    tc_review_side sides[2], tc_review_progress_fn progress, void *ctx, tc_error *err);
+/// What a search said of one position, from the side to move's view (as
+/// searches report it): for callers that search the positions themselves
+/// (the browser's engine worker) and let tc_review_judge judge.
+typedef struct tc_review_value {
+    int score, mate, depth;
+    tc_move best; /* 0: none (the game ended there) */
+} tc_review_value;
+/* Judges the game from the values of its positions (values[0] the start,
+ * values[tc_ply_count(game)] the end), as tc_review_game does after its
+ * searches; a position where the game ended is scored by the rules, its
+ * value ignored. */
+void tc_review_judge(const tc_position *game, const tc_review_value *values, tc_review_move *out,
+                     tc_review_side sides[2]);
+/* The review as JSON (heap; NULL if memory runs out): {"sides": {"white":
+ * {accuracy, moves, inaccuracies, mistakes, blunders}, "black": ...},
+ * "moves": [{ply, san, uci, score, mate, best, best_score, best_mate,
+ * chances_before, chances_after, accuracy, mark, depth}]} (docs/analysis.md). */
+char *tc_review_json(const tc_position *game, const tc_review_move *moves, const tc_review_side sides[2]);
 /* The winning chances of a score (centipawns; mate: moves to mate, > 0 the
  * side mates), -1 .. 1. */
 double tc_review_chances(int score, int mate);

@@ -181,3 +181,52 @@ unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double s
 {
     return nnue_random_file(tc_variant_width(v), tc_variant_height(v), hidden, 32, 32, 0, (uint64_t)seed, len);
 }
+
+/* ---------------------------------------------------------------- review */
+
+/* The review of the game that led to p (docs/analysis.md) from the values
+ * of its positions as the page's engine worker found them: one line a
+ * position, from the start, "SCORE MATE DEPTH BEST" (the side to move's
+ * view, BEST in coordinates or "-"); a position where the game ended is
+ * judged by the rules. tc_review_json's object, or NULL with err (a line
+ * missing or unreadable, a move that is not legal there). */
+char *EXPORT(tcw_game_review)(const tc_position *p, const char *values, tc_error *err)
+{
+    int n = tc_ply_count(p);
+    tc_review_value *at = calloc((size_t)n + 1, sizeof *at);
+    tc_review_move *out = calloc((size_t)n + 1, sizeof *out);
+    tc_position *q = tc_position_new(tc_position_variant(p));
+    char *json = NULL;
+    if (!at || !out || !q || tc_position_set_fen(q, tc_position_start_fen(p), err)) {
+        if (!at || !out || !q)
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+        goto done;
+    }
+    const char *s = values ? values : "";
+    for (int i = 0; i <= n; i++) {
+        char best[16];
+        int used = 0;
+        if (sscanf(s, "%d %d %d %15s%n", &at[i].score, &at[i].mate, &at[i].depth, best, &used) != 4) {
+            snprintf(err->msg, sizeof err->msg, "review: the value of position %d of %d is missing or unreadable", i,
+                     n + 1);
+            goto done;
+        }
+        s += used;
+        if (strcmp(best, "-") && tc_move_parse(q, best, &at[i].best, err)) {
+            snprintf(err->msg, sizeof err->msg, "review: position %d: best move '%s' is not legal there", i, best);
+            goto done;
+        }
+        if (i < n)
+            tc_make_move(q, tc_history_move(p, i));
+    }
+    tc_review_side sides[2];
+    tc_review_judge(p, at, out, sides);
+    json = tc_review_json(p, out, sides);
+    if (!json)
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+done:
+    tc_position_free(q);
+    free(at);
+    free(out);
+    return json;
+}

@@ -3,6 +3,7 @@
 #include "topochess_engine.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,79 +29,57 @@ const char *tc_mark_name(tc_mark m)
     return m >= TC_MARK_NONE && m <= TC_MARK_BLUNDER ? names[m] : "";
 }
 
-/// One position's value for White, searched or decided by the rules.
-typedef struct {
-    int score, mate, depth;
-    tc_move best;
-} judged;
-
-/* The position as the rules leave it (checkmate, a draw), or searched. */
-static void judge(tc_engine *e, const tc_position *p, const tc_limits *limits, judged *j)
+/* The value of a position for White: by the rules where the game ended
+ * there (checkmate, a draw), else the given search's. */
+static void for_white(const tc_position *p, const tc_review_value *given, tc_review_value *out)
 {
-    memset(j, 0, sizeof *j);
+    memset(out, 0, sizeof *out);
     int white = tc_side_to_move(p) == TC_WHITE;
     tc_status st = tc_position_status(p);
     if (st == TC_CHECKMATE) { /* the side to move is mated */
-        j->score = white ? -TC_SCORE_MATE : TC_SCORE_MATE;
+        out->score = white ? -TC_SCORE_MATE : TC_SCORE_MATE;
         return;
     }
     if (st != TC_ONGOING) /* stalemate, fifty moves, repetition, no mate possible */
         return;
-    tc_engine_set_position(e, p);
-    tc_search_result r = tc_engine_search(e, limits, NULL, NULL);
-    j->best = r.best;
-    j->depth = r.depth > 0 ? r.depth : 1;
-    j->score = white ? r.score : -r.score;
-    j->mate = white ? r.mate : -r.mate;
+    out->best = given->best;
+    out->depth = given->depth > 0 ? given->depth : 1;
+    out->score = white ? given->score : -given->score;
+    out->mate = white ? given->mate : -given->mate;
 }
 
 static double win_percent(double chances) { return 50.0 + 50.0 * chances; }
 
-int tc_review_game(tc_engine *e, const tc_position *game, const tc_limits *limits, tc_review_move *out,
-                   tc_review_side sides[2], tc_review_progress_fn progress, void *ctx, tc_error *err)
+void tc_review_judge(const tc_position *game, const tc_review_value *values, tc_review_move *out,
+                     tc_review_side sides[2])
 {
-    const tc_variant *v = tc_position_variant(game);
-    if (tc_engine_variant(e) != v) {
-        snprintf(err->msg, sizeof err->msg, "the engine is of another board than the game");
-        return -1;
-    }
     int n = tc_ply_count(game);
-    tc_position *p = tc_position_new(v);
-    judged *at = malloc((size_t)(n + 1) * sizeof *at);
-    if (!p || !at || tc_position_set_fen(p, tc_position_start_fen(game), err)) {
-        if (!p || !at)
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-        tc_position_free(p);
-        free(at);
-        return -1;
-    }
-    tc_engine_new_game(e);
-    for (int i = 0; i <= n; i++) {
-        judge(e, p, limits, &at[i]);
-        if (progress)
-            progress(i + 1, n + 1, ctx);
-        if (i < n)
-            tc_make_move(p, tc_history_move(game, i));
-    }
     tc_review_side sum[2];
     memset(sum, 0, sizeof sum);
     double acc[2] = {0, 0};
-    tc_position_free(p);
-    p = tc_position_new(v);
-    tc_position_set_fen(p, tc_position_start_fen(game), err);
+    tc_position *p = tc_position_new(tc_position_variant(game));
+    tc_error err;
+    if (!p || tc_position_set_fen(p, tc_position_start_fen(game), &err)) {
+        tc_position_free(p);
+        return;
+    }
+    tc_review_value before, after;
+    for_white(p, &values[0], &before);
     for (int i = 0; i < n; i++) {
         tc_review_move *m = &out[i];
         memset(m, 0, sizeof *m);
         int mover = tc_side_to_move(p), sign = mover == TC_WHITE ? 1 : -1;
         m->played = tc_history_move(game, i);
-        m->best = at[i].best;
-        m->best_score = at[i].score;
-        m->best_mate = at[i].mate;
-        m->score = at[i + 1].score;
-        m->mate = at[i + 1].mate;
-        m->depth = at[i + 1].depth;
-        m->chances_before = tc_review_chances(sign * at[i].score, sign * at[i].mate);
-        m->chances_after = tc_review_chances(sign * at[i + 1].score, sign * at[i + 1].mate);
+        tc_make_move(p, m->played);
+        for_white(p, &values[i + 1], &after);
+        m->best = before.best;
+        m->best_score = before.score;
+        m->best_mate = before.mate;
+        m->score = after.score;
+        m->mate = after.mate;
+        m->depth = after.depth;
+        m->chances_before = tc_review_chances(sign * before.score, sign * before.mate);
+        m->chances_after = tc_review_chances(sign * after.score, sign * after.mate);
         /* the best move loses nothing, whatever the deeper look after it says */
         double drop = m->played == m->best ? 0.0 : m->chances_before - m->chances_after;
         if (drop < 0)
@@ -116,13 +95,115 @@ int tc_review_game(tc_engine *e, const tc_position *game, const tc_limits *limit
         s->mistakes += m->mark == TC_MARK_MISTAKE;
         s->blunders += m->mark == TC_MARK_BLUNDER;
         acc[mover] += m->accuracy;
+        before = after;
+    }
+    tc_position_free(p);
+    for (int s2 = 0; s2 < 2; s2++)
+        sum[s2].accuracy = sum[s2].moves ? acc[s2] / sum[s2].moves : 100.0;
+    if (sides)
+        memcpy(sides, sum, sizeof sum);
+}
+
+int tc_review_game(tc_engine *e, const tc_position *game, const tc_limits *limits, tc_review_move *out,
+                   tc_review_side sides[2], tc_review_progress_fn progress, void *ctx, tc_error *err)
+{
+    const tc_variant *v = tc_position_variant(game);
+    if (tc_engine_variant(e) != v) {
+        snprintf(err->msg, sizeof err->msg, "the engine is of another board than the game");
+        return -1;
+    }
+    int n = tc_ply_count(game);
+    tc_position *p = tc_position_new(v);
+    tc_review_value *at = calloc((size_t)(n + 1), sizeof *at);
+    if (!p || !at || tc_position_set_fen(p, tc_position_start_fen(game), err)) {
+        if (!p || !at)
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+        tc_position_free(p);
+        free(at);
+        return -1;
+    }
+    tc_engine_new_game(e);
+    for (int i = 0; i <= n; i++) {
+        if (tc_position_status(p) == TC_ONGOING) { /* an ended game's last position is the rules' */
+            tc_engine_set_position(e, p);
+            tc_search_result r = tc_engine_search(e, limits, NULL, NULL);
+            at[i] = (tc_review_value){r.score, r.mate, r.depth, r.best};
+        }
+        if (progress)
+            progress(i + 1, n + 1, ctx);
+        if (i < n)
+            tc_make_move(p, tc_history_move(game, i));
+    }
+    tc_position_free(p);
+    tc_review_judge(game, at, out, sides);
+    free(at);
+    return 0;
+}
+
+/* A growing heap string for the JSON. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+    int failed;
+} jbuf;
+
+static void jput(jbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (int tries = 0; tries < 2 && !b->failed; tries++) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->failed = 1;
+        } else if (b->p && (size_t)k < b->cap - b->len) {
+            b->len += (size_t)k;
+            return;
+        } else {
+            size_t cap = (b->cap + (size_t)k + 1) * 2;
+            char *q = realloc(b->p, cap);
+            if (!q)
+                b->failed = 1;
+            else
+                b->p = q, b->cap = cap;
+        }
+    }
+}
+
+char *tc_review_json(const tc_position *game, const tc_review_move *moves, const tc_review_side sides[2])
+{
+    jbuf b = {0};
+    jput(&b, "{\"sides\":{");
+    for (int s = 0; s < 2; s++)
+        jput(&b, "%s\"%s\":{\"accuracy\":%.1f,\"moves\":%d,\"inaccuracies\":%d,\"mistakes\":%d,\"blunders\":%d}",
+             s ? "," : "", s ? "black" : "white", sides[s].accuracy, sides[s].moves, sides[s].inaccuracies,
+             sides[s].mistakes, sides[s].blunders);
+    jput(&b, "},\"moves\":[");
+    tc_position *p = tc_position_new(tc_position_variant(game));
+    tc_error err;
+    if (!p || tc_position_set_fen(p, tc_position_start_fen(game), &err))
+        b.failed = 1;
+    int n = tc_ply_count(game);
+    for (int i = 0; i < n && !b.failed; i++) {
+        const tc_review_move *m = &moves[i];
+        char san[32], best[32] = "", uci[16];
+        tc_move_to_san(p, m->played, san);
+        tc_move_to_uci(p, m->played, uci);
+        if (m->best)
+            tc_move_to_san(p, m->best, best);
+        jput(&b,
+             "%s{\"ply\":%d,\"san\":\"%s\",\"uci\":\"%s\",\"score\":%d,\"mate\":%d,\"best\":\"%s\","
+             "\"best_score\":%d,\"best_mate\":%d,\"chances_before\":%.4f,\"chances_after\":%.4f,"
+             "\"accuracy\":%.1f,\"mark\":\"%s\",\"depth\":%d}",
+             i ? "," : "", i + 1, san, uci, m->score, m->mate, best, m->best_score, m->best_mate, m->chances_before,
+             m->chances_after, m->accuracy, tc_mark_name(m->mark), m->depth);
         tc_make_move(p, m->played);
     }
     tc_position_free(p);
-    free(at);
-    for (int s = 0; s < 2; s++)
-        sum[s].accuracy = sum[s].moves ? acc[s] / sum[s].moves : 100.0;
-    if (sides)
-        memcpy(sides, sum, sizeof sum);
-    return 0;
+    jput(&b, "]}");
+    if (b.failed) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
 }

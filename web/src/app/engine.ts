@@ -112,6 +112,12 @@ export function createEngine(detail: VariantDetail, onEvaluation?: (s: Evaluatio
       });
       return r.best;
     },
+    async value(fen: string, moves: string[], nodes: number) {
+      const c = await get();
+      live = c;
+      const r = await c.search({ fen, moves, nodes });
+      return { score: r.score, mate: r.mate, depth: r.depth, best: r.best };
+    },
     stop() {
       live?.stop();
     },

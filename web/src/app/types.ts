@@ -101,6 +101,8 @@ export interface EngineLimits {
 export interface Engine {
   /** search the position reached by these moves; resolves with the best move (coordinates) or null */
   search(fen: string, moves: string[], limits: EngineLimits, onInfo: (info: EngineInfo) => void): Promise<string | null>;
+  /** search it to about `nodes` nodes; the value for the side to move and the best move (null: none) */
+  value(fen: string, moves: string[], nodes: number): Promise<{ score: number; mate: number; depth: number; best: string | null }>;
   stop(): void;
   terminate(): void;
 }

@@ -533,6 +533,46 @@ export class Variant {
 }
 
 /** A position with its history (for undo, repetitions and PGN). */
+/** What the engine said of one position (the side to move's view). */
+export interface ReviewValue {
+  score: number;
+  mate: number;
+  depth: number;
+  /** The best move in coordinates, or null where the game ended. */
+  best: string | null;
+}
+
+export interface ReviewSide {
+  accuracy: number;
+  moves: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** One move judged: scores for White (centipawns; mate: moves to mate, > 0
+ * White mates), chances for the mover (-1..1). */
+export interface ReviewMove {
+  ply: number;
+  san: string;
+  uci: string;
+  score: number;
+  mate: number;
+  best: string;
+  best_score: number;
+  best_mate: number;
+  chances_before: number;
+  chances_after: number;
+  accuracy: number;
+  mark: '' | 'inaccuracy' | 'mistake' | 'blunder';
+  depth: number;
+}
+
+export interface Review {
+  sides: { white: ReviewSide; black: ReviewSide };
+  moves: ReviewMove[];
+}
+
 export class Game {
   readonly variant: Variant;
   /** @internal */
@@ -656,6 +696,18 @@ export class Game {
     const ptr = this.m.x.tcw_game_ending(this.live());
     if (!ptr) throw new TopochessError('out of wasm memory');
     return this.m.takeJson<EndingFact | null>(ptr);
+  }
+
+  /** The review of the game played so far (docs/analysis.md): each
+   * position's search (values[0] the start, one more than the moves, from
+   * the side to move's view, as the engine worker reports them) judged by
+   * the library: marks, accuracy, the better move. */
+  review(values: ReviewValue[]): Review {
+    const m = this.m;
+    const text = values.map((v) => `${v.score | 0} ${v.mate | 0} ${v.depth | 0} ${v.best ?? '-'}`).join('\n');
+    const ptr = m.withStrs([text], (s) => m.x.tcw_game_review(this.live(), s.ptr, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    return this.json<Review>(ptr);
   }
 
   /** The FEN the history starts from. */

@@ -10,6 +10,8 @@ import { el } from '../app/dom';
 import { GameController } from '../app/game';
 import { fitGamePage } from '../app/gamefit';
 import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
+import { createEngine } from '../app/engine';
+import { BROWSER_REVIEW_NODES, reviewGame, reviewPanel } from '../app/review';
 import { playSound } from '../app/sound';
 import { loadRules } from '../app/rules';
 import type { VariantDetail } from '../app/types';
@@ -186,6 +188,34 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const pgn = el('a', { href: `/api/games/${state.id}/pgn`, 'data-pgn': '', download: `${state.id}.pgn` }, 'Download PGN');
   table.append(controls, note);
   side.append(el('p', {}, pgn, ' · ', el('a', { href: `/games?variant=${encodeURIComponent(state.variant)}` }, 'archive')));
+
+  // the computer review of an ended game, searched in this browser (docs/analysis.md)
+  const reviewBox = el('div', { class: 'tc-review-box', 'data-review-box': '', hidden: '' });
+  const reviewBtn = el('button', { type: 'button', 'data-action': 'review' }, 'Computer review');
+  const reviewState = el('span', { class: 'tc-review-state', 'aria-live': 'polite' });
+  reviewBox.append(el('p', {}, reviewBtn, ' ', reviewState));
+  side.append(reviewBox);
+  const showReviewBox = () => {
+    reviewBox.hidden = state.status !== 'ended' || state.moves.length < 1;
+  };
+  showReviewBox();
+  reviewBtn.addEventListener('click', () => {
+    reviewBtn.disabled = true;
+    const engine = createEngine(data.variant);
+    const moves = state.moves.map((m) => m.uci);
+    const start = performance.now();
+    reviewGame(data.variant, state.start_fen, moves, engine, BROWSER_REVIEW_NODES, (done, total) => {
+      reviewState.textContent = `reviewing in this browser: ${done} of ${total} positions`;
+    }).then((review) => {
+      reviewState.textContent = `done in ${((performance.now() - start) / 1000).toFixed(1)} s`;
+      reviewBox.querySelector('[data-review]')?.remove();
+      reviewBox.append(reviewPanel(review, state.start_fen, (ply) => ctl.goto(ply)));
+      fit();
+    }).catch((e: unknown) => {
+      reviewState.textContent = `the review failed: ${(e as Error).message}`;
+      reviewBtn.disabled = false;
+    }).finally(() => engine.terminate());
+  });
 
   // Where the bars, the title and the buttons go, and how large the board
   // is: the board fills the window's height (less the header) beside the
@@ -414,6 +444,7 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     received = performance.now();
     follow(s);
     if (text !== null) showNotice(text, s);
+    showReviewBox();
     refresh();
   };
 

@@ -27,6 +27,7 @@ import './cases-3d.mjs';
 import './cases-nets.mjs';
 import './cases-issue30.mjs';
 import './cases-issue31.mjs';
+import './cases-issue32.mjs';
 
 async function measure() {
   const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
