@@ -16,123 +16,26 @@
 #define REVIEW_DEFAULT_NODES 150000
 #define REVIEW_MAX_NODES 100000000ull
 
-/* "0.35", "-1.20", "#3", "#-2" for White. */
-static void eval_text(int score, int mate, char *buf, size_t n)
-{
-    if (mate)
-        snprintf(buf, n, "#%d", mate);
-    else
-        snprintf(buf, n, "%.2f", score / 100.0);
-}
-
-/* One token of movetext, lines kept within 79 columns. */
-static void put(FILE *out, const char *tok, int *col)
-{
-    int n = (int)strlen(tok);
-    if (*col && *col + 1 + n > 79) {
-        fputc('\n', out);
-        *col = 0;
-    }
-    fprintf(out, "%s%s", *col ? " " : "", tok);
-    *col += n + (*col ? 1 : 0);
-}
-
-/* A comment's words, one token at a time (so lines still break). */
-static void put_words(FILE *out, const char *text, int *col)
-{
-    char word[160];
-    for (const char *s = text; *s;) {
-        size_t k = strcspn(s, " ");
-        if (k >= sizeof word)
-            k = sizeof word - 1;
-        memcpy(word, s, k);
-        word[k] = '\0';
-        if (k)
-            put(out, word, col);
-        s += k;
-        while (*s == ' ')
-            s++;
-    }
-}
-
-static void put_tag(FILE *out, const char *name, const char *value)
-{
-    fprintf(out, "[%s \"", name);
-    for (const char *s = value; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
-    fputs("\"]\n", out);
-}
-
-static void side_text(const tc_review_side *s, char *buf, size_t n)
-{
-    snprintf(buf, n, "accuracy %.0f%%, %d inaccurac%s, %d mistake%s, %d blunder%s", s->accuracy, s->inaccuracies,
-             s->inaccuracies == 1 ? "y" : "ies", s->mistakes, s->mistakes == 1 ? "" : "s", s->blunders,
-             s->blunders == 1 ? "" : "s");
-}
-
+/* The game's own tags, then the reviewer's [Annotator], and the moves
+ * with the review's notes (tc_review_pgn). */
 static void write_pgn(const tc_pgn_game *g, const tc_position *game, const tc_review_move *mv,
                       const tc_review_side sides[2], const char *budget, FILE *out)
 {
-    for (int i = 0; i < g->ntags; i++)
-        if (strcmp(g->tag_name[i], "Annotator"))
-            put_tag(out, g->tag_name[i], g->tag_value[i]);
-    char text[400], w[160], b[160];
-    snprintf(text, sizeof text, "topochess review (%s a position)", budget);
-    put_tag(out, "Annotator", text);
-    fputc('\n', out);
-    side_text(&sides[TC_WHITE], w, sizeof w);
-    side_text(&sides[TC_BLACK], b, sizeof b);
-    int col = 0;
-    snprintf(text, sizeof text, "{ White: %s. Black: %s. }", w, b);
-    put_words(out, text, &col);
-    tc_position *p = tc_position_new(tc_position_variant(game));
-    tc_error err;
-    tc_position_set_fen(p, tc_position_start_fen(game), &err);
-    int n = tc_ply_count(game);
-    char tok[160], best[40], ev[24], was[24];
-    for (int i = 0; i < n; i++) {
-        int white = tc_side_to_move(p) == TC_WHITE;
-        if (white || i == 0) {
-            snprintf(tok, sizeof tok, "%d.%s", tc_fullmove_number(p), white ? "" : "..");
-            put(out, tok, &col);
+    const char **tags = calloc(2 * ((size_t)g->ntags + 1), sizeof *tags);
+    char annotator[120];
+    snprintf(annotator, sizeof annotator, "topochess review (%s a position)", budget);
+    int k = 0;
+    for (int i = 0; tags && i < g->ntags; i++)
+        if (strcmp(g->tag_name[i], "Annotator")) {
+            tags[2 * k] = g->tag_name[i];
+            tags[2 * k++ + 1] = g->tag_value[i];
         }
-        const tc_review_move *m = &mv[i];
-        tc_move_to_san(p, m->played, tok);
-        static const char *const suffix[] = {"", "?!", "?", "??"};
-        static const char *const word[] = {"", "Inaccuracy", "Mistake", "Blunder"};
-        strcat(tok, suffix[m->mark]);
-        put(out, tok, &col);
-        best[0] = '\0';
-        if (m->mark && m->best)
-            tc_move_to_san(p, m->best, best);
-        tc_make_move(p, m->played);
-        tc_status st = tc_position_status(p);
-        if (st == TC_CHECKMATE) { /* nothing to evaluate after mate */
-            if (m->mark)
-                snprintf(text, sizeof text, "{ %s. %s was best. }", word[m->mark], best);
-            else
-                continue;
-        } else {
-            /* the command [%eval X] stays whole on its line */
-            eval_text(m->score, m->mate, ev, sizeof ev);
-            put(out, "{", &col);
-            snprintf(text, sizeof text, "[%%eval %s]", ev);
-            put(out, text, &col);
-            if (m->mark) {
-                eval_text(m->best_score, m->best_mate, was, sizeof was);
-                snprintf(text, sizeof text, "(%s -> %s) %s. %s was best. }", was, ev, word[m->mark], best);
-            } else {
-                snprintf(text, sizeof text, "}");
-            }
-        }
-        put_words(out, text, &col);
+    if (tags) {
+        tags[2 * k] = "Annotator";
+        tags[2 * k++ + 1] = annotator;
     }
-    tc_position_free(p);
-    put(out, g->result[0] ? g->result : "*", &col);
-    fputs("\n\n", out);
+    tc_review_pgn(game, mv, sides, tags, k, g->result[0] ? g->result : "*", out);
+    free((void *)tags);
 }
 
 static void write_json(int number, const tc_position *game, const tc_review_move *mv, const tc_review_side sides[2],

@@ -310,6 +310,13 @@ void tc_pgn_replay_free(tc_pgn_replay *replay);
  * it. The FEN tag is written when the start is not the variant's own, or
  * always when tags hold SetUp "1". result NULL: the tags' Result, else the one the final position
  * implies (mate, draw) or "*". */
+/* The same with annotations: before (may be NULL) a comment before the
+ * first move; per ply i (either array may be NULL, an entry NULL or ""),
+ * suffix[i] glued to the move ("?!", "??", at most 8 bytes) and
+ * comment[i] written after it in braces (braces inside become spaces; a
+ * "[%...]" command is never broken across lines). */
+void tc_pgn_write_annotated(const tc_position *p, const char *const *tags, int ntags, const char *result,
+                            const char *before, const char *const *suffix, const char *const *comment, FILE *out);
 void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags,
                   const char *result, FILE *out);
 

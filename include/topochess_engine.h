@@ -258,6 +258,13 @@ void tc_review_judge(const tc_position *game, const tc_review_value *values, tc_
  * "moves": [{ply, san, uci, score, mate, best, best_score, best_mate,
  * chances_before, chances_after, accuracy, mark, depth}]} (docs/analysis.md). */
 char *tc_review_json(const tc_position *game, const tc_review_move *moves, const tc_review_side sides[2]);
+/* The reviewed game as PGN (tc_pgn_write_annotated): tags as tc_pgn_write
+ * takes them, each side's accuracy and marks in a comment before the
+ * moves, after each move its [%eval] for White (none after a checkmate),
+ * and on a marked move its NAG suffix (?!, ?, ??), the drop and the move
+ * that was best. */
+void tc_review_pgn(const tc_position *game, const tc_review_move *moves, const tc_review_side sides[2],
+                   const char *const *tags, int ntags, const char *result, FILE *out);
 /* The winning chances of a score (centipawns; mate: moves to mate, > 0 the
  * side mates), -1 .. 1. */
 double tc_review_chances(int score, int mate);

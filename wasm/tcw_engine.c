@@ -184,21 +184,19 @@ unsigned char *EXPORT(tcw_nnue_random)(const tc_variant *v, int hidden, double s
 
 /* ---------------------------------------------------------------- review */
 
-/* The review of the game that led to p (docs/analysis.md) from the values
- * of its positions as the page's engine worker found them: one line a
- * position, from the start, "SCORE MATE DEPTH BEST" (the side to move's
- * view, BEST in coordinates or "-"); a position where the game ended is
- * judged by the rules. tc_review_json's object, or NULL with err (a line
- * missing or unreadable, a move that is not legal there). */
-char *EXPORT(tcw_game_review)(const tc_position *p, const char *values, tc_error *err)
+/* The values of the game's positions read from the page's text, one line
+ * a position from the start: "SCORE MATE DEPTH BEST" (the side to move's
+ * view, BEST in coordinates or "-"), then judged (tc_review_judge) into
+ * out (n + 1 room) and sides. 0, or -1 with err (a line missing or
+ * unreadable, a move not legal there). */
+static int judge_values(const tc_position *p, const char *values, tc_review_move *out, tc_review_side sides[2],
+                        tc_error *err)
 {
-    int n = tc_ply_count(p);
+    int n = tc_ply_count(p), rc = -1;
     tc_review_value *at = calloc((size_t)n + 1, sizeof *at);
-    tc_review_move *out = calloc((size_t)n + 1, sizeof *out);
     tc_position *q = tc_position_new(tc_position_variant(p));
-    char *json = NULL;
-    if (!at || !out || !q || tc_position_set_fen(q, tc_position_start_fen(p), err)) {
-        if (!at || !out || !q)
+    if (!at || !q || tc_position_set_fen(q, tc_position_start_fen(p), err)) {
+        if (!at || !q)
             snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -219,14 +217,42 @@ char *EXPORT(tcw_game_review)(const tc_position *p, const char *values, tc_error
         if (i < n)
             tc_make_move(q, tc_history_move(p, i));
     }
-    tc_review_side sides[2];
     tc_review_judge(p, at, out, sides);
-    json = tc_review_json(p, out, sides);
-    if (!json)
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+    rc = 0;
 done:
     tc_position_free(q);
     free(at);
+    return rc;
+}
+
+/* The review of the game that led to p (docs/analysis.md) from the values
+ * the page's engine worker found (judge_values): tc_review_json's object,
+ * or NULL with err. */
+char *EXPORT(tcw_game_review)(const tc_position *p, const char *values, tc_error *err)
+{
+    tc_review_move *out = calloc((size_t)tc_ply_count(p) + 1, sizeof *out);
+    tc_review_side sides[2];
+    char *json = NULL;
+    if (!out)
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+    else if (!judge_values(p, values, out, sides, err) && !(json = tc_review_json(p, out, sides)))
+        snprintf(err->msg, sizeof err->msg, "out of memory");
     free(out);
     return json;
+}
+
+/* The same review as PGN with [%eval] comments (tc_review_pgn): tags and
+ * result as tcw_game_pgn takes them. NULL with err. */
+char *EXPORT(tcw_game_review_pgn)(const tc_position *p, const char *values, const char *tags, const char *result,
+                                  tc_error *err)
+{
+    tc_review_move *out = calloc((size_t)tc_ply_count(p) + 1, sizeof *out);
+    tc_review_side sides[2];
+    char *pgn = NULL;
+    if (!out)
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+    else if (!judge_values(p, values, out, sides, err) && !(pgn = tcw_pgn_text(p, tags, result, out, sides)))
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+    free(out);
+    return pgn;
 }

@@ -357,6 +357,12 @@ char *EXPORT(tcw_game_history)(const tc_position *p)
  * "" for the one the position implies. */
 char *EXPORT(tcw_game_pgn)(const tc_position *p, const char *tags, const char *result)
 {
+    return tcw_pgn_text(p, tags, result, NULL, NULL);
+}
+
+char *tcw_pgn_text(const tc_position *p, const char *tags, const char *result, const tc_review_move *review,
+                   const tc_review_side *sides)
+{
     char *copy = strdup(tags ? tags : "");
     /* as many tags as lines: no fixed limit */
     size_t lines = 1;
@@ -387,7 +393,10 @@ char *EXPORT(tcw_game_pgn)(const tc_position *p, const char *tags, const char *r
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (f) {
-        tc_pgn_write(p, tv, n, result && *result ? result : NULL, f);
+        if (review)
+            tc_review_pgn(p, review, sides, tv, n, result && *result ? result : NULL, f);
+        else
+            tc_pgn_write(p, tv, n, result && *result ? result : NULL, f);
         fclose(f);
     }
     free(tv);

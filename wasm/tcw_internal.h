@@ -54,4 +54,9 @@ void tcw_move_json(sb *s, const tc_position *p, tc_move m);
 const char *tcw_status_name(tc_status st);
 const char *tcw_result_of(const tc_position *p, tc_status st);
 
+/* tcw_game_pgn's text (tags as "Name\tValue\n" lines), with a review's
+ * notes when review is not NULL (tc_review_pgn); heap or NULL. */
+char *tcw_pgn_text(const tc_position *p, const char *tags, const char *result, const tc_review_move *review,
+                   const tc_review_side *sides);
+
 #endif

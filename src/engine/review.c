@@ -207,3 +207,66 @@ char *tc_review_json(const tc_position *game, const tc_review_move *moves, const
     }
     return b.p;
 }
+
+/* "0.35", "-1.20", "#3", "#-2" for White. */
+static void eval_text(int score, int mate, char *buf, size_t n)
+{
+    if (mate)
+        snprintf(buf, n, "#%d", mate);
+    else
+        snprintf(buf, n, "%.2f", score / 100.0);
+}
+
+static void side_text(const tc_review_side *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "accuracy %.0f%%, %d inaccurac%s, %d mistake%s, %d blunder%s", s->accuracy, s->inaccuracies,
+             s->inaccuracies == 1 ? "y" : "ies", s->mistakes, s->mistakes == 1 ? "" : "s", s->blunders,
+             s->blunders == 1 ? "" : "s");
+}
+
+void tc_review_pgn(const tc_position *game, const tc_review_move *moves, const tc_review_side sides[2],
+                   const char *const *tags, int ntags, const char *result, FILE *out)
+{
+    static const char *const suffix_of[] = {"", "?!", "?", "??"};
+    static const char *const word[] = {"", "Inaccuracy", "Mistake", "Blunder"};
+    int n = tc_ply_count(game);
+    const char **suffix = calloc((size_t)n + 1, sizeof *suffix);
+    char **comment = calloc((size_t)n + 1, sizeof *comment);
+    tc_position *p = tc_position_new(tc_position_variant(game));
+    tc_error err;
+    if (!suffix || !comment || !p || tc_position_set_fen(p, tc_position_start_fen(game), &err)) {
+        tc_pgn_write(game, tags, ntags, result, out); /* no memory for the notes: the moves alone */
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        const tc_review_move *m = &moves[i];
+        char best[32] = "", ev[24], was[24], text[200];
+        if (m->mark && m->best)
+            tc_move_to_san(p, m->best, best);
+        tc_make_move(p, m->played);
+        suffix[i] = suffix_of[m->mark];
+        eval_text(m->score, m->mate, ev, sizeof ev);
+        eval_text(m->best_score, m->best_mate, was, sizeof was);
+        int mated = tc_position_status(p) == TC_CHECKMATE;
+        if (mated && !m->mark)
+            continue;
+        if (mated)
+            snprintf(text, sizeof text, "%s. %s was best.", word[m->mark], best);
+        else if (m->mark)
+            snprintf(text, sizeof text, "[%%eval %s] (%s -> %s) %s. %s was best.", ev, was, ev, word[m->mark], best);
+        else
+            snprintf(text, sizeof text, "[%%eval %s]", ev);
+        comment[i] = strdup(text);
+    }
+    char w[120], b[120], before[300];
+    side_text(&sides[TC_WHITE], w, sizeof w);
+    side_text(&sides[TC_BLACK], b, sizeof b);
+    snprintf(before, sizeof before, "White: %s. Black: %s.", w, b);
+    tc_pgn_write_annotated(game, tags, ntags, result, before, suffix, (const char *const *)comment, out);
+done:
+    for (int i = 0; comment && i < n; i++)
+        free(comment[i]);
+    free(comment);
+    free((void *)suffix);
+    tc_position_free(p);
+}

@@ -650,7 +650,37 @@ static bool is_plain_chess(const tc_variant_def *d)
            d->files == chess.files && d->ranks == chess.ranks && !strcmp(d->setup, chess.setup);
 }
 
+/* A comment as units: "{", its words ("[%...]" commands kept whole), "}". */
+static void put_comment(pgn_line *l, const char *text)
+{
+    put_unit(l, "{");
+    char word[160];
+    for (const char *s = text; *s;) {
+        while (*s == ' ')
+            s++;
+        size_t k = *s == '[' && strchr(s, ']') ? (size_t)(strchr(s, ']') - s) + 1 : strcspn(s, " ");
+        if (!k)
+            break;
+        if (k >= sizeof word)
+            k = sizeof word - 1;
+        memcpy(word, s, k);
+        word[k] = '\0';
+        for (char *w = word; *w; w++) /* a brace would end the comment */
+            if (*w == '{' || *w == '}')
+                *w = ' ';
+        put_unit(l, word);
+        s += k;
+    }
+    put_unit(l, "}");
+}
+
 void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags, const char *result, FILE *out)
+{
+    tc_pgn_write_annotated(p, tags, ntags, result, NULL, NULL, NULL, out);
+}
+
+void tc_pgn_write_annotated(const tc_position *p, const char *const *tags, int ntags, const char *result,
+                            const char *before, const char *const *suffix, const char *const *comment, FILE *out)
 {
     const tc_variant *v = p->v;
     if (!result)
@@ -689,18 +719,25 @@ void tc_pgn_write(const tc_position *p, const char *const *tags, int ntags, cons
 
     pgn_line line = {out, 0};
     tc_error err;
+    if (before && *before)
+        put_comment(&line, before);
     if (tc_position_set_fen(q, p->start_fen, &err) == 0) {
+        int after_comment = 0; /* Black's move after a comment takes its number again */
         for (int i = 0; i < p->ply; i++) {
             tc_move m = p->hist[i].move;
-            char san[32], unit[64];
+            char san[32], unit[80];
+            const char *suf = suffix && suffix[i] ? suffix[i] : "";
             tc_move_to_san(q, m, san);
             if (q->side == TC_WHITE)
-                snprintf(unit, sizeof unit, "%d. %s", q->fullmove, san);
-            else if (i == 0)
-                snprintf(unit, sizeof unit, "%d... %s", q->fullmove, san);
+                snprintf(unit, sizeof unit, "%d. %s%.8s", q->fullmove, san, suf);
+            else if (i == 0 || after_comment)
+                snprintf(unit, sizeof unit, "%d... %s%.8s", q->fullmove, san, suf);
             else
-                snprintf(unit, sizeof unit, "%s", san);
+                snprintf(unit, sizeof unit, "%s%.8s", san, suf);
             put_unit(&line, unit);
+            after_comment = comment && comment[i] && *comment[i];
+            if (after_comment)
+                put_comment(&line, comment[i]);
             tc_make_move(q, m);
         }
     }

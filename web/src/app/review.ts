@@ -15,9 +15,11 @@ import type { Review, ReviewMove, ReviewValue } from '../lib/topochess';
 export const BROWSER_REVIEW_NODES = 50_000;
 
 /** Searches every position of the game (start FEN and coordinate moves)
- * and judges it. onProgress after each position. */
+ * and judges it; also the game as PGN with the review's notes (tags and
+ * result as Game.pgn takes them). onProgress after each position. */
 export async function reviewGame(detail: VariantDetail, startFen: string, moves: string[], engine: Engine,
-  nodes: number, onProgress: (done: number, total: number) => void): Promise<Review> {
+  nodes: number, onProgress: (done: number, total: number) => void,
+  tags: Record<string, string> = {}, result?: string): Promise<{ review: Review; pgn: string }> {
   const values: ReviewValue[] = [];
   for (let i = 0; i <= moves.length; i++) {
     values.push(await engine.value(startFen, moves.slice(0, i), nodes));
@@ -28,7 +30,7 @@ export async function reviewGame(detail: VariantDetail, startFen: string, moves:
   const g = v.game(startFen);
   try {
     for (const m of moves) g.play(m);
-    return g.review(values);
+    return { review: g.review(values), pgn: g.reviewPgn(values, tags, result) };
   } finally {
     g.free();
     v.free();
@@ -55,8 +57,10 @@ function sideLine(name: string, s: Review['sides']['white']): HTMLElement {
     `, ${n(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${n(s.mistakes, 'mistake', 'mistakes')}, ${n(s.blunders, 'blunder', 'blunders')}`);
 }
 
-/** The review's panel; goto(ply) shows the position after that ply. */
-export function reviewPanel(review: Review, startFen: string, goto: (ply: number) => void): HTMLElement {
+/** The review's panel; goto(ply) shows the position after that ply; pgn
+ * (with the review's notes) is offered as a download named file. */
+export function reviewPanel(review: Review, startFen: string, goto: (ply: number) => void,
+  pgn?: { text: string; file: string }): HTMLElement {
   const blackFirst = startFen.split(' ')[1] === 'b';
   const fullmove = Number(startFen.split(' ')[5] ?? '1') || 1;
   const whiteMoved = (i: number) => (blackFirst ? i % 2 === 1 : i % 2 === 0);
@@ -125,6 +129,11 @@ export function reviewPanel(review: Review, startFen: string, goto: (ply: number
         m.best ? ` ${m.best} was best.` : ''));
     }
     panel.append(list);
+  }
+  if (pgn) {
+    const url = URL.createObjectURL(new Blob([pgn.text], { type: 'application/x-chess-pgn' }));
+    panel.append(el('p', {}, el('a', { href: url, download: pgn.file, 'data-review-pgn': '' },
+      'Download PGN with the review'), ' ([%eval] after each move, as other programs read it)'));
   }
   panel.append(el('p', { class: 'tc-review-note' },
     `Searched in this browser, ${BROWSER_REVIEW_NODES.toLocaleString('en')} nodes a position; the marks follow the drop in winning chances (docs/analysis.md).`));

@@ -710,6 +710,19 @@ export class Game {
     return this.json<Review>(ptr);
   }
 
+  /** The same review as PGN: each side's accuracy before the moves, an
+   * [%eval] after each move, NAGs and the better move on the marked ones
+   * (tags and result as pgn() takes them). */
+  reviewPgn(values: ReviewValue[], tags: Record<string, string> = {}, result?: string): string {
+    const m = this.m;
+    const text = values.map((v) => `${v.score | 0} ${v.mate | 0} ${v.depth | 0} ${v.best ?? '-'}`).join('\n');
+    const t = Object.entries(tags).map(([k, v]) => `${k.replace(/[\t\n]/g, ' ')}\t${v.replace(/[\t\n]/g, ' ')}`)
+      .join('\n');
+    const ptr = m.withStrs([text, t, result ?? ''], (a, b, c) => m.x.tcw_game_review_pgn(this.live(), a.ptr, b.ptr, c.ptr, m.err));
+    if (!ptr) throw new TopochessError(m.error());
+    return m.take(ptr) ?? '';
+  }
+
   /** The FEN the history starts from. */
   startFen(): string {
     return this.json<{ startFen: string }>(this.m.x.tcw_game_history(this.live())).startFen;

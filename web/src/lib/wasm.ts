@@ -43,6 +43,7 @@ export interface TcExports {
   tcw_game_attacks(p: number, cell: number, by: number): number;
   tcw_game_history(p: number): number;
   tcw_game_review(p: number, values: number, err: number): number;
+  tcw_game_review_pgn(p: number, values: number, tags: number, result: number, err: number): number;
   tcw_game_pgn(p: number, tags: number, result: number): number;
   tcw_game_load_pgn(p: number, text: number, len: number, err: number): number;
   tcw_pgn_board(v: number, text: number, len: number, err: number): number;

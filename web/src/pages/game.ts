@@ -204,12 +204,15 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
     const engine = createEngine(data.variant);
     const moves = state.moves.map((m) => m.uci);
     const start = performance.now();
+    const names = { White: data.players?.white?.name ?? 'Anonymous', Black: data.players?.black?.name ?? 'Anonymous' };
+    const tags = { Event: `topochess game ${state.id}`, Site: location.origin, ...names,
+      Annotator: `topochess review in the browser (${BROWSER_REVIEW_NODES} nodes a position)` };
     reviewGame(data.variant, state.start_fen, moves, engine, BROWSER_REVIEW_NODES, (done, total) => {
       reviewState.textContent = `reviewing in this browser: ${done} of ${total} positions`;
-    }).then((review) => {
+    }, tags, state.result === '-' ? '*' : state.result).then(({ review, pgn }) => {
       reviewState.textContent = `done in ${((performance.now() - start) / 1000).toFixed(1)} s`;
       reviewBox.querySelector('[data-review]')?.remove();
-      reviewBox.append(reviewPanel(review, state.start_fen, (ply) => ctl.goto(ply)));
+      reviewBox.append(reviewPanel(review, state.start_fen, (ply) => ctl.goto(ply), { text: pgn, file: `${state.id}-review.pgn` }));
       fit();
     }).catch((e: unknown) => {
       reviewState.textContent = `the review failed: ${(e as Error).message}`;

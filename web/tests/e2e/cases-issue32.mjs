@@ -2,7 +2,8 @@
 // game, searched in the browser's engine worker and judged by the library
 // (registered in order; run.mjs runs it). Screenshots at 1366x768 and
 // 390x844 (TC_E2E_DOCS=1: docs/review-*.jpg).
-import { DOCS, SHOTS, assert, base, join, openPage, test, top } from './harness.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { BIN, DOCS, SHOTS, assert, base, execFileSync, join, openPage, scratch, test, top } from './harness.mjs';
 
 for (const [w, h] of [[1366, 768], [390, 844]]) {
   test(`review (${w}x${h}): a finished game's computer review marks the blunder and goes to it`, async () => {
@@ -29,6 +30,15 @@ for (const [w, h] of [[1366, 768], [390, 844]]) {
     assert(await blunder.count() === 1 && (await blunder.textContent()) === '3... Nf6??', `the blunder: ${await blunder.allTextContents()}`);
     const said = await page.locator('.tc-review-marks li').last().textContent();
     assert(/Blunder \([+-]\d+\.\d\d → #1\)\. \S+ was best\./.test(said ?? ''), `the blunder's line: ${said}`);
+    // the PGN with the review: [%eval] after each move, read back by the project's reader
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-review-pgn]')]);
+    const text = readFileSync(await dl.path(), 'utf8');
+    assert(/3\.\.\. Nf6\?\? \{ \[%eval #1\]/.test(text.replace(/\s+/g, ' ')), `the review's PGN: ${text}`);
+    assert((text.match(/\[%eval /g) ?? []).length === 6, `an [%eval] a move but after the mate: ${text}`);
+    const file = join(scratch, `review-${w}.pgn`);
+    writeFileSync(file, text);
+    const back = execFileSync(BIN, ['pgn', file], { encoding: 'utf8' });
+    assert(/game 1: 4 moves, result 1-0, ok/.test(back), `topochess pgn says: ${back}`);
     await blunder.click();
     const current = await page.locator('#tc-app .tc-moves .current').getAttribute('data-ply');
     assert(current === '6', `the move list shows ply ${current} after the click, not 6`);

@@ -30,6 +30,10 @@ describe('Game.review', () => {
     expect(r.sides.black).toMatchObject({ moves: 3, blunders: 1 });
     expect(r.sides.white).toMatchObject({ moves: 4, blunders: 0, accuracy: 100 });
     expect(r.moves[6]).toMatchObject({ san: 'Qxf7#', depth: 0 });
+    const pgn = g.reviewPgn(values, { White: 'Ann', Black: 'Bob' }, '1-0').replace(/\s+/g, ' ');
+    expect(pgn).toContain('[White "Ann"]');
+    expect(pgn).toContain('{ White: accuracy 100%, 0 inaccuracies, 0 mistakes, 0 blunders. Black: accuracy');
+    expect(pgn).toContain('3... Nf6?? { [%eval #1] (0.40 -> #1) Blunder. g6 was best. } 4. Qxf7# 1-0');
     expect(() => g.review(values.slice(0, 5))).toThrow(/position 5 of 8 is missing/);
     expect(() => g.review(values.map((x, i) => (i === 2 ? { ...x, best: 'e2e5' } : x)))).toThrow(/position 2: best move 'e2e5' is not legal/);
     g.free();
