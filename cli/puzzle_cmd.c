@@ -297,23 +297,41 @@ int cmd_puzzles(cli_ctx *c)
         tc_variant_free(v);
         return 1;
     }
+    /* each material gets an equal share; a material that runs short
+     * leaves its share to the others, asked again for more (the walk is
+     * the same, so the puzzles after the ones taken are new) */
+    tc_egtb *sets[MAX_MATERIALS] = {NULL};
+    int got[MAX_MATERIALS] = {0}, full[MAX_MATERIALS] = {0};
     int total = 0, status = 0;
-    for (int i = 0; i < p.nmaterials && total < p.count && !status; i++) {
-        int want = (p.count - total) / (p.nmaterials - i) + ((p.count - total) % (p.nmaterials - i) != 0);
-        tc_egtb *t = tables_for("puzzles", v, p.materials[i], &p);
-        if (!t) {
+    for (int i = 0; i < p.nmaterials && !status; i++)
+        if (!(sets[i] = tables_for("puzzles", v, p.materials[i], &p)))
             status = 1;
-            break;
+    for (int pass = 0; pass < 2 && !status; pass++)
+        for (int i = 0; i < p.nmaterials && total < p.count && !status; i++) {
+            if (pass && !full[i])
+                continue;
+            int left = pass ? 1 : p.nmaterials - i;
+            int want = (p.count - total + left - 1) / left;
+            tc_puzzle *more = pass ? calloc((size_t)(got[i] + want), sizeof *more) : list + total;
+            int n = more ? tc_puzzles_generate(sets[i], &p.sel, more, pass ? got[i] + want : want, &err) : -1;
+            if (n < 0) {
+                fprintf(stderr, "topochess: %s\n", more ? err.msg : "puzzles: out of memory");
+                status = 1;
+            } else {
+                int fresh = pass ? n - got[i] : n;
+                if (pass)
+                    memcpy(list + total, more + got[i], (size_t)fresh * sizeof *more);
+                full[i] = fresh == want;
+                got[i] += fresh;
+                total += fresh;
+            }
+            if (pass)
+                free(more);
         }
-        int got = tc_puzzles_generate(t, &p.sel, list + total, want, &err);
-        if (got < 0) {
-            fprintf(stderr, "topochess: %s\n", err.msg);
-            status = 1;
-        } else {
-            fprintf(stderr, "puzzles: %s on %s: %d of %d wanted\n", p.materials[i], p.def.name, got, want);
-            total += got;
-        }
-        tc_egtb_free(t);
+    for (int i = 0; i < p.nmaterials; i++) {
+        if (sets[i] && !status)
+            fprintf(stderr, "puzzles: %s on %s: %d\n", p.materials[i], p.def.name, got[i]);
+        tc_egtb_free(sets[i]);
     }
     if (!status) {
         if (p.json) {
