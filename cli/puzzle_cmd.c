@@ -124,7 +124,8 @@ static int parse_options(const char *cmd, int generate, int argc, char **argv, p
         return -1;
     }
     tc_error err;
-    if (val[1] ? tc_variant_file_load(val[1], &p->def, &err) : tc_preset_find(val[0] ? val[0] : "chess", &p->def, &err)) {
+    if (val[1] ? tc_variant_file_load(val[1], &p->def, &err)
+               : tc_preset_find(val[0] ? val[0] : "chess", &p->def, &err)) {
         fprintf(stderr, "topochess: %s: %s\n", cmd, err.msg);
         return -1;
     }
@@ -343,7 +344,8 @@ int cmd_puzzles(cli_ctx *c)
                 print_json(&list[i], i == 0);
             printf("]}\n");
         } else {
-            printf("%d puzzles on %s (seed %llu, mate in %d to %d, at most %d best move%s)\n", total, p.def.name,
+            printf("%d puzzle%s on %s (seed %llu, mate in %d to %d, at most %d best move%s)\n", total,
+                   total == 1 ? "" : "s", p.def.name,
                    (unsigned long long)p.sel.seed, p.sel.min_mate, p.sel.max_mate, p.sel.max_best,
                    p.sel.max_best == 1 ? "" : "s");
             for (int i = 0; i < total; i++)

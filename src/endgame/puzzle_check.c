@@ -136,5 +136,8 @@ int tc_puzzle_check(const tc_egtb *t, tc_position *p, const char *text, tc_puzzl
         break;
     case TC_PUZZLE_ILLEGAL: break;
     }
+    size_t len = strlen(a->message);
+    if (a->verdict != TC_PUZZLE_BEST && a->reply)
+        snprintf(a->message + len, sizeof a->message - len, "; the tables answer %s", a->reply_san);
     return 0;
 }
