@@ -24,9 +24,9 @@ typedef struct puzzle_opts {
 
 static int number(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
 {
-    char *end;
+    char *end = NULL;
     long n = (s && *s >= '0' && *s <= '9') ? strtol(s, &end, 10) : -1;
-    if (n < lo || n > hi || *end) {
+    if (!end || *end || n < lo || n > hi) {
         fprintf(stderr, "topochess: %s: %s takes a number from %ld to %ld, not '%s'\n", cmd, opt, lo, hi, s ? s : "");
         return -1;
     }
