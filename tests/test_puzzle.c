@@ -160,16 +160,13 @@ static void verify_distinct(const tc_variant *v, const tc_puzzle *z, int n)
     free(sym);
 }
 
-static void generated(const char *variant, const char *ending, int min, int max, int max_best, int count,
-                      uint64_t seed, int want_all)
+static void generated_on(tc_variant *v, const char *ending, int min, int max, int max_best, int count,
+                         uint64_t seed, int want_all)
 {
-    th_case("puzzle: %s %s mate in %d..%d: every claim holds", variant, ending, min, max);
-    tc_variant *v = th_variant(variant);
-    tc_egtb *t = v ? solve(v, ending) : NULL;
-    if (!t) {
-        tc_variant_free(v);
+    th_case("puzzle: %s %s mate in %d..%d: every claim holds", tc_variant_def_of(v)->name, ending, min, max);
+    tc_egtb *t = solve(v, ending);
+    if (!t)
         return;
-    }
     tc_puzzle_options o;
     tc_puzzle_options_default(&o);
     o.min_mate = min;
@@ -193,6 +190,28 @@ static void generated(const char *variant, const char *ending, int min, int max,
     verify_distinct(v, z, n);
     free(z);
     tc_egtb_free(t);
+}
+
+static void generated(const char *variant, const char *ending, int min, int max, int max_best, int count,
+                      uint64_t seed, int want_all)
+{
+    tc_variant *v = th_variant(variant);
+    if (v)
+        generated_on(v, ending, min, max, max_best, count, seed, want_all);
+    tc_variant_free(v);
+}
+
+/* A board of a variant page: a 6x6 Moebius strip. */
+#define SMALL_MOBIUS_SETUP "6/2k3/6/6/2K3/6"
+static void generated_custom(void)
+{
+    tc_variant_def d;
+    th_def(&d, "small-mobius", 6, 6, TC_FILES_OPEN, TC_RANKS_TWIST, 6, SMALL_MOBIUS_SETUP);
+    tc_error err;
+    tc_variant *v = tc_variant_new(&d, &err);
+    CHECK(v != NULL, "small-mobius: %s", err.msg);
+    if (v)
+        generated_on(v, "KRK", 2, 15, 1, 15, 11, 1);
     tc_variant_free(v);
 }
 
@@ -485,6 +504,24 @@ static void command(void)
           "status %d: %s", st, out ? out : "");
     free(out);
 
+    th_case("puzzle: topochess puzzles on the board of a variant page");
+    char page[] = "/tmp/tc_puzzle_page_XXXXXX";
+    int fd = mkstemp(page);
+    static const char text[] = "---\ntitle: Small Moebius\nslug: small-mobius\nengine:\n  topology:\n"
+                               "    type: grid\n    rows: 6\n    cols: 6\n    wrap: mobius\n    files: open\n"
+                               "    ranks: twist\n    seam: 6\n  setup: \"" SMALL_MOBIUS_SETUP "\"\n---\n";
+    CHECK(fd >= 0 && write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "cannot write %s", page);
+    if (fd >= 0)
+        close(fd);
+    char args[128];
+    snprintf(args, sizeof args, "puzzles --variant-file %s --material KQK --min-mate 2 --count 3", page);
+    st = run(args, "", 0, &out);
+    CHECK(st == 0 && out && strstr(out, "3 puzzles on small-mobius") &&
+              count_of(out, "on the Moebius strip (KQK)") == 3,
+          "status %d: %s", st, out ? out : "");
+    free(out);
+    unlink(page);
+
     th_case("puzzle: bad options and bad positions name the problem");
     static const char *const bad[][2] = {
         {"puzzles --count 0", "--count takes a number from 1"},
@@ -528,6 +565,7 @@ void suite_puzzle(void)
     generated("klein-bottle", "KRK", 1, 1, 2, 10, 4, 1);
     generated("torus", "KRRK", 2, 15, 1, 12, 1, 1);
     generated("cylinder", "KQKR", 2, 15, 1, 10, 1, 1); /* a piece to take: skewers */
+    generated_custom();
     checker_cases();
     seeds_and_options();
     command();
