@@ -65,7 +65,7 @@ static int parse_options(const char *cmd, int generate, int argc, char **argv, p
 {
     static const char *const names[] = {"--variant", "--variant-file", "--material", "--count",    "--seed",
                                         "--min-mate", "--max-mate",    "--max-best", "--tables",   "--fen",
-                                        "--threads",  "--json"};
+                                        "--threads",  "--json",         "--allow-check"};
     enum { NOPTS = sizeof names / sizeof names[0] };
     const char *val[NOPTS] = {0};
     tc_puzzle_options_default(&p->sel);
@@ -99,8 +99,12 @@ static int parse_options(const char *cmd, int generate, int argc, char **argv, p
             fprintf(stderr, "topochess: %s does not apply to '%s' (try 'topochess %s --help')\n", names[k], cmd, cmd);
             return -1;
         }
-        if (k == 11) {
-            p->json = 1;
+        if (k >= 11) {
+            if (eq) {
+                fprintf(stderr, "topochess: %s: %s takes no value (got '%s')\n", cmd, names[k], a);
+                return -1;
+            }
+            *(k == 11 ? &p->json : &p->sel.allow_check) = 1;
             continue;
         }
         const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
@@ -280,10 +284,10 @@ int cmd_puzzles(cli_ctx *c)
         if (r > 0)
             printf("usage: topochess puzzles [--variant NAME | --variant-file PAGE] [--material KRK[,KQK]]...\n"
                    "         [--count 20] [--seed 0] [--min-mate 3] [--max-mate 15] [--max-best 1]\n"
-                   "         [--tables DIR] [--threads 2] [--json]\n"
+                   "         [--allow-check] [--tables DIR] [--threads 2] [--json]\n"
                    "mate puzzles from the solved endings (docs/puzzles.md); materials KQK,KRK by default;\n"
-                   "--count puzzles in all, shared between the materials; --tables DIR reads the solved\n"
-                   "tables there, or keeps them there once solved\n");
+                   "--count puzzles in all, shared between the materials; --allow-check: the side to move\n"
+                   "may start in check; --tables DIR reads the solved tables there, or keeps them there\n");
         return r > 0 ? 0 : 1;
     }
     tc_error err;

@@ -46,7 +46,7 @@ void tc_puzzle_options_default(tc_puzzle_options *o);
 /// defence), in SAN and coordinates.
 typedef struct tc_puzzle {
     char variant[64];   /* the variant's name, as tc_preset_find reads it for a preset */
-    char material[8];   /* "KQKR": White's pieces first */
+    char material[16];  /* "KQKR": White's pieces first */
     char fen[720];
     int side;           /* TC_WHITE or TC_BLACK: the side to move, which mates */
     int mate_in;        /* moves of that side, the mating move included */

@@ -42,7 +42,7 @@ static void result_after(const tc_egtb *t, tc_position *p, tc_move m, int *wdl, 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
 
 /* The puzzle's claims, checked from its FEN alone. */
-static void verify_puzzle(const tc_egtb *t, const tc_variant *v, const tc_puzzle *z, int max_best)
+static void verify_puzzle(const tc_egtb *t, const tc_variant *v, const tc_puzzle *z, int max_best, int allow_check)
 {
     tc_position *p = th_at_fen(v, z->fen);
     if (!p)
@@ -51,7 +51,7 @@ static void verify_puzzle(const tc_egtb *t, const tc_variant *v, const tc_puzzle
     snprintf(title, sizeof title, "%s mates in %d on the ", z->side ? "Black" : "White", z->mate_in);
     CHECK(!strncmp(z->title, title, strlen(title)), "%s: title '%s'", z->fen, z->title);
     CHECK(tc_side_to_move(p) == z->side, "%s: side", z->fen);
-    CHECK(!tc_in_check(p), "%s: the side to move starts in check", z->fen);
+    CHECK(allow_check || !tc_in_check(p), "%s: the side to move starts in check", z->fen);
     tc_egtb_result r;
     CHECK(tc_egtb_probe(t, p, &r) == 0 && r.wdl == 1 && r.plies == 2 * z->mate_in - 1,
           "%s: the tables say wdl %d in %d plies, the puzzle mate in %d", z->fen, r.wdl, r.plies, z->mate_in);
@@ -160,8 +160,10 @@ static void verify_distinct(const tc_variant *v, const tc_puzzle *z, int n)
     free(sym);
 }
 
+static int checks_seen; /* puzzles that start in check, in the last run */
+
 static void generated_on(tc_variant *v, const char *ending, int min, int max, int max_best, int count,
-                         uint64_t seed, int want_all)
+                         uint64_t seed, int want_all, int allow_check)
 {
     th_case("puzzle: %s %s mate in %d..%d: every claim holds", tc_variant_def_of(v)->name, ending, min, max);
     tc_egtb *t = solve(v, ending);
@@ -173,6 +175,8 @@ static void generated_on(tc_variant *v, const char *ending, int min, int max, in
     o.max_mate = max;
     o.max_best = max_best;
     o.seed = seed;
+    o.allow_check = allow_check;
+    checks_seen = 0;
     tc_puzzle *z = calloc((size_t)count, sizeof *z);
     tc_error err;
     int n = tc_puzzles_generate(t, &o, z, count, &err);
@@ -182,7 +186,10 @@ static void generated_on(tc_variant *v, const char *ending, int min, int max, in
     for (int i = 0; i < n; i++) {
         CHECK(z[i].mate_in >= min && z[i].mate_in <= max, "%s: mate in %d", z[i].fen, z[i].mate_in);
         CHECK(!strcmp(z[i].variant, tc_variant_def_of(v)->name), "variant '%s'", z[i].variant);
-        verify_puzzle(t, v, &z[i], max_best);
+        verify_puzzle(t, v, &z[i], max_best, allow_check);
+        tc_position *q = th_at_fen(v, z[i].fen);
+        checks_seen += q && tc_in_check(q);
+        tc_position_free(q);
         several |= z[i].naccepted > 1;
     }
     if (max_best > 1)
@@ -197,7 +204,7 @@ static void generated(const char *variant, const char *ending, int min, int max,
 {
     tc_variant *v = th_variant(variant);
     if (v)
-        generated_on(v, ending, min, max, max_best, count, seed, want_all);
+        generated_on(v, ending, min, max, max_best, count, seed, want_all, 0);
     tc_variant_free(v);
 }
 
@@ -211,7 +218,7 @@ static void generated_custom(void)
     tc_variant *v = tc_variant_new(&d, &err);
     CHECK(v != NULL, "small-mobius: %s", err.msg);
     if (v)
-        generated_on(v, "KRK", 2, 15, 1, 15, 11, 1);
+        generated_on(v, "KRK", 2, 15, 1, 15, 11, 1, 0);
     tc_variant_free(v);
 }
 
@@ -536,6 +543,8 @@ static void command(void)
         {"puzzles --variant klien", "klein-bottle"},
         {"puzzles --variant torus --count", "--count needs a value"},
         {"puzzles stray", "takes options only"},
+        {"puzzles --allow-check=1", "--allow-check takes no value"},
+        {"puzzle --json --fen x", "--json does not apply to 'puzzle'"},
         {"puzzle", "needs --fen"},
         {"puzzle --count 3 --fen x", "--count does not apply to 'puzzle'"},
         {"puzzle --fen 'not a fen'", "puzzle: "},
@@ -566,6 +575,12 @@ void suite_puzzle(void)
     generated("torus", "KRRK", 2, 15, 1, 12, 1, 1);
     generated("cylinder", "KQKR", 2, 15, 1, 10, 1, 1); /* a piece to take: skewers */
     generated_custom();
+    /* allow_check: puzzles that start by getting out of a rook's check */
+    tc_variant *cyl = th_variant("cylinder");
+    if (cyl)
+        generated_on(cyl, "KQKR", 3, 15, 1, 20, 1, 1, 1);
+    CHECK(checks_seen > 0, "allow_check: no puzzle starts in check");
+    tc_variant_free(cyl);
     checker_cases();
     seeds_and_options();
     command();
