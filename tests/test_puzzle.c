@@ -492,6 +492,14 @@ static void command(void)
           "status %d: %.200s", st, out ? out : "");
     free(out);
 
+    char *again;
+    st = run("puzzles --variant mobius --count 30 --seed 9", "", 0, &out);
+    int st2 = run("puzzles --variant mobius --count 30 --seed 9", "", 0, &again);
+    CHECK(st == 0 && st2 == 0 && out && again && !strcmp(out, again) && count_of(out, "   FEN: ") == 30,
+          "seed 9 twice: status %d and %d, the same text: %d", st, st2, out && again && !strcmp(out, again));
+    free(out);
+    free(again);
+
     th_case("puzzle: topochess puzzle judges the moves typed and plays the defence");
     st = run("puzzle --fen 'k7/2K5/8/8/8/8/8/1Q6 w - - 0 1'", "Kb8\nQb6\nQh1\nhint\nQb7\n", 0, &out);
     CHECK(st == 0 && out, "status %d", st);
