@@ -127,6 +127,9 @@ int cmd_dead(cli_ctx *c);
 /* endgame_cmd.c: a table row per solved ending (share won, longest mate). */
 void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n, uint64_t max_entries,
                          FILE *out);
+/* puzzle_cmd.c: mate puzzles from the solved endings (docs/puzzles.md). */
+int cmd_puzzles(cli_ctx *c);
+int cmd_puzzle(cli_ctx *c);
 /* adapters.c: the engine protocols on stdio and the match runner. */
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);

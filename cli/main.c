@@ -37,6 +37,9 @@ static int usage(FILE *out)
             "                      --fen FEN: dead or not dead, and why; --out DIR: keep the marks there\n"
             "  endgame ENDING [--json] [--out DIR] [--threads N]\n"
             "                      solve a pawnless ending (KRK, KQKR, ...); --fen: that position's value\n"
+            "  puzzles [--material KRK,...] [--count N] [--seed S] [--min-mate A] [--max-mate B] [--json]\n"
+            "                      mate puzzles from the solved endings (docs/puzzles.md)\n"
+            "  puzzle --fen FEN    solve one in the terminal, each move judged by the tables\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "                      (uci --eval-file NET: evaluate with that net, see docs/nnue.md)\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
@@ -184,6 +187,9 @@ static const cli_command commands[] = {
      "endgame ENDING [--json] [--out DIR] [--threads N] [--fen FEN]"},
     {"dead", cmd_dead, 0, VARIANT_OPTS | OPT_FEN | OPT_OUT, 0, -1, "",
      "dead [MATERIAL ...] [--variant NAME | --variant-file PAGE] [--fen FEN] [--out DIR]"},
+    {"puzzles", cmd_puzzles, 0, OPT_OWN, 0, -1, "",
+     "puzzles [--variant NAME] [--material KRK,...] [--count N] [--seed S] [--min-mate A] [--max-mate B] [--json]"},
+    {"puzzle", cmd_puzzle, 0, OPT_OWN, 0, -1, "", "puzzle --fen FEN [--variant NAME] [--tables DIR]"},
     {"datagen", cmd_datagen, 0, OPT_OWN, 0, -1, "", "datagen --out FILE [--variant NAME] [--nodes N] [--threads N] ..."},
     {"page", cmd_page, 0, 0, 2, 2, "ACTION and FILE", "page reflow|guess FILE"},
     {"admin", cmd_admin, 0, OPT_OWN, 0, -1, "", "admin editor NAME [--revoke] [--db FILE|postgresql://...]"},

@@ -119,6 +119,9 @@ int eg_solve_table(tc_egtb *set, eg_table *t, const tc_egtb_options *opt, tc_err
  * table's order; *swap says White and Black are exchanged. NULL if the set
  * does not hold it. */
 const eg_table *eg_match(const tc_egtb *set, const tc_position *p, uint8_t *sq, int *swap);
+/* The FEN of a position given by cells in the table's order (no rights,
+ * clocks 0 1); size >= 720. */
+void eg_table_fen(const tc_egtb *set, const eg_table *t, int stm, const uint8_t *sq, char *buf, size_t size);
 
 /* helpmate.c */
 /* The help-mate pass of docs/rules.md section 6 over table t, whose smaller

@@ -192,8 +192,7 @@ tc_move tc_egtb_best_move(const tc_egtb *set, tc_position *p, tc_egtb_result *ou
 
 /* ---------------------------------------------------------------- statistics */
 
-static void table_fen(const tc_egtb *set, const eg_table *t, int stm, const uint8_t *sq, char *buf,
-                      size_t size)
+void eg_table_fen(const tc_egtb *set, const eg_table *t, int stm, const uint8_t *sq, char *buf, size_t size)
 {
     const tc_variant *v = set->b.v;
     int board[TC_MAX_CELLS] = {0};
@@ -282,14 +281,14 @@ void tc_egtb_stats_get(const tc_egtb *set, tc_egtb_stats *s)
             uint8_t sq[EG_MAXP];
             int st;
             eg_decode(b, t, longest_idx[stm], &st, sq);
-            table_fen(set, t, st, sq, s->longest_fen[stm], sizeof s->longest_fen[stm]);
+            eg_table_fen(set, t, st, sq, s->longest_fen[stm], sizeof s->longest_fen[stm]);
         }
     for (int stm = 0; stm < 2; stm++)
         if (s->mates[stm]) {
             uint8_t sq[EG_MAXP];
             int st;
             eg_decode(b, t, mate_idx[stm], &st, sq);
-            table_fen(set, t, st, sq, s->mate_fen[stm], sizeof s->mate_fen[stm]);
+            eg_table_fen(set, t, st, sq, s->mate_fen[stm], sizeof s->mate_fen[stm]);
         }
 }
 
