@@ -166,7 +166,7 @@ static tg_code lite_save(tg_store *st, const tg_game *g, int64_t expected, int s
     }
     sqlite3_stmt *s = stmt(l, ST_UPDATE_GAME);
     for (int i = 0; i <= TG_GAME_NCOLUMNS; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "?%d", i + 1);
         int k = sqlite3_bind_parameter_index(s, name);
         if (!k)

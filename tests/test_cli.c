@@ -169,7 +169,7 @@ static void test_show(void)
 static void test_play(void)
 {
     th_case("cli: play klein-bottle with a bad input, undo and fen");
-    char fen[800], want[820];
+    char fen[800], want[840];
     expected_fen("klein-bottle", "d12 e11", fen, sizeof fen);
     run_result r = run_cli("play --variant klein-bottle", "d12\nfoo\ne11\nundo\ne11\nfen\nquit\n", 0);
     CHECK(r.status == 0, "exit %d", r.status);
