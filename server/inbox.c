@@ -2,6 +2,7 @@
 #include "inbox.h"
 
 #include "buf.h"
+#include "games_body.h"
 #include "notify_store.h"
 #include "render.h"
 #include "respond.h"
@@ -13,28 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const TYPE_JSON = "application/json; charset=utf-8";
-
 int srv_inbox_owns(const char *path)
 {
     return !strcmp(path, "/inbox") || !strcmp(path, "/inbox/read") || !strcmp(path, "/api/inbox") ||
            !strcmp(path, "/api/inbox/read") || !strcmp(path, "/api/inbox/events");
-}
-
-static void json_answer(srv_response *r, int status, json_t *v)
-{
-    size_t len = 0;
-    char *text = srv_json_text(v, &len);
-    if (!text) {
-        srv_route_error(r, 500, 1, "out of memory");
-        return;
-    }
-    r->status = status;
-    r->type = TYPE_JSON;
-    r->owned = text;
-    r->body = text;
-    r->len = len;
-    r->cache = "no-store";
 }
 
 /* "3 min ago" and the like, from the notification's time. */
@@ -157,7 +140,7 @@ void srv_inbox_http(tp_db *db, const tp_session *s, int stale, const srv_inbox_c
         if (unread < 0)
             srv_route_error(r, 500, api, "the inbox's store failed: %s", list ? err.msg : "out of memory");
         else if (api)
-            json_answer(r, 200, notes_json(list, n, unread));
+            srv_api_json(r, 200, notes_json(list, n, unread));
         else
             inbox_page(db, s, list, n, unread, r);
         free(list);
@@ -197,7 +180,7 @@ void srv_inbox_http(tp_db *db, const tp_session *s, int stale, const srv_inbox_c
         srv_route_error(r, 500, api, "the inbox's store failed: %s", err.msg);
     } else if (api) {
         int unread = tp_notes_unread(db, s->user_id, &err);
-        json_answer(r, 200, json_pack("{s:i}", "unread", unread < 0 ? 0 : unread));
+        srv_api_json(r, 200, json_pack("{s:i}", "unread", unread < 0 ? 0 : unread));
     } else {
         r->status = 303;
         r->body = "";
