@@ -262,7 +262,9 @@ char *srv_render_document(const srv_doc *d, size_t *len)
         srv_buf_html(&b, d->variant);
         srv_buf_str(&b, "\">play</a> <a href=\"/analysis?variant=");
         srv_buf_html(&b, d->variant);
-        srv_buf_str(&b, "\">analysis</a> ");
+        srv_buf_str(&b, "\">analysis</a> <a href=\"/puzzles?variant=");
+        srv_buf_html(&b, d->variant);
+        srv_buf_str(&b, "\">puzzles</a> ");
     }
     /* the rules of play (docs/rules.md) from every page */
     srv_buf_str(&b, "<a class=\"tc-rules-link\" href=\"/docs/rules\">rules of play</a> "

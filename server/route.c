@@ -151,6 +151,32 @@ static void not_found(const srv_site *s, const char *name, srv_response *r)
     srv_route_error(r, 404, 0, "no variant page '%.64s': %s", name, hint);
 }
 
+/* /puzzles?variant=SLUG (docs/puzzles.md): the page's script makes the
+ * board's mate puzzles from its solved endings in the browser. */
+static void puzzles_page(const srv_site *s, const params *ps, srv_response *r)
+{
+    const char *slug = get(ps, "variant");
+    slug = slug && *slug ? slug : "chess";
+    const srv_page *p = srv_site_find(s, slug);
+    if (!p) {
+        not_found(s, slug, r);
+        return;
+    }
+    srv_buf data = {0};
+    srv_buf_str(&data, "{\"variant\":");
+    srv_buf_str(&data, p->detail_json.p);
+    srv_buf_str(&data, "}");
+    char *data_json = srv_buf_take(&data, NULL);
+    char title[256];
+    snprintf(title, sizeof title, "Puzzles: %s", p->title);
+    srv_doc d = {"puzzles", title, "<noscript>The puzzles need JavaScript.</noscript>\n<div id=\"tc-app\"></div>",
+                 data_json, p->slug};
+    size_t len = 0;
+    char *doc = data_json ? srv_render_document(&d, &len) : NULL;
+    free(data_json);
+    srv_route_page(r, doc, len);
+}
+
 static void game_page(const srv_site *s, const params *ps, int play, srv_response *r)
 {
     const char *slug = get(ps, "variant"), *fen = get(ps, "fen");
@@ -513,6 +539,8 @@ void srv_route(const srv_site *s, const srv_request *rq, srv_response *r)
             not_found(s, path + 3, r);
     } else if (!strcmp(path, "/play") || !strcmp(path, "/analysis")) {
         game_page(s, &ps, path[1] == 'p', r);
+    } else if (!strcmp(path, "/puzzles")) {
+        puzzles_page(s, &ps, r);
     } else if (!strcmp(path, "/api/variants")) {
         serve_text(r, &s->variants_json, TYPE_JSON);
     } else if (!strncmp(path, "/api/variants/", 14)) {

@@ -13,6 +13,7 @@ import { gamePage, type GameData } from './pages/game';
 import { lobbyPage, type LobbyData } from './pages/lobby';
 import { editorPage, type EditorData } from './pages/editor';
 import { inboxPage, watchInbox, type InboxData } from './app/inbox';
+import { puzzlesPage, type PuzzlesData } from './pages/puzzles';
 
 function fail(app: HTMLElement | null, e: unknown): void {
   const msg = e instanceof Error ? e.message : String(e);
@@ -51,6 +52,9 @@ async function start(): Promise<void> {
         break;
       case 'inbox':
         inboxPage(pageData<InboxData>());
+        break;
+      case 'puzzles':
+        if (app) await puzzlesPage(app, pageData<PuzzlesData>());
         break;
       case 'editor':
         if (app) await editorPage(app, pageData<EditorData>());

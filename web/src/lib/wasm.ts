@@ -43,6 +43,10 @@ export interface TcExports {
   tcw_game_attacks(p: number, cell: number, by: number): number;
   tcw_game_history(p: number): number;
   tcw_game_review(p: number, values: number, err: number): number;
+  tcw_puzzle_set(v: number, material: number, maxEntries: number, err: number): number;
+  tcw_puzzle_set_free(t: number): void;
+  tcw_puzzles(t: number, count: number, seed: number, minMate: number, maxMate: number, err: number): number;
+  tcw_puzzle_check(t: number, p: number, text: number, err: number): number;
   tcw_game_review_pgn(p: number, values: number, tags: number, result: number, err: number): number;
   tcw_game_pgn(p: number, tags: number, result: number): number;
   tcw_game_load_pgn(p: number, text: number, len: number, err: number): number;

@@ -28,6 +28,7 @@ import './cases-nets.mjs';
 import './cases-issue30.mjs';
 import './cases-issue31.mjs';
 import './cases-issue32.mjs';
+import './cases-puzzles.mjs';
 
 async function measure() {
   const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
