@@ -404,7 +404,8 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
                     "it against the engine or against people, with every join, twist and fold taken into "
                     "account, and explains on each page what the joins do.</p>\n");
     srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/games\">archive of "
-                    "games</a> &middot; <a href=\"/new\">new variant</a></p>\n");
+                    "games</a> &middot; <a href=\"/puzzles?variant=chess\">puzzle of the day</a> &middot; "
+                    "<a href=\"/new\">new variant</a></p>\n");
     srv_buf_str(&b, extra ? extra : "");
     srv_buf_str(&b, "<p class=\"tc-legend\">Lines on the boards: "
                     "<span class=\"tc-legend-wrap\">blue</span>, an edge wraps round to the opposite edge; "
