@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-void srv_pages_pgn(const tg_game *g, srv_response *r)
+void srv_pages_pgn(const tg_game *g, const char *event, srv_response *r)
 {
     char *text = NULL;
     size_t n = 0;
@@ -21,7 +21,7 @@ void srv_pages_pgn(const tg_game *g, srv_response *r)
         srv_route_error(r, 500, 1, "out of memory");
         return;
     }
-    tg_game_pgn(g, f);
+    tg_game_pgn(g, event, f);
     fclose(f);
     r->status = 200;
     r->type = "application/x-chess-pgn; charset=utf-8";

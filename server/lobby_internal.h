@@ -39,6 +39,8 @@ struct srv_lobby {
     pthread_cond_t wake;
     int dirty;             /* changed since the thread last looked (under sleep_lock) */
     tg_listener *listener; /* PostgreSQL: the other processes' changes (NOTIFY tg_lobby), else NULL */
+    int (*on_beat)(void *ctx, int64_t now_ms); /* under reg */
+    void *on_beat_ctx;
 };
 
 /* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */

@@ -238,7 +238,8 @@ char *srv_render_document(const srv_doc *d, size_t *len)
     /* the rules of play (docs/rules.md) from every page */
     srv_buf_str(&b, "<a class=\"tc-rules-link\" href=\"/docs/rules\">rules of play</a> "
                     "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
-    srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/games\">games</a> "
+    srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/tournaments\">tournaments</a> "
+                    "<a href=\"/games\">games</a> "
                     "<a href=\"/account\">account</a></nav>");
     srv_buf_str(&b, "</header>\n<main>\n");
     srv_buf_str(&b, d->main_html);
@@ -369,7 +370,8 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
                     "folded board. Every variant below is a page that says how its board is joined; the hub plays "
                     "it against the engine or against people, with every join, twist and fold taken into "
                     "account, and explains on each page what the joins do.</p>\n");
-    srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/games\">archive of "
+    srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/tournaments\">tournaments</a> "
+                    "&middot; <a href=\"/games\">archive of "
                     "games</a> &middot; <a href=\"/new\">new variant</a></p>\n");
     srv_buf_str(&b, extra ? extra : "");
     srv_buf_str(&b, "<p class=\"tc-legend\">Lines on the boards: "

@@ -22,6 +22,7 @@ typedef struct srv_options {
     const char *cors;       /* an origin the API answers cross-origin, or NULL */
     int secure_cookies;     /* mark the session cookie Secure (served over HTTPS) */
     const char *trusted_proxy; /* address whose X-Forwarded-Proto/-For are believed, or NULL */
+    const char *tournaments;   /* the operator's schedule of tournaments, or NULL */
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/

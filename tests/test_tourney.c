@@ -1,11 +1,11 @@
-/* Tournaments' rules (games/tourney.h): Berger tables for 2 to 16
+/* Tournaments' rules (games/tourney_rules.h): Berger tables for 2 to 16
  * players (every pair meets exactly once, nobody twice in a round, one
  * bye a round for odd counts and one per player, colours within one of
  * even), the arena's points with streaks against lichess's rule as
  * written out here, and the arena's pairing (never the last opponent,
  * nearest score, the longest waiter, colours). */
 #include "harness.h"
-#include "tourney.h"
+#include "tourney_rules.h"
 
 #include <stdlib.h>
 #include <string.h>

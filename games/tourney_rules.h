@@ -5,8 +5,8 @@
  *
  * Limits: a round-robin has 2 to TT_RR_MAX players; an arena pairs at
  * most TT_ARENA_MAX waiting players a call. */
-#ifndef TT_TOURNEY_H
-#define TT_TOURNEY_H
+#ifndef TT_TOURNEY_RULES_H
+#define TT_TOURNEY_RULES_H
 
 #define TT_RR_MAX 16
 #define TT_ARENA_MAX 256

@@ -1,5 +1,5 @@
-/* Tournaments' rules (tourney.h). */
-#include "tourney.h"
+/* Tournaments' rules (tourney_rules.h). */
+#include "tourney_rules.h"
 
 #include <stdlib.h>
 #include <string.h>
