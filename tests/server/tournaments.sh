@@ -199,7 +199,14 @@ U=$U2
 lease_moved() { [ "$(sql "SELECT owner FROM tournament_lease")" != "$holder" ]; }
 wait_for 20 lease_moved && ok || bad "process two did not take the lease over"
 finished() { [ "$(state "$A1")" = finished ] && [ "$(state "$A2")" = finished ] && [ "$(state "$R")" = finished ]; }
-wait_for 100 finished || bad "not all finished: $(state "$A1") $(state "$A2") $(state "$R")"
+if ! wait_for 100 finished; then
+  bad "not all finished: $(state "$A1") $(state "$A2") $(state "$R")"
+  for t in "$A1" "$A2" "$R"; do # what is still going on
+    for g in $("${C[@]}" "$U/api/tournament/$t" | jq -r '.games[] | select(.counted | not) | .id'); do
+      echo "  $t: $("${C[@]}" "$U/api/games/$g" | jq -c '{id, status, turn, plies: (.moves | length), draw_offer}')"
+    done
+  done
+fi
 
 # ---- the checks: standings against the games
 check_arena() { # ID LABEL
