@@ -8,7 +8,7 @@
 # own results (GET /api/games/ID, with the arena's streak rule written out
 # here); nobody meets the same opponent twice in a row; in the
 # round-robin everyone met everyone once; the winners on the player
-# pages; the PGN's Event tag; the forms' refusals (CSRF, limits, bad
+# pages; the PGN's Event tag and the archive's link to the tournament; the forms' refusals (CSRF, limits, bad
 # fields). Two server processes share the database; the pairer runs on the
 # one holding the lease, and the one that holds it is killed mid-arena
 # (kill -9) so that the other takes over.
@@ -245,6 +245,10 @@ check_arena() { # ID LABEL
   local g1
   g1=$(jq -r '.[0].id' <<< "$games")
   has "$2: the PGN's Event" "$("${C[@]}" "$U/api/games/$g1/pgn")" "[Event \"$(jq -r .name <<< "$j")\"]"
+  has "$2: the archive names the tournament" "$("${C[@]}" "$U/games?player=$top")" "href=\"/tournament/$t\""
+  local gt
+  gt=$(jq -r --arg p "$top" '[.[] | select(.white == $p or .black == $p)][0].id' <<< "$games")
+  is "$2: the games' list names it" "$("${C[@]}" "$U/api/games?player=$top&limit=200" | jq -r --arg g "$gt" '.[] | select(.id == $g) | .tournament.id')" "$t"
   echo "tournaments-test: $2: $ng games, standings $standings"
 }
 check_arena "$A1" "torus arena"
