@@ -5,10 +5,16 @@
  * written out here, and the arena's pairing (never the last opponent,
  * nearest score, the longest waiter, colours). */
 #include "harness.h"
+#include "store.h"
+#include "tourney.h"
 #include "tourney_rules.h"
+#include "tourney_store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static void berger(void)
 {
@@ -156,9 +162,131 @@ static void pairing(void)
     }
 }
 
+/* The pairer's lease from two connections (two processes): one holder
+ * at a time, renewed by it, taken by the other once lapsed or given up;
+ * a game counted once. On the suite's database (SQLite, or TG_TEST_DB). */
+static char url[256]; /* the suite's database (th_test_db keeps it here) */
+
+static void lease(void)
+{
+    tc_error e;
+    th_test_db("tourney", url, sizeof url);
+    tg_store *st = tg_store_open(url, &e); /* the schema */
+    CHECK(st != NULL, "store: %s", e.msg);
+    tp_db *a = st ? tp_db_open(url, &e) : NULL, *b = a ? tp_db_open(url, &e) : NULL;
+    CHECK(a && b, "db: %s", e.msg);
+    if (!a || !b) {
+        tp_db_close(a);
+        tg_store_close(st);
+        return;
+    }
+    char pa[32], pb[32];
+    unsigned nonce = (unsigned)time(NULL) ^ ((unsigned)clock() << 12);
+    snprintf(pa, sizeof pa, "a%x", nonce);
+    snprintf(pb, sizeof pb, "b%x", nonce);
+    int64_t t = (int64_t)4e12; /* far ahead of any earlier run's lease */
+    th_case("lease: one holder at a time");
+    /* the suite's database may keep an earlier run's lease: free it */
+    tp_db_exec(a, "UPDATE tournament_lease SET owner = '', until_ms = 0", NULL, 0, NULL, NULL, &e);
+    int ha = tp_tourney_lease(a, pa, t, 10000, &e), hb = tp_tourney_lease(b, pb, t + 1, 10000, &e);
+    CHECK(ha + hb == 1, "both or neither hold it: %d %d", ha, hb);
+    const char *holder = ha ? pa : pb, *other = ha ? pb : pa;
+    tp_db *dh = ha ? a : b, *dother = ha ? b : a;
+    CHECK(tp_tourney_lease(dh, holder, t + 3000, 10000, &e) == 1, "the holder renews it");
+    CHECK(tp_tourney_lease(dother, other, t + 12000, 10000, &e) == 0, "taken before it lapsed");
+    CHECK(tp_tourney_lease(dother, other, t + 13001, 10000, &e) == 1, "not taken once lapsed");
+    CHECK(tp_tourney_lease(dh, holder, t + 14000, 10000, &e) == 0, "the old holder still holds it");
+    CHECK(tp_tourney_lease_drop(dother, other, &e) == 1, "given up");
+    CHECK(tp_tourney_lease(dh, holder, t + 14001, 10000, &e) == 1, "not taken after it was given up");
+    tp_tourney_lease_drop(dh, holder, &e);
+
+    th_case("a game is counted once");
+    tp_tourney tr;
+    memset(&tr, 0, sizeof tr);
+    snprintf(tr.id, sizeof tr.id, "%012x", nonce);
+    snprintf(tr.name, sizeof tr.name, "Lease test");
+    snprintf(tr.variant, sizeof tr.variant, "torus");
+    tr.clock.kind = TG_CLOCK_FISCHER;
+    tr.max_players = 8;
+    CHECK(tp_tourney_insert(a, &tr, &e) == 0, "insert: %s", e.msg);
+    snprintf(tr.sched_key, sizeof tr.sched_key, "weekly@%x", nonce);
+    snprintf(tr.id, sizeof tr.id, "%011xs", nonce);
+    CHECK(tp_tourney_insert(a, &tr, &e) == 0, "a scheduled one: %s", e.msg);
+    snprintf(tr.id, sizeof tr.id, "%011xt", nonce);
+    CHECK(tp_tourney_insert(b, &tr, &e) == TP_EUNIQUE, "the same schedule entry made twice");
+    snprintf(tr.id, sizeof tr.id, "%012x", nonce);
+    tp_tgame g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.game_id, sizeof g.game_id, "%016x", nonce);
+    snprintf(g.white, sizeof g.white, "w");
+    snprintf(g.black, sizeof g.black, "b");
+    CHECK(tp_tgame_insert(a, tr.id, &g, &e) == 0, "game: %s", e.msg);
+    snprintf(g.result, sizeof g.result, "1-0");
+    g.white_pts = 2;
+    CHECK(tp_tgame_count(a, &g, &e) == 1, "the first count");
+    CHECK(tp_tgame_count(b, &g, &e) == 0, "counted again");
+    CHECK(tp_tgames_open(b, tr.id, &e) == 0, "open games left");
+    tp_db_close(b);
+    tp_db_close(a);
+    tg_store_close(st);
+}
+
+/* The operator's schedule: a good file, and bad lines named with what is
+ * wrong. */
+static void schedule(void)
+{
+    char path[300];
+    tc_error e;
+    tp_db *d = tp_db_open(url, &e);
+    srv_tourneys *T = d ? srv_tourneys_start(d, url, &e) : NULL;
+    CHECK(T != NULL, "start: %s", e.msg);
+    if (!T) {
+        tp_db_close(d);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/sched-%d.txt", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    static const struct {
+        const char *text, *error; /* NULL: accepted */
+    } cases[] = {
+        {"# a comment\n\narena weekly sun 18:00 60m klein-bottle 3+2 rated Klein bottle weekly arena\n"
+         "round-robin daily 12:00 8p torus corr1 casual Daily torus\n", NULL},
+        {"swiss daily 12:00 8p torus 3+2 rated Nope\n", ":1: the kind is arena or round-robin"},
+        {"arena weekly sunday 18:00 60m torus 3+2 rated Nope\n", ":1: 'sunday' is not a day"},
+        {"\narena daily 24:00 60m torus 3+2 rated Nope\n", ":2: the start is HH:MM in UTC"},
+        {"arena daily 18:00 400m torus 3+2 rated Nope\n", ":1: an arena's size is its minutes, 1m to 360m"},
+        {"round-robin daily 18:00 17p torus 3+2 rated Nope\n", ":1: a round-robin's size is its most players"},
+        {"arena daily 18:00 60m torus corr3 rated Nope\n", ":1: the clock is one of"},
+        {"arena daily 18:00 60m torus 3+2 maybe Nope\n", ":1: say rated or casual"},
+        {"arena daily 18:00 60m torus 3+2 rated X\n", ":1: the name (the rest of the line) has 3 to 60 bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        th_case("schedule: case %zu", i);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL, "cannot write %s", path);
+        if (!f)
+            break;
+        fputs(cases[i].text, f);
+        fclose(f);
+        int rc = srv_tourneys_schedule(T, path, &e);
+        if (!cases[i].error)
+            CHECK(rc == 0, "refused: %s", e.msg);
+        else
+            CHECK(rc == -1 && strstr(e.msg, cases[i].error), "want '%s', got rc %d '%s'", cases[i].error, rc,
+                  rc ? e.msg : "");
+    }
+    th_case("schedule: a missing file");
+    CHECK(srv_tourneys_schedule(T, "/nonexistent/sched.txt", &e) == -1 && strstr(e.msg, "cannot read"), "%s",
+          e.msg);
+    remove(path);
+    srv_tourneys_stop(T);
+    tp_db_close(d);
+}
+
 void suite_tourney(void)
 {
     berger();
     points();
     pairing();
+    lease();
+    schedule();
 }
