@@ -11,6 +11,7 @@ import { playPage, type PlayData } from './pages/play';
 import { analysisPage, type AnalysisData } from './pages/analysis';
 import { gamePage, type GameData } from './pages/game';
 import { lobbyPage, type LobbyData } from './pages/lobby';
+import { tournamentPage, type TournamentData } from './pages/tournament';
 import { editorPage, type EditorData } from './pages/editor';
 
 function fail(app: HTMLElement | null, e: unknown): void {
@@ -45,6 +46,9 @@ async function start(): Promise<void> {
         break;
       case 'lobby':
         lobbyPage(pageData<LobbyData>());
+        break;
+      case 'tournament': // the list (no data: nothing to build) or one tournament, kept current
+        if (document.getElementById('tc-standings')) tournamentPage(pageData<TournamentData>());
         break;
       case 'editor':
         if (app) await editorPage(app, pageData<EditorData>());
