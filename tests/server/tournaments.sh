@@ -241,7 +241,12 @@ check_arena() { # ID LABEL
   local top
   top=$(jq -r '.standings[0].name' <<< "$j")
   is "$2: the winner is the leader" "$(jq -r .winner <<< "$j")" "$top"
-  has "$2: the winner's page says so" "$("${C[@]}" "$U/@/$top")" "/tournament/$t"
+  local pp
+  pp=$("${C[@]}" "$U/@/$top")
+  has "$2: the winner's page lists it won" "$pp" "Tournaments won</h2>
+<ul class=\"tc-tourney-wins\"><li><a href=\"/tournament/"
+  has "$2: the winner's page links it" "$pp" "href=\"/tournament/$t\""
+  has "$2: the winner's games name it" "$pp" "class=\"tc-game-tournament\" href=\"/tournament/$t\""
   local g1
   g1=$(jq -r '.[0].id' <<< "$games")
   has "$2: the PGN's Event" "$("${C[@]}" "$U/api/games/$g1/pgn")" "[Event \"$(jq -r .name <<< "$j")\"]"
