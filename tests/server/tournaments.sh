@@ -125,16 +125,19 @@ has "the page escapes the name" "$page" "Strip &lt;b&gt;arena&lt;/b&gt;"
 has "the list links it" "$("${C[@]}" "$U/tournaments")" "/tournament/$A2"
 
 # The scripted player (on process two: process one is killed mid-arena): for each of its tournaments, its game in progress;
-# on its turn a random legal move, and from ply K on (2 to 4, from the
+# on its turn a random legal move (until its tournaments are over), and from ply K on (2 to 4, from the
 # game's id) the game ends: a draw offered and accepted for ids whose
 # first digit is below 5, else the side to move resigns.
 player() { # NAME DEADLINE TOURNAMENT...
-  local n=$1 jar=$tmp/$1.jar deadline=$2 csrf t g st turn you fen plies k var mv offer U=$U2
+  local n=$1 jar=$tmp/$1.jar deadline=$2 csrf t j g st turn you fen plies k var mv offer over U=$U2
   shift 2
   csrf=$(token "$jar")
   while [ $SECONDS -lt "$deadline" ]; do
+    over=0
     for t in "$@"; do
-      g=$("${C[@]}" "$U/api/tournament/$t" | jq -r --arg n "$n" '.standings[] | select(.name == $n) | .playing // empty')
+      j=$("${C[@]}" "$U/api/tournament/$t")
+      case $(jq -r .state <<< "$j") in finished | cancelled) over=$((over + 1)); continue ;; esac
+      g=$(jq -r --arg n "$n" '.standings[] | select(.name == $n) | .playing // empty' <<< "$j")
       [ -n "$g" ] || continue
       st=$("${C[@]}" -b "$jar" "$U/api/games/$g")
       [ "$(jq -r .status <<< "$st")" = active ] || continue
@@ -163,6 +166,7 @@ player() { # NAME DEADLINE TOURNAMENT...
       [ -n "$mv" ] && "${C[@]}" -o /dev/null -b "$jar" -H "X-CSRF-Token: $csrf" -H 'Content-Type: application/json' \
         -d "{\"move\":\"$mv\"}" "$U/api/games/$g/move"
     done
+    [ $over -lt $# ] || return 0 # all its tournaments are over
     sleep 0.3
   done
 }
@@ -179,7 +183,7 @@ sql "UPDATE tournaments SET starts_ms = 0 WHERE id = '$R'" > /dev/null
 
 # the arenas start at the next beat, the round-robin too; the players
 # play until all three end
-deadline=$((SECONDS + 100))
+deadline=$((SECONDS + 160))
 for n in "${names[@]}"; do player "$n" "$deadline" "$A1" "$A2" "$R" & pids+=($!); done
 state() { "${C[@]}" "$U/api/tournament/$1" | jq -r .state; }
 running() { [ "$(state "$A1")" = running ]; }
@@ -199,7 +203,7 @@ U=$U2
 lease_moved() { [ "$(sql "SELECT owner FROM tournament_lease")" != "$holder" ]; }
 wait_for 20 lease_moved && ok || bad "process two did not take the lease over"
 finished() { [ "$(state "$A1")" = finished ] && [ "$(state "$A2")" = finished ] && [ "$(state "$R")" = finished ]; }
-if ! wait_for 100 finished; then
+if ! wait_for 150 finished; then
   bad "not all finished: $(state "$A1") $(state "$A2") $(state "$R")"
   for t in "$A1" "$A2" "$R"; do # what is still going on
     for g in $("${C[@]}" "$U/api/tournament/$t" | jq -r '.games[] | select(.counted | not) | .id'); do
