@@ -196,10 +196,8 @@ int srv_tourney_create(srv_tourneys *T, const srv_site *site, const char *user_i
         snprintf(msg, n, "an arena's minutes are a whole number from 1 to %d", SRV_ARENA_MAX_MIN);
         return 400;
     }
-    if (t.kind == TP_ROUND_ROBIN && f->minutes && *f->minutes) {
-        snprintf(msg, n, "a round-robin has no length in minutes: it ends when its games end");
-        return 400;
-    }
+    /* a round-robin ends when its games end: the form's arena length is
+     * not read for one */
     int top = t.kind == TP_ARENA ? SRV_ARENA_MAX_PLAYERS : TT_RR_MAX;
     if (f->max_players && *f->max_players ? number(f->max_players, 2, top, &maxp) : (maxp = top, 0)) {
         snprintf(msg, n, "max_players is a whole number from 2 to %d for %s", top,

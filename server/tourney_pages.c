@@ -228,8 +228,8 @@ char *srv_tourneys_main(srv_tourneys *T, const srv_site *site, const char *user_
                    "type=\"number\" min=\"2\" max=\"%d\"></label><label class=\"tc-check\"><input type=\"checkbox\" "
                    "name=\"rated\" value=\"1\" checked> Rated</label><button type=\"submit\">Make it</button></form>\n"
                    "<p class=\"tc-note\">At most %d upcoming or running tournaments of yours at once; an arena "
-                   "lasts 1 to %d minutes with up to %d players, a round-robin has 2 to %d players (leave the "
-                   "arena length empty for one).</p>\n</section>",
+                   "lasts 1 to %d minutes with up to %d players; a round-robin has 2 to %d players and ends when its "
+                   "games end.</p>\n</section>",
                    SRV_TOURNEY_AHEAD_MIN, SRV_ARENA_MAX_MIN, SRV_ARENA_MAX_PLAYERS, SRV_TOURNEYS_PER_USER,
                    SRV_ARENA_MAX_MIN, SRV_ARENA_MAX_PLAYERS, TT_RR_MAX);
     return srv_buf_take(&b, NULL);
