@@ -700,11 +700,11 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     char msg[256];
     if (srv_same_origin(rq->origin, rq->host, rq->fetch_site, msg, sizeof msg)) {
-        srv_route_error(&out->r, 403, 0, "%s", msg);
+        srv_route_error(&out->r, 403, api, "%s", msg);
         return;
     }
     if (!rq->content_type || strncasecmp(rq->content_type, "application/x-www-form-urlencoded", 33)) {
-        srv_route_error(&out->r, 415, 0, "send the form as application/x-www-form-urlencoded");
+        srv_route_error(&out->r, 415, api, "send the form as application/x-www-form-urlencoded");
         return;
     }
     form *f = malloc(sizeof *f);
@@ -713,7 +713,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         return;
     }
     if (parse_form(rq->body ? rq->body : "", rq->len, f, msg, sizeof msg)) {
-        srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, 0, "%s", msg);
+        srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, api, "%s", msg);
         free(f);
         return;
     }

@@ -57,9 +57,9 @@ token() { "${C[@]}" -b "$1" "$U/api/account" | jq -r .csrf; }
 signup() { # JAR NAME ADDRESS
   form "$1" "$U/signup" "name=$2&password=tourney+pw+$2&password2=tourney+pw+$2" -H "X-Forwarded-For: $3" > /dev/null
 }
-apost() { # JAR PATH [FORM]: a form to an /api/ route with the session's token; the answer, then the status
+apost() { # JAR PATH [FORM [curl options]]: a form to an /api/ route with the session's token; the answer, then the status
   "${C[@]}" -b "$1" -w '\n%{http_code}' -H "X-CSRF-Token: $(token "$1")" -H 'Content-Type: application/x-www-form-urlencoded' \
-    --data-binary "${3:-}" "$U$2"
+    --data-binary "${3:-}" "${@:4}" "$U$2"
 }
 
 names=(Ann Bob Cy Dee Eve Fay Gus Hal)
@@ -84,6 +84,11 @@ is "not signed in: 401" "$(code "$r")" 401
 r=$("${C[@]}" -b "$tmp/Ann.jar" -w '\n%{http_code}' -H 'Content-Type: application/x-www-form-urlencoded' \
   --data-binary 'name=Nope&variant=torus&clock=3%2B2&minutes=5' "$U/api/tournaments")
 is "no CSRF token: 403" "$(code "$r")" 403
+r=$("${C[@]}" -b "$tmp/Ann.jar" -w '\n%{http_code}' -H "X-CSRF-Token: $(token "$tmp/Ann.jar")" -X POST "$U/api/tournaments")
+is "no form: 415" "$(code "$r")" 415
+has "no form: a JSON error" "$r" '{"error":"send the form as application/x-www-form-urlencoded"}'
+r=$(apost "$tmp/Ann.jar" /api/tournaments 'name=Nope&variant=torus&clock=3%2B2&minutes=5' -H 'Origin: http://evil.test')
+is "another site's Origin: 403" "$(code "$r")" 403
 r=$(apost "$tmp/Ann.jar" /api/tournaments 'name=Bad&variant=nowhere&clock=3%2B2&minutes=5')
 is "an unknown variant: 400" "$(code "$r")" 400
 has "an unknown variant: message" "$r" "no variant 'nowhere'"
