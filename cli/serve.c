@@ -30,7 +30,7 @@ static int usage(int help, const char *bad)
             "                       [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
             "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR] [--secure-cookies]\n"
-            "                       [--trusted-proxy ADDRESS] [--day-ms MS]\n");
+            "                       [--trusted-proxy ADDRESS] [--day-ms MS] [--tournaments FILE]\n");
     return !help;
 }
 
@@ -97,6 +97,8 @@ int cmd_serve(cli_ctx *c)
             o.cors = v;
         else if (!strcmp(a, "--trusted-proxy"))
             o.trusted_proxy = v;
+        else if (!strcmp(a, "--tournaments"))
+            o.tournaments = v;
         else if (!strcmp(a, "--host"))
             o.host = v;
         else if (!strcmp(a, "--pages"))

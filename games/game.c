@@ -496,7 +496,7 @@ static void clock_text(int64_t ms, char *buf, size_t n)
              (long long)(ms / 1000 % 60));
 }
 
-void tg_game_pgn(const tg_game *g, FILE *out)
+void tg_game_pgn(const tg_game *g, const char *event, FILE *out)
 {
     char date[16] = "????.??.??", tcontrol[48] = "-", wclock[24], bclock[24], white[48], black[48];
     time_t t = (time_t)(g->created_ms / 1000);
@@ -519,7 +519,7 @@ void tg_game_pgn(const tg_game *g, FILE *out)
     snprintf(board, sizeof board, "%dx%d", g->def.width, g->def.height);
     const char *pgn_result = strcmp(g->result, TG_RESULT_ABORTED) ? g->result : "*";
     const char *tags[] = {"SetUp", "1", "FEN", g->start_fen, "Board", board,
-                          "Event",   "topochess hub game", "Site",        "topochess hub",
+                          "Event",   event && *event ? event : "topochess hub game", "Site", "topochess hub",
                           "Date",    date,                 "White",       white,
                           "Black",   black,                "Result",      pgn_result,
                           "Variant", g->def.name,          "TimeControl", tcontrol,

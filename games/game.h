@@ -138,8 +138,10 @@ tg_code tg_game_request_takeback(tg_game *g, int side, int64_t now_ms, tc_error 
 tg_code tg_game_accept_takeback(tg_game *g, int side, int64_t now_ms, tc_error *err);
 tg_code tg_game_decline_takeback(tg_game *g, int side, int64_t now_ms, tc_error *err);
 
-/* Writes the game as PGN with [Variant], [SetUp]/[FEN] and clock tags. */
-void tg_game_pgn(const tg_game *g, FILE *out);
+/* Writes the game as PGN with [Variant], [SetUp]/[FEN] and clock tags;
+ * [Event] is event (a tournament's name), or "topochess hub game" when
+ * NULL. */
+void tg_game_pgn(const tg_game *g, const char *event, FILE *out);
 
 /* Fills buf with n random bytes from the system's generator; 0 or -1. */
 int tg_random_bytes(void *buf, size_t n);

@@ -286,7 +286,7 @@ typedef struct {
 static int played_row(void *ctx, int n, const char *const *v)
 {
     played_rows *pr = ctx;
-    if (pr->n >= pr->max || n < 11)
+    if (pr->n >= pr->max || n < 13)
         return 1;
     tp_played *p = &pr->out[pr->n++];
     copy(p->game_id, sizeof p->game_id, v[0]);
@@ -301,6 +301,8 @@ static int played_row(void *ctx, int n, const char *const *v)
     p->white_prov = v[7] && *v[7] && strtod(v[7], NULL) > TG_RD_PROVISIONAL;
     p->black_prov = v[9] && *v[9] && strtod(v[9], NULL) > TG_RD_PROVISIONAL;
     copy(p->note, sizeof p->note, v[10]);
+    copy(p->tournament_id, sizeof p->tournament_id, v[11]);
+    copy(p->tournament, sizeof p->tournament, v[12]);
     return 0;
 }
 
@@ -310,8 +312,10 @@ int tp_lobby_games_of(tp_db *d, const char *user_id, tp_played *out, int max, tc
     tp_arg a[] = {TP_TEXT(user_id), TP_INT(max)};
     int rc = tp_db_exec(d,
                         "SELECT g.game_id, g.variant, w.name, b.name, g.rated, g.created_ms, g.white_r, g.white_rd, "
-                        "g.black_r, g.black_rd, g.note FROM rated_games g "
+                        "g.black_r, g.black_rd, g.note, COALESCE(tn.id, ''), COALESCE(tn.name, '') FROM rated_games g "
                         "JOIN users w ON w.id = g.white_user JOIN users b ON b.id = g.black_user "
+                        "LEFT JOIN tournament_games tg ON tg.game_id = g.game_id "
+                        "LEFT JOIN tournaments tn ON tn.id = tg.tid "
                         "WHERE g.white_user = ?1 OR g.black_user = ?1 ORDER BY g.created_ms DESC LIMIT ?2",
                         a, 2, played_row, &pr, err);
     return rc < 0 ? -1 : pr.n;

@@ -96,6 +96,7 @@ typedef struct tp_played {
     int white_r, black_r;         /* the ratings as the game began (0: not kept, a game from before migration 7) */
     int white_prov, black_prov;   /* and whether they were provisional */
     char note[64];                /* why a rated result changed no rating ("" when it did, or not yet counted) */
+    char tournament_id[16], tournament[64]; /* the tournament it belongs to ("" for none) */
 } tp_played;
 
 /* The games a user began from the lobby, newest first: the count, -1. */

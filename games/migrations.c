@@ -125,5 +125,42 @@ const tg_migration tg_migrations[] = {
         "CREATE INDEX notifications_by_age ON notifications (created_ms);"
         "CREATE INDEX rated_games_by_white ON rated_games (white_user);"
         "CREATE INDEX rated_games_by_black ON rated_games (black_user);"},
+    /* tournaments (docs/tournaments.md):
+     * the events (arena or round-robin; sched_key names an operator's
+     * scheduled one, so that every process makes it once), their players
+     * with the arena's score and streak, the games with their round and
+     * the points counted, and the pairer's lease (one pairer at a time
+     * across processes) */
+    {10, "CREATE TABLE tournaments ("
+         " id TEXT PRIMARY KEY, name TEXT NOT NULL, kind INTEGER NOT NULL, variant TEXT NOT NULL,"
+         " clock_kind INTEGER NOT NULL, initial_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL,"
+         " days INTEGER NOT NULL, rated INTEGER NOT NULL,"
+         " creator_id TEXT NOT NULL, creator_name TEXT NOT NULL, sched_key TEXT NOT NULL,"
+         " starts_ms BIGINT NOT NULL, minutes INTEGER NOT NULL, ends_ms BIGINT NOT NULL,"
+         " max_players INTEGER NOT NULL, state INTEGER NOT NULL, round INTEGER NOT NULL,"
+         " winner_id TEXT NOT NULL, winner_name TEXT NOT NULL,"
+         " created_ms BIGINT NOT NULL, finished_ms BIGINT NOT NULL, version BIGINT NOT NULL);"
+         "CREATE INDEX tournaments_by_state ON tournaments (state, starts_ms);"
+         "CREATE INDEX tournaments_by_creator ON tournaments (creator_id, state);"
+         "CREATE UNIQUE INDEX tournaments_sched ON tournaments (sched_key) WHERE sched_key <> '';"
+         "CREATE TABLE tournament_players ("
+         " tid TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,"
+         " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, name TEXT NOT NULL,"
+         " active INTEGER NOT NULL, seat INTEGER NOT NULL, score INTEGER NOT NULL, streak INTEGER NOT NULL,"
+         " games INTEGER NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL, whites INTEGER NOT NULL,"
+         " last_opp TEXT NOT NULL, playing TEXT NOT NULL, waiting_ms BIGINT NOT NULL, joined_ms BIGINT NOT NULL,"
+         " PRIMARY KEY (tid, user_id));"
+         "CREATE INDEX tournament_players_by_user ON tournament_players (user_id);"
+         "CREATE TABLE tournament_games ("
+         " game_id TEXT PRIMARY KEY, tid TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,"
+         " round INTEGER NOT NULL, white_user TEXT NOT NULL, black_user TEXT NOT NULL,"
+         " result TEXT NOT NULL, white_pts INTEGER NOT NULL, black_pts INTEGER NOT NULL,"
+         " counted INTEGER NOT NULL, created_ms BIGINT NOT NULL, ended_ms BIGINT NOT NULL);"
+         "CREATE INDEX tournament_games_by_tid ON tournament_games (tid, created_ms);"
+         "CREATE TABLE tournament_lease (name TEXT PRIMARY KEY, owner TEXT NOT NULL, until_ms BIGINT NOT NULL);"
+         "INSERT INTO tournament_lease (name, owner, until_ms) VALUES ('pairer', '', 0);"},
+    /* the inbox tells a tournament's players once that it is about to start
+     * (server/tourney_pairer.c) */
+    {11, "ALTER TABLE tournaments ADD COLUMN told INTEGER NOT NULL DEFAULT 0;"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

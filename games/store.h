@@ -90,7 +90,9 @@ _Static_assert(TG_ABANDON_MS == 300000, "SQL_ABANDON_MS must be TG_ABANDON_MS");
     "SELECT g.id, g.variant, g.result, g.termination, g.nmoves, g.engine_side, g.created_ms, g.updated_ms, "    \
     "COALESCE(w.name, ''), COALESCE(b.name, ''), COALESCE(rg.white_r, wr.rating, 0), "                          \
     "COALESCE(rg.black_r, br.rating, 0), COALESCE(rg.rated, 0), COALESCE(rg.white_rd, wr.rd, -1), "             \
-    "COALESCE(rg.black_rd, br.rd, -1) FROM games g LEFT JOIN rated_games rg ON rg.game_id = g.id "                          \
+    "COALESCE(rg.black_rd, br.rd, -1), COALESCE(tn.id, ''), COALESCE(tn.name, '') "                              \
+    "FROM games g LEFT JOIN rated_games rg ON rg.game_id = g.id "                                                \
+    "LEFT JOIN tournament_games tg ON tg.game_id = g.id LEFT JOIN tournaments tn ON tn.id = tg.tid "            \
     "LEFT JOIN users w ON w.id = rg.white_user LEFT JOIN users b ON b.id = rg.black_user "                       \
     "LEFT JOIN ratings wr ON wr.user_id = rg.white_user AND wr.variant = g.variant "                             \
     "LEFT JOIN ratings br ON br.user_id = rg.black_user AND br.variant = g.variant "                             \

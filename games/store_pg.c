@@ -262,6 +262,10 @@ static int pg_rows(tg_store *st, const char *name, int nv, const char *const *v,
                 g->rated = atoi(PQgetvalue(r, i, 12));
                 tg_summary_ratings(g, strtod(PQgetvalue(r, i, 10), NULL), strtod(PQgetvalue(r, i, 13), NULL),
                                    strtod(PQgetvalue(r, i, 11), NULL), strtod(PQgetvalue(r, i, 14), NULL));
+                if (PQnfields(r) >= 17) {
+                    snprintf(g->tournament_id, sizeof g->tournament_id, "%s", PQgetvalue(r, i, 15));
+                    snprintf(g->tournament, sizeof g->tournament, "%s", PQgetvalue(r, i, 16));
+                }
             }
         }
     }

@@ -237,6 +237,9 @@ static int lite_rows(tg_store *st, int k, const char *text, int64_t now_ms, cons
             g->rated = sqlite3_column_int(s, 12);
             tg_summary_ratings(g, sqlite3_column_double(s, 10), sqlite3_column_double(s, 13),
                                sqlite3_column_double(s, 11), sqlite3_column_double(s, 14));
+            const unsigned char *tid = sqlite3_column_text(s, 15), *tname = sqlite3_column_text(s, 16);
+            snprintf(g->tournament_id, sizeof g->tournament_id, "%s", tid ? (const char *)tid : "");
+            snprintf(g->tournament, sizeof g->tournament, "%s", tname ? (const char *)tname : "");
         }
     }
     if (n < max && r != SQLITE_DONE) {

@@ -25,6 +25,7 @@ typedef struct tg_game_summary {
     int white_rating, black_rating;
     int white_provisional, black_provisional;
     int rated;
+    char tournament_id[16], tournament[64]; /* the tournament the game belongs to ("" for none) */
 } tg_game_summary;
 
 #endif

@@ -24,6 +24,7 @@
 #include "game_chat.h"
 #include "lobby_store.h"
 #include "notify.h"
+#include "tourney_store.h"
 #include "respond.h"
 #include "spectators.h"
 #include "streams.h"
@@ -765,7 +766,9 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
         } else if (n == 2 && !strcmp(action, "pgn") && get) {
             tg_game g;
             if (!read_game(G, id, &g, &r, 1)) {
-                srv_pages_pgn(&g, &r);
+                char tid[TP_TOURNEY_ID_LEN + 1], tname[TP_TOURNEY_NAME_MAX + 1]; /* a tournament's: the Event */
+                tc_error terr;
+                srv_pages_pgn(&g, tp_tourney_of_game(G->db, g.id, tid, tname, &terr) == 1 ? tname : NULL, &r);
                 tg_game_free(&g);
             }
         } else if (n == 2 && !strcmp(action, "chat") && get) {

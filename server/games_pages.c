@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-void srv_pages_pgn(const tg_game *g, srv_response *r)
+void srv_pages_pgn(const tg_game *g, const char *event, srv_response *r)
 {
     char *text = NULL;
     size_t n = 0;
@@ -21,7 +21,7 @@ void srv_pages_pgn(const tg_game *g, srv_response *r)
         srv_route_error(r, 500, 1, "out of memory");
         return;
     }
-    tg_game_pgn(g, f);
+    tg_game_pgn(g, event, f);
     fclose(f);
     r->status = 200;
     r->type = "application/x-chess-pgn; charset=utf-8";
@@ -108,6 +108,10 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
                              srv_side_json(list[i].engine_side), "created_ms", (json_int_t)list[i].created_ms,
                              "updated_ms", (json_int_t)list[i].updated_ms, "white", side_json(&list[i], 0), "black",
                              side_json(&list[i], 1), "rated", list[i].rated));
+            json_object_set_new(json_array_get(a, json_array_size(a) - 1), "tournament",
+                                list[i].tournament_id[0] ? json_pack("{s:s,s:s}", "id", list[i].tournament_id, "name",
+                                                                     list[i].tournament)
+                                                         : json_null());
         }
         srv_api_json(r, 200, a);
         return;
@@ -159,6 +163,13 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
         srv_buf_html(&m, p ? p->title : g->variant);
         if (g->rated)
             srv_buf_str(&m, " <span class=\"tc-rated\">rated</span>");
+        if (g->tournament_id[0]) { /* the tournament it belongs to */
+            srv_buf_str(&m, " <a class=\"tc-game-tournament\" href=\"/tournament/");
+            srv_buf_html(&m, g->tournament_id);
+            srv_buf_str(&m, "\">");
+            srv_buf_html(&m, g->tournament);
+            srv_buf_str(&m, "</a>");
+        }
         srv_buf_printf(&m, "</td><td class=\"tc-game-result\" data-result=\"%s\">%s", g->result,
                        result_words(g->result));
         if (g->termination[0]) {

@@ -27,6 +27,6 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
  * the server never sees) or watches g; row (or NULL) names its players. */
 void srv_pages_game(const tg_game *g, const tg_game_summary *row, const srv_site *site, srv_response *r);
 /* g's PGN. */
-void srv_pages_pgn(const tg_game *g, srv_response *r);
+void srv_pages_pgn(const tg_game *g, const char *event, srv_response *r);
 
 #endif

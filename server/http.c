@@ -65,6 +65,8 @@ static const srv_site *current_site(const srv_ctx *ctx)
     return ctx->live ? srv_live_site(ctx->live, wall_ms()) : atomic_load(&ctx->site);
 }
 
+static const srv_site *site_for_pairer(void *ctx) { return current_site(ctx); }
+
 /* The request target exactly as sent (MHD's URI log callback runs before
  * any decoding); the router decodes it itself. */
 static void *keep_target(void *cls, const char *uri, struct MHD_Connection *c)
@@ -266,7 +268,7 @@ int srv_serve(const srv_options *o)
             srv_site_free(site);
             return 1;
         }
-        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy, o->day_ms};
+        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy, o->day_ms, o->tournaments};
         people = srv_people_start(&po, &err);
         if (!people) {
             fprintf(stderr, "topochess serve: accounts: %s\n", err.msg);
@@ -289,6 +291,8 @@ int srv_serve(const srv_options *o)
     if (live)
         srv_people_on_pages(people, srv_live_touch, live);
     srv_ctx ctx = {site, o->log, 0, games, people, o->cors, live};
+    if (people) /* the tournaments' pairer makes games of the site's variants */
+        srv_people_set_site(people, site_for_pairer, &ctx);
     srv_deadlines *dl = srv_deadlines_start(o->head_timeout > 0 ? o->head_timeout : 10,
                                             o->body_timeout > 0 ? o->body_timeout : 30, timeout, max_conn,
                                             o->trusted_proxy);

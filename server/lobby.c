@@ -593,6 +593,22 @@ static void tick(srv_lobby *L, int changed, int beat)
             tp_notes_prune(L->db, t - TP_NOTE_LIFE_MS, &err);
         }
     }
+    if (beat) {
+        pthread_mutex_lock(&L->reg);
+        int (*fn)(void *, int64_t) = L->on_beat;
+        void *ctx = L->on_beat_ctx;
+        pthread_mutex_unlock(&L->reg);
+        if (fn)
+            fn(ctx, now_ms());
+    }
+}
+
+void srv_lobby_on_beat(srv_lobby *L, int (*fn)(void *ctx, int64_t now_ms), void *ctx)
+{
+    pthread_mutex_lock(&L->reg);
+    L->on_beat = fn;
+    L->on_beat_ctx = ctx;
+    pthread_mutex_unlock(&L->reg);
 }
 
 static void *lobby_main(void *arg)

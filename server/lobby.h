@@ -46,6 +46,9 @@ typedef struct srv_lobby srv_lobby;
  * store at url; NULL with err. */
 srv_lobby *srv_lobby_start(tp_db *db, const char *url, long long day_ms, tc_error *err);
 void srv_lobby_stop(srv_lobby *L);
+/* Work to do at each beat of the lobby's thread (the tournaments'
+ * pairer), with the time: set once, before or after the start. */
+void srv_lobby_on_beat(srv_lobby *L, int (*fn)(void *ctx, int64_t now_ms), void *ctx);
 
 /// A seek as a form asks for it (strings as sent, NULL when absent).
 typedef struct srv_seek_form {

@@ -42,6 +42,8 @@ struct srv_lobby {
     tg_listener *listener; /* PostgreSQL: the other processes' changes (NOTIFY tg_lobby), else NULL */
     long long day_ms;      /* a correspondence day (serve --day-ms; 0: a real one) */
     int64_t pruned_ms;     /* when old notifications were last deleted */
+    int (*on_beat)(void *ctx, int64_t now_ms); /* under reg */
+    void *on_beat_ctx;
 };
 
 /* The clock a seek's form names by key ("3+2", "corr3"), or NULL. */

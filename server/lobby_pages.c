@@ -272,6 +272,13 @@ char *srv_lobby_player_games(srv_lobby *L, const srv_site *site, const char *use
         const srv_page *pg = site ? srv_site_find(site, p->variant) : NULL;
         srv_buf_printf(&b, "<tr><td>%s</td><td>", when);
         srv_buf_html(&b, pg ? pg->title : p->variant);
+        if (p->tournament_id[0]) { /* a tournament's game: which one */
+            srv_buf_str(&b, " <a class=\"tc-game-tournament\" href=\"/tournament/");
+            srv_buf_html(&b, p->tournament_id);
+            srv_buf_str(&b, "\">");
+            srv_buf_html(&b, p->tournament);
+            srv_buf_str(&b, "</a>");
+        }
         srv_buf_str(&b, "</td>");
         player_cell(&b, p->white, p->white_r, p->white_prov);
         player_cell(&b, p->black, p->black_r, p->black_prov);

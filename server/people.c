@@ -1,6 +1,10 @@
 /* The people pages (people.h): sign-up, login, logout, the account page
  * with "log out everywhere", and the player pages. Every page is rendered
- * here, whole; forms work without JavaScript. */
+ * here, whole; forms work without JavaScript.
+ * Over 800 lines because: one router for accounts, the lobby's forms, the
+ * inbox and the tournaments, whose pages share its form parser, session
+ * checks and answers; the next route out goes with those helpers into a
+ * file of their own. */
 #define _DEFAULT_SOURCE /* strcasecmp */
 #include "people.h"
 #include "pages_http.h"
@@ -17,6 +21,7 @@
 #include "respond.h"
 #include "session.h"
 #include "store.h"
+#include "tourney_http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +33,7 @@ struct srv_people {
     tp_db *db;
     srv_accounts *acc;
     srv_lobby *lobby;
+    srv_tourneys *tourneys;
     srv_jobs *jobs; /* logins and sign-ups, off the daemon's threads */
     int secure;
     char proxy[64];
@@ -51,6 +57,8 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int tourney_beat(void *T, int64_t now) { return srv_tourneys_beat(T, now); }
+
 srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
 {
     const char *url = o->db && o->db[0] ? o->db : "topochess.db";
@@ -68,8 +76,15 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
     P->lobby = P->acc ? srv_lobby_start(P->db, url, o->day_ms, err) : NULL;
-    P->jobs = P->lobby ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
-    if (P->lobby && !P->jobs)
+    P->tourneys = P->lobby ? srv_tourneys_start(P->db, url, err) : NULL;
+    if (P->tourneys && o->tournaments && srv_tourneys_schedule(P->tourneys, o->tournaments, err)) {
+        srv_people_stop(P);
+        return NULL;
+    }
+    if (P->tourneys)
+        srv_lobby_on_beat(P->lobby, tourney_beat, P->tourneys);
+    P->jobs = P->tourneys ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
+    if (P->tourneys && !P->jobs)
         snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
     if (!P->jobs) {
         srv_people_stop(P);
@@ -83,7 +98,8 @@ void srv_people_stop(srv_people *P)
     if (!P)
         return;
     srv_jobs_stop(P->jobs);
-    srv_lobby_stop(P->lobby);
+    srv_lobby_stop(P->lobby); /* its thread ran the pairer: stopped first */
+    srv_tourneys_stop(P->tourneys);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
     free(P);
@@ -104,10 +120,15 @@ int srv_people_owns(const char *target)
            path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target) ||
            path_is(target, "/inbox") || path_is(target, "/inbox/read") || path_is(target, "/api/inbox") ||
            path_is(target, "/api/inbox/read") || path_is(target, "/api/inbox/events") ||
+           srv_tourney_owns(target) ||
            !strcmp(target, "/");
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+void srv_people_set_site(srv_people *P, const srv_site *(*fn)(void *ctx), void *ctx)
+{
+    srv_tourneys_set_site(P->tourneys, fn, ctx);
+}
 const char *srv_people_proxy(const srv_people *P) { return P->proxy; }
 srv_jobs *srv_people_jobs(srv_people *P) { return P->jobs; }
 
@@ -443,6 +464,9 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
         srv_buf_str(&b, "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
                         "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
     }
+    char *won = srv_tourney_wins_html(P->tourneys, u.id); /* the tournaments won */
+    srv_buf_str(&b, won ? won : "");
+    free(won);
     char *games = srv_lobby_player_games(P->lobby, site, u.id);
     srv_buf_str(&b, games ? games : "");
     free(games);
@@ -651,7 +675,12 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         }
         return;
     }
-    int page_route = !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
+    int tourney = srv_tourney_owns(path);
+    if (tourney && get) {
+        srv_tourney_get(P->tourneys, site, s, path, &out->r);
+        return;
+    }
+    int page_route = tourney || !strcmp(path, "/signup") || !strcmp(path, "/login") || !strcmp(path, "/logout") ||
                      !strcmp(path, "/account") || !strcmp(path, "/account/logout-all") ||
                      !strcmp(path, "/account/password") ||
                      !strncmp(path, "/lobby/", 7) || challenge;
@@ -708,11 +737,11 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     char msg[256];
     if (srv_same_origin(rq->origin, rq->host, rq->fetch_site, msg, sizeof msg)) {
-        srv_route_error(&out->r, 403, 0, "%s", msg);
+        srv_route_error(&out->r, 403, api, "%s", msg);
         return;
     }
     if (!rq->content_type || strncasecmp(rq->content_type, "application/x-www-form-urlencoded", 33)) {
-        srv_route_error(&out->r, 415, 0, "send the form as application/x-www-form-urlencoded");
+        srv_route_error(&out->r, 415, api, "send the form as application/x-www-form-urlencoded");
         return;
     }
     form *f = malloc(sizeof *f);
@@ -721,7 +750,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         return;
     }
     if (parse_form(rq->body ? rq->body : "", rq->len, f, msg, sizeof msg)) {
-        srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, 0, "%s", msg);
+        srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, api, "%s", msg);
         free(f);
         return;
     }
@@ -764,16 +793,24 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         free(f);
         return;
     }
-    /* the rest: a session and its CSRF token */
-    const char *token = field(f, "csrf");
+    /* the rest: a session and its CSRF token (an /api/ form's may come as X-CSRF-Token) */
+    const char *token = field(f, "csrf") ? field(f, "csrf") : api ? rq->csrf_header : NULL;
     int lobby = !strncmp(path, "/lobby/", 7) || challenge;
     int refused = srv_session_change_check(s, stale, token, rq->origin, rq->host, rq->fetch_site,
-                                           lobby ? "log in to post or accept a seek (rated or casual)"
+                                           tourney ? "log in to make or join a tournament"
+                                           : lobby ? "log in to post or accept a seek (rated or casual)"
                                            : !strcmp(path, "/account/password") ? "log in to change your password"
                                                                                 : "not logged in: nothing to log out of",
                                            msg, sizeof msg);
     if (refused) {
-        srv_route_error(&out->r, refused, 0, "%s", msg);
+        srv_route_error(&out->r, refused, api, "%s", msg);
+    } else if (tourney) {
+        srv_tourney_form tf = {field(f, "name"),  field(f, "kind"),      field(f, "variant"), field(f, "clock"),
+                               field(f, "rated"), field(f, "starts_in"), field(f, "minutes"), field(f, "max_players")};
+        char to[sizeof out->location];
+        srv_tourney_post(P->tourneys, site, s, path, &tf, now, &out->r, to, sizeof to);
+        if (to[0])
+            redirect(out, to);
     } else if (lobby) {
         lobby_post(P, site, out, s, path, f, addr);
     } else if (!strcmp(path, "/account/password")) {

@@ -18,7 +18,7 @@
 #include <microhttpd.h>
 
 #define SRV_PEOPLE_MAX_BODY 4096
-#define SRV_PEOPLE_MAX_FIELDS 8
+#define SRV_PEOPLE_MAX_FIELDS 12
 #define SRV_PEOPLE_JOBS_WAITING 256 /* logins and sign-ups queued for a hash (more: 503) */
 
 typedef struct srv_people srv_people;
@@ -28,6 +28,7 @@ typedef struct srv_people_options {
     int secure_cookies;        /* always mark the cookie Secure (served over HTTPS) */
     const char *trusted_proxy; /* the address of a proxy whose X-Forwarded-Proto/-For are believed, or NULL */
     long long day_ms;          /* a correspondence day for the lobby's games (0: a real day) */
+    const char *tournaments;   /* the operator's schedule of tournaments (docs/tournaments.md), or NULL */
 } srv_people_options;
 
 /* Opens the database (applying the migrations, as the game store does)
@@ -80,6 +81,10 @@ int srv_people_user_of(srv_people *P, const char *cookie, char user_id[33]);
  * unpublished through this process, so that its site is rebuilt before
  * the next request rather than at the next version check. */
 void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx);
+
+/* Where the tournaments' pairer (tourney.h) finds the site (set once the
+ * site is known; before, it waits). */
+void srv_people_set_site(srv_people *P, const srv_site *(*fn)(void *ctx), void *ctx);
 
 /* Ends the lobby's streams: before MHD_stop_daemon (lobby.h). */
 void srv_people_close_streams(srv_people *P);

@@ -271,7 +271,8 @@ char *srv_render_document(const srv_doc *d, size_t *len)
                     "<a class=\"tc-docs-link\" href=\"/docs\">docs</a></nav>");
     /* the inbox link shows (with its unread count) for a signed-in player:
      * the script reveals it (web/src/app/inbox.ts) */
-    srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/games\">games</a> "
+    srv_buf_str(&b, "<nav class=\"tc-nav tc-site-nav\"><a href=\"/lobby\">lobby</a> <a href=\"/tournaments\">tournaments</a> "
+                    "<a href=\"/games\">games</a> "
                     "<a class=\"tc-inbox-link\" href=\"/inbox\" hidden>inbox<span class=\"tc-unread\" hidden></span></a> "
                     "<a href=\"/account\">account</a></nav>");
     srv_buf_str(&b, "</header>\n<main>\n");
@@ -403,9 +404,9 @@ char *srv_render_hub_main(const srv_site *s, const char *size, const char *topol
                     "folded board. Every variant below is a page that says how its board is joined; the hub plays "
                     "it against the engine or against people, with every join, twist and fold taken into "
                     "account, and explains on each page what the joins do.</p>\n");
-    srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/games\">archive of "
-                    "games</a> &middot; <a href=\"/puzzles?variant=chess\">puzzle of the day</a> &middot; "
-                    "<a href=\"/new\">new variant</a></p>\n");
+    srv_buf_str(&b, "<p class=\"tc-links\"><a href=\"/lobby\">lobby</a> &middot; <a href=\"/tournaments\">tournaments</a> "
+                    "&middot; <a href=\"/games\">archive of games</a> &middot; <a href=\"/puzzles?variant=chess\">puzzle "
+                    "of the day</a> &middot; <a href=\"/new\">new variant</a></p>\n");
     srv_buf_str(&b, extra ? extra : "");
     srv_buf_str(&b, "<p class=\"tc-legend\">Lines on the boards: "
                     "<span class=\"tc-legend-wrap\">blue</span>, an edge wraps round to the opposite edge; "

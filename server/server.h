@@ -23,6 +23,7 @@ typedef struct srv_options {
     int secure_cookies;     /* mark the session cookie Secure (served over HTTPS) */
     const char *trusted_proxy; /* address whose X-Forwarded-Proto/-For are believed, or NULL */
     long long day_ms;       /* a correspondence day for games made now (default 86400000; tests shorten it) */
+    const char *tournaments;   /* the operator's schedule of tournaments, or NULL */
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/

@@ -83,6 +83,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(people)        \
     X(people_lobby)  \
     X(ratings)       \
+    X(tourney)       \
     X(datagen)       \
     X(datagen_hand)  \
     X(page)          \

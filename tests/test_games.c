@@ -236,7 +236,7 @@ static void test_offers(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    tg_game_pgn(&g, f);
+    tg_game_pgn(&g, NULL, f);
     fclose(f);
     CHECK(buf && strstr(buf, "[Variant \"mobius\"]") && strstr(buf, "[Result \"1-0\"]") &&
               strstr(buf, "[TimeControl \"60+0\"]") && strstr(buf, "[Termination \"Black resigned\"]") &&

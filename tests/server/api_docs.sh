@@ -124,7 +124,7 @@ move "$W" "$id" e3
 is "a move's fields" "$(jq -c '.moves[0] | keys' <<< "$("${C[@]}" "$U/api/games/$id")")" '["at_ms","clock_ms","san","uci"]'
 is "with a token: \"you\"" "$("${C[@]}" -H "Authorization: Bearer $W" "$U/api/games/$id" | jq -r .you)" white
 is "list: an entry's fields" "$("${C[@]}" "$U/api/games?limit=1" | jq -c '.[0] | keys')" \
-  '["black","created_ms","engine","id","moves","rated","result","termination","updated_ms","url","variant","white"]'
+  '["black","created_ms","engine","id","moves","rated","result","termination","tournament","updated_ms","url","variant","white"]'
 is "list: a side without an account is null" "$("${C[@]}" "$U/api/games?limit=1" | jq -c '[.[0].white, .[0].black, .[0].rated]')" '[null,null,false]'
 newgame '{"variant":"torus"}'
 "${C[@]}" -o /dev/null -X POST "${J[@]}" -d "{\"token\":\"$W\"}" "$U/api/games/$id/resign"

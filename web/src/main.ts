@@ -11,6 +11,7 @@ import { playPage, type PlayData } from './pages/play';
 import { analysisPage, type AnalysisData } from './pages/analysis';
 import { gamePage, type GameData } from './pages/game';
 import { lobbyPage, type LobbyData } from './pages/lobby';
+import { tournamentPage, type TournamentData } from './pages/tournament';
 import { editorPage, type EditorData } from './pages/editor';
 import { inboxPage, watchInbox, type InboxData } from './app/inbox';
 import { puzzlesPage, type PuzzlesData } from './pages/puzzles';
@@ -55,6 +56,9 @@ async function start(): Promise<void> {
         break;
       case 'puzzles':
         if (app) await puzzlesPage(app, pageData<PuzzlesData>());
+        break;
+      case 'tournament': // the list (no data: nothing to build) or one tournament, kept current
+        if (document.getElementById('tc-standings')) tournamentPage(pageData<TournamentData>());
         break;
       case 'editor':
         if (app) await editorPage(app, pageData<EditorData>());
