@@ -1,0 +1,86 @@
+// End-to-end case of the tournaments (issue 31, docs/tournaments.md) in
+// the browser: a player makes an arena from the form, a second joins from
+// its page, the pairer starts it and pairs them at its next beat, both
+// pages go into the game on their own, the inbox says it starts, and a
+// watcher's page shows the standings with both playing. Screenshots of
+// the list and of the tournament at 1366x768 and 390x844.
+import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, join, startServer, test, top } from './harness.mjs';
+
+test('tournaments: an arena made and joined in two browsers starts, pairs them and shows its standings', async () => {
+  const srv = await startServer(PAGES);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+  const b = srv.base;
+  const shot = async (page, name) => {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    if (DOCS) await page.screenshot({ path: join(top, 'docs', `${name}.jpg`), type: 'jpeg', quality: 60 });
+  };
+  try {
+    const open = async (width, height) => {
+      const ctx = await browser.newContext({ viewport: { width, height } });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+      page.on('console', (m) => m.type() === 'error' && !/favicon/.test(m.location().url ?? '') && errors.push(`console: ${m.text()}`));
+      return { page, errors };
+    };
+    const ann = await open(1366, 768);
+    const bob = await open(390, 844);
+    const watcher = await open(1366, 768);
+    const watcherPhone = await open(390, 844);
+    for (const [who, name] of [[ann, 'Ann'], [bob, 'Bob']]) {
+      await who.page.goto(`${b}/signup`);
+      await who.page.fill('form[action="/signup"] [name="name"]', name);
+      await who.page.fill('form[action="/signup"] [name="password"]', 'klein bottle pw');
+      await who.page.fill('form[action="/signup"] [name="password2"]', 'klein bottle pw');
+      await Promise.all([who.page.waitForURL(`**/@/${name}`), who.page.click('form[action="/signup"] button[type="submit"]')]);
+    }
+    // Ann makes a 5-minute Klein bottle arena that starts at the pairer's next beat (starts_in 0)
+    await ann.page.goto(`${b}/tournaments`);
+    await ann.page.fill('form[action="/tournaments/new"] [name="name"]', 'Klein bottle blitz');
+    await ann.page.selectOption('form[action="/tournaments/new"] [name="variant"]', 'klein-bottle');
+    await ann.page.selectOption('form[action="/tournaments/new"] [name="clock"]', '3+2');
+    await ann.page.fill('form[action="/tournaments/new"] [name="starts_in"]', '0');
+    await ann.page.fill('form[action="/tournaments/new"] [name="minutes"]', '5');
+    await Promise.all([ann.page.waitForURL(/\/tournament\/[0-9a-z]+$/), ann.page.click('form[action="/tournaments/new"] button[type="submit"]')]);
+    const url = ann.page.url();
+    const id = url.split('/').pop();
+    await ann.page.click(`form[action="/tournament/${id}/join"] button`);
+    await ann.page.waitForURL(url);
+    await bob.page.goto(url);
+    await bob.page.click(`form[action="/tournament/${id}/join"] button`);
+    await bob.page.waitForURL(url);
+    await watcherPhone.page.goto(`${b}/tournaments`);
+    await shot(watcherPhone.page, 'tournaments-390');
+    const api = await (await fetch(`${b}/api/tournament/${id}`)).json();
+    assert(api.players === 2, `${api.players} players`);
+    // Ann's inbox: the tournament starts (told once, to those who joined)
+    await ann.page.waitForFunction(() => {
+      const s = document.querySelector('a.tc-inbox-link .tc-unread');
+      return s && !s.hidden && Number(s.textContent) >= 1;
+    }, null, { timeout: 15000 });
+    const note = await ann.page.evaluate(async () => (await (await fetch('/api/inbox')).json()).notifications[0]);
+    assert(note.kind === 'tournament' && /^Klein bottle blitz starts (now|in 1 minute)\.$/.test(note.text), `Ann's note: ${JSON.stringify(note)}`);
+    // both pages go into their game on their own once it starts (the pairer, a beat after the start)
+    await Promise.all([
+      ann.page.waitForURL(/\/game\/[0-9a-f]{16}/, { timeout: 120000 }),
+      bob.page.waitForURL(/\/game\/[0-9a-f]{16}/, { timeout: 120000 }),
+    ]);
+    const game = ann.page.url().match(/\/game\/([0-9a-f]{16})/)[1];
+    assert(bob.page.url().includes(game), 'Ann and Bob are in different games');
+    const pgn = await (await fetch(`${b}/api/games/${game}/pgn`)).text();
+    assert(pgn.includes('[Event "Klein bottle blitz"]'), `the game's PGN: ${pgn.slice(0, 200)}`);
+    // a watcher sees both playing, at both sizes
+    for (const w of [watcher, watcherPhone]) {
+      await w.page.goto(url);
+      await w.page.waitForFunction(() => document.querySelectorAll('#tc-standings tbody tr').length === 2, null, { timeout: 15000 });
+      const rows = await w.page.locator('#tc-standings tbody tr').allTextContents();
+      assert(rows.some((r) => r.includes('Ann')) && rows.some((r) => r.includes('Bob')), `standings: ${rows}`);
+    }
+    await shot(watcher.page, 'tournament-1366');
+    await shot(watcherPhone.page, 'tournament-390');
+    for (const who of [ann, bob, watcher, watcherPhone]) assert(!who.errors.length, who.errors.join('; '));
+  } finally {
+    await browser.close();
+    srv.proc.kill();
+  }
+});
