@@ -4,7 +4,7 @@
 // the home and account pages, and a visitor's pages asking for nothing
 // (registered in order; run.mjs runs it). Screenshots at 1366x768 and
 // 390x844 (TC_E2E_DOCS=1: docs/correspondence-*.jpg).
-import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, clickCell, join, startServer, test, top } from './harness.mjs';
+import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, clickCell, join, openContextPage, signUp, startServer, test, top } from './harness.mjs';
 
 test('correspondence: a seek taken while its owner is elsewhere, the inbox count live in the header, your-turn lists', async () => {
   const srv = await startServer(PAGES);
@@ -17,14 +17,10 @@ test('correspondence: a seek taken while its owner is elsewhere, the inbox count
   };
   try {
     const open = async (width, height) => {
-      const ctx = await browser.newContext({ viewport: { width, height } });
-      const page = await ctx.newPage();
-      const errors = [];
+      const o = await openContextPage(browser, width, height);
       const requests = [];
-      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-      page.on('console', (m) => m.type() === 'error' && !/favicon/.test(m.location().url ?? '') && errors.push(`console: ${m.text()}`));
-      page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-      return { page, errors, requests };
+      o.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      return { ...o, requests };
     };
     const ann = await open(1366, 768);
     const bob = await open(390, 844);
@@ -35,13 +31,7 @@ test('correspondence: a seek taken while its owner is elsewhere, the inbox count
     assert(await visitor.page.locator('a.tc-inbox-link').isHidden(), "a visitor's header shows the inbox link");
     assert(!visitor.requests.some((p) => p.startsWith('/api/inbox')), `a visitor's page asked for the inbox: ${visitor.requests.join(' ')}`);
 
-    const signup = async ({ page }, name) => {
-      await page.goto(`${b}/signup`);
-      await page.fill('form[action="/signup"] [name="name"]', name);
-      await page.fill('form[action="/signup"] [name="password"]', 'klein bottle pw');
-      await page.fill('form[action="/signup"] [name="password2"]', 'klein bottle pw');
-      await Promise.all([page.waitForURL(`**/@/${name}`), page.click('form[action="/signup"] button[type="submit"]')]);
-    };
+    const signup = ({ page }, name) => signUp(page, b, name);
     await signup(ann, 'Ann');
     await signup(bob, 'Bob');
     const badge = async ({ page }) => {

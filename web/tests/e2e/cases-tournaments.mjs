@@ -4,7 +4,7 @@
 // pages go into the game on their own, the inbox says it starts, and a
 // watcher's page shows the standings with both playing. Screenshots of
 // the list and of the tournament at 1366x768 and 390x844.
-import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, join, startServer, test, top } from './harness.mjs';
+import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, join, openContextPage, signUp, startServer, test, top } from './harness.mjs';
 
 test('tournaments: an arena made and joined in two browsers starts, pairs them and shows its standings', async () => {
   const srv = await startServer(PAGES);
@@ -15,25 +15,13 @@ test('tournaments: an arena made and joined in two browsers starts, pairs them a
     if (DOCS) await page.screenshot({ path: join(top, 'docs', `${name}.jpg`), type: 'jpeg', quality: 60 });
   };
   try {
-    const open = async (width, height) => {
-      const ctx = await browser.newContext({ viewport: { width, height } });
-      const page = await ctx.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-      page.on('console', (m) => m.type() === 'error' && !/favicon/.test(m.location().url ?? '') && errors.push(`console: ${m.text()}`));
-      return { page, errors };
-    };
+    const open = (width, height) => openContextPage(browser, width, height);
     const ann = await open(1366, 768);
     const bob = await open(390, 844);
     const watcher = await open(1366, 768);
     const watcherPhone = await open(390, 844);
-    for (const [who, name] of [[ann, 'Ann'], [bob, 'Bob']]) {
-      await who.page.goto(`${b}/signup`);
-      await who.page.fill('form[action="/signup"] [name="name"]', name);
-      await who.page.fill('form[action="/signup"] [name="password"]', 'klein bottle pw');
-      await who.page.fill('form[action="/signup"] [name="password2"]', 'klein bottle pw');
-      await Promise.all([who.page.waitForURL(`**/@/${name}`), who.page.click('form[action="/signup"] button[type="submit"]')]);
-    }
+    await signUp(ann.page, b, 'Ann');
+    await signUp(bob.page, b, 'Bob');
     // Ann makes a 5-minute Klein bottle arena that starts at the pairer's next beat (starts_in 0)
     await ann.page.goto(`${b}/tournaments`);
     await ann.page.fill('form[action="/tournaments/new"] [name="name"]', 'Klein bottle blitz');

@@ -90,6 +90,27 @@ async function openPage(url, { width = 1280, height = 900 } = {}) {
   return { page, errors };
 }
 
+/* A page in a browser context of its own (its own cookies: one person),
+ * its page errors and console errors collected (the favicon's aside). */
+async function openContextPage(browser, width, height) {
+  const ctx = await browser.newContext({ viewport: { width, height } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && !/favicon/.test(m.location().url ?? '') && errors.push(`console: ${m.text()}`));
+  return { page, errors };
+}
+
+/* Signs NAME up on the hub at base through its form; resolves on the
+ * player page the form goes to. */
+async function signUp(page, base, name) {
+  await page.goto(`${base}/signup`);
+  await page.fill('form[action="/signup"] [name="name"]', name);
+  await page.fill('form[action="/signup"] [name="password"]', 'klein bottle pw');
+  await page.fill('form[action="/signup"] [name="password2"]', 'klein bottle pw');
+  await Promise.all([page.waitForURL(`**/@/${name}`), page.click('form[action="/signup"] button[type="submit"]')]);
+}
+
 async function fenOf(page) {
   return page.getAttribute('#tc-app .tc-board[data-fen]', 'data-fen');
 }
@@ -133,4 +154,4 @@ const test = (name, fn) => tests.push({ name, fn });
 
 
 export { spawn, execFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, createServer, cpus, loadavg, tmpdir, dirname, join, resolve, fileURLToPath, gzipSync, chromium };
-export { ARGS, BIN, Check, DIST, DOCS, MEASURE, MOBIUS_CLICKS, MOBIUS_SAMPLE, ONLY, PAGES, PRESETS, SHOTS, assert, base, cli, clickCell, context, customBase, fenOf, freePort, here, nservers, open3d, openPage, playClicks, plies, scratch, someMove, startServer, test, tests, top, userData, web };
+export { ARGS, BIN, Check, DIST, DOCS, MEASURE, MOBIUS_CLICKS, MOBIUS_SAMPLE, ONLY, PAGES, PRESETS, SHOTS, assert, base, cli, clickCell, context, customBase, fenOf, freePort, here, nservers, open3d, openContextPage, openPage, playClicks, signUp, plies, scratch, someMove, startServer, test, tests, top, userData, web };

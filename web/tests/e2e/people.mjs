@@ -3,6 +3,7 @@
 // game on the game page; the ratings are checked against Glicko-2 computed
 // here from the paper, not by the server's code.
 import { join } from 'node:path';
+import { openContextPage, signUp } from './harness.mjs';
 
 // Glicko-2 for one game, written from Glickman's paper ("Example of the
 // Glicko-2 system", 2013) for this test: the server's own code is not
@@ -58,23 +59,10 @@ export async function peopleTest({ startServer, clickCell, assert, Check, chromi
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
   const b = srv.base;
   try {
-    const open = async (width, height) => {
-      const ctx = await browser.newContext({ viewport: { width, height } });
-      const page = await ctx.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-      page.on('console', (m) => m.type() === 'error' && !/favicon/.test(m.location().url ?? '') && errors.push(`console: ${m.text()}`));
-      return { page, errors };
-    };
+    const open = (width, height) => openContextPage(browser, width, height);
     const ann = await open(1366, 768);
     const bob = await open(390, 844);
-    const signup = async ({ page }, name) => {
-      await page.goto(`${b}/signup`);
-      await page.fill('form[action="/signup"] [name="name"]', name);
-      await page.fill('form[action="/signup"] [name="password"]', 'klein bottle pw');
-      await page.fill('form[action="/signup"] [name="password2"]', 'klein bottle pw');
-      await Promise.all([page.waitForURL(`**/@/${name}`), page.click('form[action="/signup"] button[type="submit"]')]);
-    };
+    const signup = ({ page }, name) => signUp(page, b, name);
     await signup(ann, 'Ann');
     await signup(bob, 'Bob');
     // Ann: a rated Klein-bottle seek, 3+2, as White; she waits in the lobby
