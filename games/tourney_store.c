@@ -271,11 +271,16 @@ int tp_entrant_seat(tp_db *d, const char *tid, const char *user_id, int seat, tc
                       err);
 }
 
-int tp_entrant_playing(tp_db *d, const char *tid, const char *user_id, const char *game_id, tc_error *err)
+int tp_entrant_claim(tp_db *d, const char *tid, const char *user_id, const char *from, const char *to,
+                     tc_error *err)
 {
-    tp_arg a[] = {TP_TEXT(tid), TP_TEXT(user_id), TP_TEXT(game_id)};
-    return tp_db_exec(d, "UPDATE tournament_players SET playing = ?3 WHERE tid = ?1 AND user_id = ?2", a, 3, NULL,
-                      NULL, err);
+    tp_arg a[] = {TP_TEXT(tid), TP_TEXT(user_id), TP_TEXT(from), TP_TEXT(to)};
+    return tp_db_exec(d,
+                      to[0] ? "UPDATE tournament_players SET playing = ?4 WHERE tid = ?1 AND user_id = ?2 "
+                              "AND playing = ?3 AND active = 1"
+                            : "UPDATE tournament_players SET playing = ?4 WHERE tid = ?1 AND user_id = ?2 "
+                              "AND playing = ?3",
+                      a, 4, NULL, NULL, err);
 }
 
 int tp_tgame_insert(tp_db *d, const char *tid, const tp_tgame *g, tc_error *err)
@@ -379,6 +384,16 @@ int tp_tourney_lease(tp_db *d, const char *owner, int64_t now_ms, int64_t ms, tc
                         "UPDATE tournament_lease SET owner = ?1, until_ms = ?2 WHERE name = 'pairer' "
                         "AND (owner = ?1 OR until_ms < ?3)",
                         a, 3, NULL, NULL, err);
+    return rc < 0 ? -1 : rc > 0;
+}
+
+int tp_tourney_lease_held(tp_db *d, const char *owner, int64_t now_ms, tc_error *err)
+{
+    tp_arg a[] = {TP_TEXT(owner), TP_INT(now_ms)};
+    int rc = tp_db_exec(d,
+                        "UPDATE tournament_lease SET owner = ?1 WHERE name = 'pairer' AND owner = ?1 "
+                        "AND until_ms >= ?2",
+                        a, 2, NULL, NULL, err);
     return rc < 0 ? -1 : rc > 0;
 }
 

@@ -93,8 +93,12 @@ int tp_entrants_count(tp_db *d, const char *tid, tc_error *err);
 int tp_entrant_update(tp_db *d, const char *tid, const tp_entrant *e, tc_error *err);
 /* Sets a round-robin player's seat (at the start). */
 int tp_entrant_seat(tp_db *d, const char *tid, const char *user_id, int seat, tc_error *err);
-/* Marks players as in a game (both in one pairing). */
-int tp_entrant_playing(tp_db *d, const char *tid, const char *user_id, const char *game_id, tc_error *err);
+/* Moves a player's game from `from` to `to` ("" for none): 1 when it was
+ * `from` (and, to claim a player for a new game, the player still takes
+ * part), 0 when not, -1. A pairing claims both of its players so, in
+ * one transaction with tp_tourney_lease_held. */
+int tp_entrant_claim(tp_db *d, const char *tid, const char *user_id, const char *from, const char *to,
+                     tc_error *err);
 
 int tp_tgame_insert(tp_db *d, const char *tid, const tp_tgame *g, tc_error *err);
 /* The games, newest first. */
@@ -116,6 +120,11 @@ int tp_tourney_won(tp_db *d, const char *user_id, tp_tourney *out, int max, tc_e
 /* The pairer's lease: 1 when owner holds it until now + ms (taken when
  * free or expired, or renewed by its holder), 0 held by another, -1. */
 int tp_tourney_lease(tp_db *d, const char *owner, int64_t now_ms, int64_t ms, tc_error *err);
+/* 1 when owner still holds the lease at now (a pairer's write checks it
+ * in its own transaction: a holder that stalled past its lease writes
+ * nothing once another has taken it), 0 not, -1. On PostgreSQL the row
+ * stays locked to the transaction's end, so a taker waits for it. */
+int tp_tourney_lease_held(tp_db *d, const char *owner, int64_t now_ms, tc_error *err);
 /* Gives the lease up (a stopping process). */
 int tp_tourney_lease_drop(tp_db *d, const char *owner, tc_error *err);
 

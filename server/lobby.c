@@ -334,18 +334,6 @@ static void lobby_free(void *cls)
     free(w);
 }
 
-/* 429 with Retry-After, as streams.c answers past its limits. */
-static enum MHD_Result too_many(struct MHD_Connection *c, int all)
-{
-    srv_response r;
-    memset(&r, 0, sizeof r);
-    r.fd = -1;
-    srv_route_error(&r, 429, 1, "too many live streams %s (at most %d per address, %d in all)",
-                    all ? "on this server" : "from this address", SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS);
-    r.retry_after = 10;
-    return srv_http_send(c, &r, NULL);
-}
-
 enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const char *user_id, const char *addr,
                                  int inbox_only)
 {
@@ -383,7 +371,7 @@ enum MHD_Result srv_lobby_stream(srv_lobby *L, struct MHD_Connection *c, const c
         pthread_mutex_unlock(&L->reg);
         srv_sse_destroy(&w->q);
         free(w);
-        return too_many(c, all >= SRV_MAX_STREAMS);
+        return srv_http_streams_full(c, all >= SRV_MAX_STREAMS, SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS, NULL);
     }
     if (L->closing)
         srv_sse_end(&w->q, NULL); /* the server stops: the stream ends at once */

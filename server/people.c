@@ -22,6 +22,7 @@
 #include "session.h"
 #include "store.h"
 #include "tourney_http.h"
+#include "tourney_live.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ struct srv_people {
     srv_accounts *acc;
     srv_lobby *lobby;
     srv_tourneys *tourneys;
+    srv_tlive *tlive; /* the tournament pages' streams */
     srv_jobs *jobs; /* logins and sign-ups, off the daemon's threads */
     int secure;
     char proxy[64];
@@ -57,7 +59,15 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int tourney_beat(void *T, int64_t now) { return srv_tourneys_beat(T, now); }
+/* The lobby's beat: the pairer (where this process holds its lease), then
+ * the tournament pages watched here. */
+static int tourney_beat(void *ctx, int64_t now)
+{
+    srv_people *P = ctx;
+    int rc = srv_tourneys_beat(P->tourneys, now);
+    srv_tlive_beat(P->tlive);
+    return rc;
+}
 
 srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
 {
@@ -76,15 +86,18 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
     P->db = tp_db_open(url, err);
     P->acc = P->db ? srv_accounts_new(P->db, err) : NULL;
     P->lobby = P->acc ? srv_lobby_start(P->db, url, o->day_ms, err) : NULL;
-    P->tourneys = P->lobby ? srv_tourneys_start(P->db, url, err) : NULL;
+    P->tourneys = P->lobby ? srv_tourneys_start(P->db, url, o->day_ms, err) : NULL;
     if (P->tourneys && o->tournaments && srv_tourneys_schedule(P->tourneys, o->tournaments, err)) {
         srv_people_stop(P);
         return NULL;
     }
-    if (P->tourneys)
-        srv_lobby_on_beat(P->lobby, tourney_beat, P->tourneys);
-    P->jobs = P->tourneys ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
-    if (P->tourneys && !P->jobs)
+    P->tlive = P->tourneys ? srv_tlive_new(P->tourneys) : NULL;
+    if (P->tlive)
+        srv_lobby_on_beat(P->lobby, tourney_beat, P);
+    else if (P->tourneys)
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+    P->jobs = P->tlive ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
+    if (P->tlive && !P->jobs)
         snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
     if (!P->jobs) {
         srv_people_stop(P);
@@ -99,6 +112,7 @@ void srv_people_stop(srv_people *P)
         return;
     srv_jobs_stop(P->jobs);
     srv_lobby_stop(P->lobby); /* its thread ran the pairer: stopped first */
+    srv_tlive_free(P->tlive);
     srv_tourneys_stop(P->tourneys);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
@@ -125,6 +139,7 @@ int srv_people_owns(const char *target)
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
+srv_tlive *srv_people_tlive(srv_people *P) { return P->tlive; }
 void srv_people_set_site(srv_people *P, const srv_site *(*fn)(void *ctx), void *ctx)
 {
     srv_tourneys_set_site(P->tourneys, fn, ctx);
@@ -154,6 +169,7 @@ void srv_people_close_streams(srv_people *P)
         return;
     srv_jobs_close(P->jobs);
     srv_lobby_close_streams(P->lobby);
+    srv_tlive_close_all(P->tlive);
 }
 
 int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN + 1])

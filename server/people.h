@@ -64,6 +64,8 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
 /* The lobby of these pages, and the user a Cookie header's session
  * belongs to (1 with user_id, else 0), for the lobby's stream. */
 struct srv_lobby *srv_people_lobby(srv_people *P);
+/* The tournament pages' streams (tourney_live.h). */
+struct srv_tlive *srv_people_tlive(srv_people *P);
 /* For a login (POST /login), the per-address login rate's token, taken
  * before the request waits for a worker: 1, or 0 with out answered (429). */
 int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_people_response *out);

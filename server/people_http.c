@@ -2,6 +2,7 @@
  * and the peer's address read, the answer sent with the hub's common
  * headers plus Set-Cookie and Location. */
 #include "people.h"
+#include "tourney_live.h"
 
 #include "games_api.h"
 #include "lobby.h"
@@ -175,6 +176,14 @@ enum MHD_Result srv_people_answer(srv_people *P, const srv_site *site, struct MH
         char client[48];
         srv_forwarded_client(ip, srv_people_proxy(P), rq.forwarded_for, client);
         return srv_lobby_stream(srv_people_lobby(P), c, user_id, client, 0);
+    }
+    if (!strcmp(method, "GET") && !strncmp(target, "/api/tournament/", 16) && strlen(target) == 16 + 12 + 7 &&
+        !strcmp(target + 28, "/events") && strspn(target + 16, "0123456789abcdef") == 12) {
+        char tid[13], client[48];
+        memcpy(tid, target + 16, 12);
+        tid[12] = '\0';
+        srv_forwarded_client(ip, srv_people_proxy(P), rq.forwarded_for, client);
+        return srv_tlive_stream(srv_people_tlive(P), c, tid, client);
     }
     if (!strcmp(method, "GET") && !strcmp(target, "/api/inbox/events")) {
         char user_id[TP_ID_LEN + 1];

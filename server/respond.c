@@ -130,3 +130,14 @@ void srv_client_addr(struct MHD_Connection *c, const char *trusted_proxy, char o
     srv_forwarded_client(peer, trusted_proxy, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For"),
                          out);
 }
+
+enum MHD_Result srv_http_streams_full(struct MHD_Connection *c, int all, int per_addr, int max, const char *cors)
+{
+    srv_response r;
+    memset(&r, 0, sizeof r);
+    r.fd = -1;
+    srv_route_error(&r, 429, 1, "too many live streams %s (at most %d per address, %d in all)",
+                    all ? "on this server" : "from this address", per_addr, max);
+    r.retry_after = 10;
+    return srv_http_send(c, &r, cors);
+}

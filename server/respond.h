@@ -10,6 +10,11 @@
 
 /* Sends r on c (taking over its body or file). */
 enum MHD_Result srv_http_send(struct MHD_Connection *c, srv_response *r, const char *cors);
+/* The 429 (Retry-After 10) of a live stream refused past its limits:
+ * SRV_STREAMS_PER_ADDR from one address (all 0) or SRV_MAX_STREAMS on the
+ * server (all 1), as every stream module counts its own (streams.h). */
+enum MHD_Result srv_http_streams_full(struct MHD_Connection *c, int all, int per_addr, int max,
+                                      const char *cors);
 /* The headers every response carries (type, caching, isolation, CORS when
  * configured, the page policy for HTML documents). */
 void srv_http_common_headers(struct MHD_Response *resp, const srv_response *r, const char *cors);

@@ -308,14 +308,8 @@ enum MHD_Result srv_streams_open(srv_streams *S, struct MHD_Connection *c, const
             pthread_mutex_unlock(&S->lock);
             srv_sse_destroy(&w->q);
             free(w);
-            srv_response r;
-            memset(&r, 0, sizeof r);
-            r.fd = -1;
-            srv_route_error(&r, 429, 1, "too many live streams %s (at most %d per address, %d in all)",
-                            S->total >= SRV_MAX_STREAMS ? "on this server" : "from this address",
-                            SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS);
-            r.retry_after = 10;
-            return srv_http_send(c, &r, S->cors);
+            return srv_http_streams_full(c, S->total >= SRV_MAX_STREAMS, SRV_STREAMS_PER_ADDR, SRV_MAX_STREAMS,
+                                         S->cors);
         }
         pthread_mutex_unlock(&S->lock);
         srv_sse_destroy(&w->q);

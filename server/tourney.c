@@ -54,7 +54,7 @@ const char *srv_tourney_clock_label(const tg_clock *c, char *buf, size_t n)
 
 /* ---------------------------------------------------------------- the object */
 
-srv_tourneys *srv_tourneys_start(tp_db *db, const char *url, tc_error *err)
+srv_tourneys *srv_tourneys_start(tp_db *db, const char *url, int64_t day_ms, tc_error *err)
 {
     srv_tourneys *T = calloc(1, sizeof *T);
     if (!T) {
@@ -62,6 +62,7 @@ srv_tourneys *srv_tourneys_start(tp_db *db, const char *url, tc_error *err)
         return NULL;
     }
     T->db = db;
+    T->day_ms = day_ms;
     T->games = tg_store_open(url, err);
     if (!T->games) {
         free(T);

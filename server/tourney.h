@@ -43,8 +43,10 @@
 typedef struct srv_tourneys srv_tourneys;
 
 /* On the hub's database (the caller's connection, kept) and the games'
- * store at url. NULL with err. */
-srv_tourneys *srv_tourneys_start(tp_db *db, const char *url, tc_error *err);
+ * store at url; day_ms: the length of a correspondence game's day (0: a
+ * real day; shortened for tests, as the lobby's: serve --day-ms). NULL
+ * with err. */
+srv_tourneys *srv_tourneys_start(tp_db *db, const char *url, int64_t day_ms, tc_error *err);
 void srv_tourneys_stop(srv_tourneys *T);
 /* Where the pairer finds the variants (the site a request would see);
  * until set, the pairer waits. */

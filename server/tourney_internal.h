@@ -29,6 +29,7 @@ struct srv_tourneys {
     const srv_site *(*site_fn)(void *ctx);
     void *site_ctx;
     char owner[33]; /* this process's name in the lease */
+    int64_t day_ms;  /* a correspondence game's day (0: a real day; serve --day-ms) */
     srv_sched sched[SRV_TOURNEY_SCHEDULE_MAX];
     int nsched;
 };

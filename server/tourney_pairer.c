@@ -28,16 +28,55 @@ static int find(const tp_entrant *es, int n, const char *user_id)
     return -1;
 }
 
-/* Makes a game of the tournament between two players as the lobby makes
- * one (the game store, a rated_games row: the players play it signed
- * in), then its tournament row, then marks both playing. 0, -1. */
+/* Claims both players for game id and writes its tournament row, in one
+ * transaction that checks the lease: a pairer that stalled past its lease
+ * while another took it writes nothing, and a player already in a game
+ * (or withdrawn) is not paired. 1 claimed, 0 not, -1. */
+static int claim(srv_tourneys *T, const tp_tourney *t, const tp_tgame *tg, int64_t now_ms)
+{
+    tc_error err;
+    if (tp_db_begin(T->db, &err)) {
+        say("pairing", &err);
+        return -1;
+    }
+    int held = tp_tourney_lease_held(T->db, T->owner, now_ms, &err);
+    int w = held == 1 ? tp_entrant_claim(T->db, t->id, tg->white, "", tg->game_id, &err) : 0;
+    int b = w == 1 ? tp_entrant_claim(T->db, t->id, tg->black, "", tg->game_id, &err) : 0;
+    int ok = b == 1 && tp_tgame_insert(T->db, t->id, tg, &err) == 0;
+    int fault = held < 0 || w < 0 || b < 0 || (b == 1 && !ok);
+    if (tp_db_end(T->db, ok, &err) && ok) {
+        ok = 0;
+        fault = 1;
+    }
+    if (fault)
+        say("pairing", &err);
+    return fault ? -1 : ok;
+}
+
+/* Makes a game of the tournament between two players: both claimed (and
+ * the game's tournament row written) first, then the game made as the
+ * lobby makes one (the game store, a rated_games row: the players play it
+ * signed in). 0, -1 (nothing made). */
 static int make_game(srv_tourneys *T, const srv_page *p, const tp_tourney *t, int round, const tp_entrant *w,
                      const tp_entrant *b, int64_t now_ms)
 {
     tc_error err;
     tg_game g;
-    if (tg_game_new(&g, &p->def, NULL, &t->clock, -1, 1, now_ms, &err) != TG_OK) {
+    tg_clock clock = t->clock;
+    clock.day_ms = clock.kind == TG_CLOCK_CORRESPONDENCE ? T->day_ms : 0; /* as the lobby's games */
+    if (tg_game_new(&g, &p->def, NULL, &clock, -1, 1, now_ms, &err) != TG_OK) {
         say("a game cannot be made", &err);
+        return -1;
+    }
+    tp_tgame tg;
+    memset(&tg, 0, sizeof tg);
+    snprintf(tg.game_id, sizeof tg.game_id, "%s", g.id);
+    tg.round = round;
+    snprintf(tg.white, sizeof tg.white, "%s", w->user_id);
+    snprintf(tg.black, sizeof tg.black, "%s", b->user_id);
+    tg.created_ms = now_ms;
+    if (claim(T, t, &tg, now_ms) != 1) {
+        tg_game_free(&g);
         return -1;
     }
     tp_lobby_game lg;
@@ -47,17 +86,14 @@ static int make_game(srv_tourneys *T, const srv_page *p, const tp_tourney *t, in
     snprintf(lg.white, sizeof lg.white, "%s", w->user_id);
     snprintf(lg.black, sizeof lg.black, "%s", b->user_id);
     lg.rated = t->rated;
-    tp_tgame tg;
-    memset(&tg, 0, sizeof tg);
-    snprintf(tg.game_id, sizeof tg.game_id, "%s", g.id);
-    tg.round = round;
-    snprintf(tg.white, sizeof tg.white, "%s", w->user_id);
-    snprintf(tg.black, sizeof tg.black, "%s", b->user_id);
-    tg.created_ms = now_ms;
-    int bad = tg_store_insert(T->games, &g, &err) != TG_OK || tp_lobby_game_insert(T->db, &lg, now_ms, &err) ||
-              tp_tgame_insert(T->db, t->id, &tg, &err) || tp_entrant_playing(T->db, t->id, w->user_id, g.id, &err) < 0 ||
-              tp_entrant_playing(T->db, t->id, b->user_id, g.id, &err) < 0;
-    if (!bad && t->clock.kind == TG_CLOCK_CORRESPONDENCE) { /* its players are seldom there */
+    int bad = tg_store_insert(T->games, &g, &err) != TG_OK || tp_lobby_game_insert(T->db, &lg, now_ms, &err);
+    if (bad) { /* the players go back to waiting; the row of a game never made goes */
+        say("a game cannot be stored", &err);
+        tp_arg a[] = {TP_TEXT(g.id)};
+        tp_db_exec(T->db, "DELETE FROM tournament_games WHERE game_id = ?1", a, 1, NULL, NULL, &err);
+        tp_entrant_claim(T->db, t->id, w->user_id, g.id, "", &err);
+        tp_entrant_claim(T->db, t->id, b->user_id, g.id, "", &err);
+    } else if (t->clock.kind == TG_CLOCK_CORRESPONDENCE) { /* its players are seldom there */
         char text[512], url[160];
         for (int s = 0; s < 2; s++) {
             snprintf(text, sizeof text, "Your game against %s in %s has begun: %s.", s ? w->name : b->name, t->name,
@@ -67,8 +103,6 @@ static int make_game(srv_tourneys *T, const srv_page *p, const tp_tourney *t, in
         }
     }
     tg_game_free(&g);
-    if (bad)
-        say("a game cannot be stored", &err);
     return bad ? -1 : 0;
 }
 

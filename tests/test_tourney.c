@@ -226,6 +226,34 @@ static void lease(void)
     CHECK(tp_tgame_count(a, &g, &e) == 1, "the first count");
     CHECK(tp_tgame_count(b, &g, &e) == 0, "counted again");
     CHECK(tp_tgames_open(b, tr.id, &e) == 0, "open games left");
+
+    th_case("a pairer that stalled past its lease writes nothing; a player is claimed for one game at a time");
+    int64_t t2 = t + 100000;
+    CHECK(tp_tourney_lease(dh, holder, t2, 10000, &e) == 1, "taken: %s", e.msg);
+    CHECK(tp_tourney_lease_held(dh, holder, t2 + 9000, &e) == 1, "held within its time");
+    CHECK(tp_tourney_lease_held(dother, other, t2 + 9000, &e) == 0, "not held by the other");
+    CHECK(tp_tourney_lease(dother, other, t2 + 10001, 10000, &e) == 1, "the other takes it once lapsed");
+    CHECK(tp_tourney_lease_held(dh, holder, t2 + 10002, &e) == 0, "the stalled holder sees it lost");
+    CHECK(tp_tourney_lease_held(dother, other, t2 + 10002, &e) == 1, "the new holder holds it");
+    tp_tourney_lease_drop(dother, other, &e);
+    tp_user pu[2];
+    const char *pn[2] = {"claimw", "claimb"};
+    for (int i = 0; i < 2; i++) {
+        memset(&pu[i], 0, sizeof pu[i]);
+        snprintf(pu[i].id, sizeof pu[i].id, "%s%x", pn[i], nonce);
+        snprintf(pu[i].name, sizeof pu[i].name, "%s%x", pn[i], nonce & 0xfff);
+        snprintf(pu[i].pwhash, sizeof pu[i].pwhash, "x");
+        char key[TP_NAME_MAX + 1];
+        snprintf(key, sizeof key, "%s", pu[i].name);
+        CHECK(tp_user_create(a, &pu[i], key, &e) == 0, "user: %s", e.msg);
+        CHECK(tp_entrant_join(a, tr.id, pu[i].id, pu[i].name, -1, t2, &e) == 1, "join: %s", e.msg);
+    }
+    CHECK(tp_entrant_claim(a, tr.id, pu[0].id, "", "g1", &e) == 1, "claimed for g1");
+    CHECK(tp_entrant_claim(b, tr.id, pu[0].id, "", "g2", &e) == 0, "not for a second game meanwhile");
+    CHECK(tp_entrant_withdraw(a, tr.id, pu[1].id, &e) == 1, "withdrawn");
+    CHECK(tp_entrant_claim(b, tr.id, pu[1].id, "", "g2", &e) == 0, "a withdrawn player is not claimed");
+    CHECK(tp_entrant_claim(a, tr.id, pu[0].id, "g1", "", &e) == 1, "released");
+    CHECK(tp_entrant_claim(b, tr.id, pu[0].id, "", "g2", &e) == 1, "then claimed again");
     tp_db_close(b);
     tp_db_close(a);
     tg_store_close(st);
@@ -238,7 +266,7 @@ static void schedule(void)
     char path[300];
     tc_error e;
     tp_db *d = tp_db_open(url, &e);
-    srv_tourneys *T = d ? srv_tourneys_start(d, url, &e) : NULL;
+    srv_tourneys *T = d ? srv_tourneys_start(d, url, 0, &e) : NULL;
     CHECK(T != NULL, "start: %s", e.msg);
     if (!T) {
         tp_db_close(d);

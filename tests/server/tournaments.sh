@@ -115,6 +115,12 @@ arena() { # NAME VARIANT: the id
 }
 A1=$(arena 'Torus+arena' torus)
 A2=$(arena 'Strip+%3Cb%3Earena%3C%2Fb%3E' "$slug")
+# a watcher of the custom arena's page stream, on process two (which
+# lives to the end): it must get each change pushed (the joins, the
+# pairings, the results), and the stream must end by itself once the
+# arena is over
+curl -sN --max-time 300 "$U2/api/tournament/$A2/events" > "$tmp/live.A2" & live=$!
+is "a stream of no tournament: 404" "$(curl -s -o /dev/null -w '%{http_code}' "$U2/api/tournament/0123456789ab/events")" 404
 r=$(apost "$tmp/Ann.jar" /api/tournaments 'name=Third&variant=torus&clock=3%2B2&minutes=5')
 is "a third of Ann's: 429" "$(code "$r")" 429
 for n in "${names[@]}"; do
@@ -267,6 +273,24 @@ check_arena() { # ID LABEL
 }
 check_arena "$A1" "torus arena"
 check_arena "$A2" "custom arena"
+
+# ---- the custom arena's stream: every change pushed, in order, to the end
+end=$((SECONDS + 15))
+while kill -0 "$live" 2> /dev/null && [ $SECONDS -lt $end ]; do sleep 0.5; done
+if kill -0 "$live" 2> /dev/null; then bad "the finished arena's stream did not end"; kill "$live"; else ok; fi
+wait "$live" 2> /dev/null
+states=$(sed -n 's/^data: //p' "$tmp/live.A2" | jq -c '[.version, .state]' | jq -sc .)
+n_ev=$(jq length <<< "$states")
+[ "$n_ev" -ge 5 ] && ok || bad "the stream sent only $n_ev states: $states"
+is "the stream's versions only grow" "$(jq '[range(1; length) as $i | select(.[$i][0] <= .[$i - 1][0])] | length' <<< "$states")" 0
+has "the stream began before the games" "upcoming running" "$(jq -r '.[0][1]' <<< "$states")"
+is "the stream showed the joins as they came" "$(sed -n 's/^data: //p' "$tmp/live.A2" | jq -s '(.[0].standings | length) < (.[-1].standings | length)')" true
+has "the stream showed it running" "$(jq -r '[.[][1]] | join(" ")' <<< "$states")" running
+is "the stream's last state is the end" "$(jq -r '.[-1][1]' <<< "$states")" finished
+is "the stream's last standings are the page's" \
+  "$(sed -n 's/^data: //p' "$tmp/live.A2" | tail -n 1 | jq -c '.standings')" \
+  "$("${C[@]}" "$U/api/tournament/$A2" | jq -c '.standings')"
+is "the stream was pinged" "$(grep -c '^: ping' "$tmp/live.A2" | awk '{print ($1 > 0)}')" 1
 
 # ---- the round-robin, played to the end
 j=$("${C[@]}" "$U/api/tournament/$R")

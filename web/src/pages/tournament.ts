@@ -1,8 +1,10 @@
 // A tournament's page (server-rendered, docs/tournaments.md): keeps the
-// state, the standings and the games current by reading
-// /api/tournament/ID every few seconds while the tournament is upcoming or
-// running, and sends a signed-in player into a new game of theirs as the
-// pairer makes it. The page works without this script (reload it); every
+// state, the standings and the games current from the tournament's event
+// stream (/api/tournament/ID/events: its state at once, then at each
+// change) while the tournament is upcoming or running, and sends a
+// signed-in player into a new game of theirs as the pairer makes it. If
+// the stream is refused, the page reads /api/tournament/ID every
+// FALLBACK_MS instead. The page works without this script (reload it); every
 // name is put in as text, never as markup.
 import { el } from '../app/dom';
 
@@ -44,7 +46,7 @@ interface Tournament {
   version: number;
 }
 
-const POLL_MS = 3000;
+const FALLBACK_MS = 10000;
 
 /** Points as the page shows them: an arena's as they are, a round-robin's in halves. */
 export function points(kind: string, score: number): string {
@@ -90,20 +92,13 @@ export function tournamentPage(data: TournamentData): void {
   if (!standings || !games || !state || !/^[0-9a-f]{12}$/.test(data.id)) return;
   let version = -1;
   let mine: string | null | undefined; // the player's game as last seen (undefined: not read yet)
-  const poll = async (): Promise<void> => {
-    let t: Tournament;
-    try {
-      const res = await fetch(`/api/tournament/${data.id}`, { cache: 'no-store' });
-      if (!res.ok) return;
-      t = (await res.json()) as Tournament;
-    } catch {
-      return; // the next poll tries again
-    }
+  /** Shows t; false once the page leaves or the tournament is over. */
+  const apply = (t: Tournament): boolean => {
     const me = data.name ? t.standings.find((s) => s.name === data.name) : undefined;
     const playing = me ? me.playing : null;
     if (mine !== undefined && playing && playing !== mine) {
       window.location.assign(`/game/${playing}`); // the pairer made a new game of ours
-      return;
+      return false;
     }
     mine = playing;
     if (t.version !== version) {
@@ -112,7 +107,30 @@ export function tournamentPage(data: TournamentData): void {
       games.replaceChildren(...t.games.map((g) => gameRow(t, g)));
       state.textContent = stateText(t);
     }
-    if (t.state === 'upcoming' || t.state === 'running') window.setTimeout(() => void poll(), POLL_MS);
+    return t.state === 'upcoming' || t.state === 'running';
   };
-  void poll();
+  const poll = async (): Promise<void> => {
+    let going = true;
+    try {
+      const res = await fetch(`/api/tournament/${data.id}`, { cache: 'no-store' });
+      if (res.ok) going = apply((await res.json()) as Tournament);
+    } catch {
+      // the next read tries again
+    }
+    if (going) window.setTimeout(() => void poll(), FALLBACK_MS);
+  };
+  const events = new EventSource(`/api/tournament/${data.id}/events`);
+  events.addEventListener('tournament', (e) => {
+    let t: Tournament;
+    try {
+      t = JSON.parse((e as MessageEvent<string>).data) as Tournament;
+    } catch {
+      return;
+    }
+    if (!apply(t)) events.close(); // over: the stream has said its last
+  });
+  events.addEventListener('error', () => {
+    // a dropped stream reconnects by itself; a refused one is closed
+    if (events.readyState === EventSource.CLOSED) window.setTimeout(() => void poll(), FALLBACK_MS);
+  });
 }

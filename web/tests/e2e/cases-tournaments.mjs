@@ -2,8 +2,11 @@
 // the browser: a player makes an arena from the form, a second joins from
 // its page, the pairer starts it and pairs them at its next beat, both
 // pages go into the game on their own, the inbox says it starts, and a
-// watcher's page shows the standings with both playing. Screenshots of
-// the list and of the tournament at 1366x768 and 390x844.
+// watcher's page shows the standings with both playing; then the game is
+// played to a result through the API, and the watchers' open pages show
+// it from the tournament's event stream (no reload, no polling).
+// Screenshots of the list and of the tournament at 1366x768 and 390x844.
+import { execFileSync } from 'node:child_process';
 import { ARGS, DOCS, PAGES, SHOTS, assert, chromium, join, openContextPage, signUp, startServer, test, top } from './harness.mjs';
 
 test('tournaments: an arena made and joined in two browsers starts, pairs them and shows its standings', async () => {
@@ -64,6 +67,44 @@ test('tournaments: an arena made and joined in two browsers starts, pairs them a
       const rows = await w.page.locator('#tc-standings tbody tr').allTextContents();
       assert(rows.some((r) => r.includes('Ann')) && rows.some((r) => r.includes('Bob')), `standings: ${rows}`);
     }
+    // the watchers' pages read the tournament from its stream only
+    const polls = [];
+    for (const w of [watcher, watcherPhone]) {
+      w.page.on('request', (rq) => {
+        if (rq.url().endsWith(`/api/tournament/${id}`)) polls.push(rq.url());
+      });
+    }
+    // two plies through the API (legal moves from the command), then White
+    // resigns: each player's page acts with its session and CSRF token
+    const act = (pg, action, body) => pg.evaluate(async ([g, a, bd]) => {
+      const csrf = (await (await fetch('/api/account')).json()).csrf;
+      const res = await fetch(`/api/games/${g}/${a}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+        body: JSON.stringify(bd),
+      });
+      return { status: res.status, st: await res.json() };
+    }, [game, action, body]);
+    const state0 = await ann.page.evaluate(async (g) => (await fetch(`/api/games/${g}`)).json(), game);
+    const seat = { [state0.you]: ann.page, [state0.you === 'white' ? 'black' : 'white']: bob.page };
+    let st = state0;
+    for (const side of ['white', 'black']) {
+      const move = execFileSync(join(top, 'topochess'), ['moves', '--variant', 'klein-bottle', '--fen', st.fen, '--uci'])
+        .toString().trim().split('\n')[0];
+      const r = await act(seat[side], 'move', { move });
+      assert(r.status === 200, `${side} ${move}: ${r.status} ${JSON.stringify(r.st)}`);
+      st = r.st;
+    }
+    const r = await act(seat.white, 'resign', {});
+    assert(r.status === 200 && r.st.result === '0-1', `resign: ${r.status} ${JSON.stringify(r.st)}`);
+    const black = state0.you === 'black' ? 'Ann' : 'Bob';
+    for (const w of [watcher, watcherPhone]) {
+      await w.page.waitForFunction((name) => [...document.querySelectorAll('#tc-standings tbody tr')]
+        .some((r) => r.textContent.includes(name) && r.children[2].textContent === '2'), black, { timeout: 15000 });
+      await w.page.waitForFunction(() => [...document.querySelectorAll('#tc-tourney-games tbody tr')]
+        .some((r) => r.textContent.includes('0-1')), null, { timeout: 15000 });
+    }
+    assert(!polls.length, `the pages polled: ${polls.length}`);
     await shot(watcher.page, 'tournament-1366');
     await shot(watcherPhone.page, 'tournament-390');
     for (const who of [ann, bob, watcher, watcherPhone]) assert(!who.errors.length, who.errors.join('; '));
