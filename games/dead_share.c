@@ -176,3 +176,20 @@ tc_status tg_dead_status(const tc_variant_def *def, const tc_position *gp)
     tc_position_free(p);
     return st;
 }
+
+int tg_dead_can_mate(const tc_variant_def *def, const tc_position *gp, int side)
+{
+    char fen[TC_SETUP_MAX + 128];
+    if (tc_position_fen(gp, fen, sizeof fen) <= 0)
+        return -1;
+    pthread_mutex_lock(&R.lock);
+    board *b = find(def, true);
+    pthread_mutex_unlock(&R.lock);
+    if (!b)
+        return -1;
+    tc_position *p = tc_position_new(b->v);
+    tc_error err;
+    int can = p && !tc_position_set_fen(p, fen, &err) ? tc_dead_can_mate(b->d, p, side) : -1;
+    tc_position_free(p);
+    return can;
+}

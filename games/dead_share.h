@@ -19,6 +19,13 @@
  * table. Thread-safe; waits at most tg_dead_wait_ms. */
 tc_status tg_dead_status(const tc_variant_def *def, const tc_position *p);
 
+/* Can `side` still checkmate its opponent in the game's position (the
+ * flag rule: tc_dead_can_mate over the board's shared table)? 1, 0, or
+ * -1 not known. Marks the material for that side at the first flag that
+ * asks (seconds for the largest 4-piece materials, once a process: a
+ * flag is rare and its verdict final, so it is not left to the worker). */
+int tg_dead_can_mate(const tc_variant_def *def, const tc_position *p, int side);
+
 /* Test hooks: the longest wait of a request (default 250 ms), and the
  * board's shared table (NULL before its first pawnless position of at
  * most 4 pieces), to see that two games share one. */

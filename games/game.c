@@ -268,6 +268,11 @@ int tg_game_check_flag(tg_game *g, int64_t now_ms)
                turn == TC_WHITE ? "White ran out of time, Black has a bare king: draw"
                                 : "Black ran out of time, White has a bare king: draw",
                now_ms);
+    else if (tg_dead_can_mate(&g->def, g->pos, !turn) == 0) /* FIDE 6.9, by the board's tables */
+        finish(g, "1/2-1/2",
+               turn == TC_WHITE ? "White ran out of time, Black can never mate: draw"
+                                : "Black ran out of time, White can never mate: draw",
+               now_ms);
     else
         finish(g, win_for(!turn), turn == TC_WHITE ? "White lost on time" : "Black lost on time", now_ms);
     return 1;

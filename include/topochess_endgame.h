@@ -165,6 +165,15 @@ int tc_dead_position_ready(const tc_dead_table *d, const tc_position *p);
 /* tc_dead_position and the reason in words ("dead: ...", "not dead: ...")
  * into buf. */
 int tc_dead_explain(tc_dead_table *d, const tc_position *p, char *buf, size_t n);
+/* Can `side` (TC_WHITE or TC_BLACK) still checkmate its opponent from p by
+ * some sequence of legal moves, both sides' moves chosen freely? The
+ * question of FIDE 6.9 when the opponent's flag falls (a game lost on
+ * time is drawn when the winner could never mate). 1 yes, 0 no (a king
+ * alone, on any board, or the one-sided help-mate pass over the tables
+ * of p's material and those its captures reach, made on first use: as
+ * long as the two-sided pass), -1 not known (pawns, more than 4 pieces, a
+ * table over the size limit). */
+int tc_dead_can_mate(tc_dead_table *d, const tc_position *p, int side);
 /* Marks, ahead of a search from p, every material that captures from p
  * can reach (none when p has pawns) whose table has at most max_entries
  * entries (0: the table's limit). */

@@ -80,12 +80,25 @@ static void fen_of(const tc_variant *v, uint64_t k, char *buf, size_t n)
     snprintf(buf + len, n - len, " %c - - 0 1", (k & 1) ? 'b' : 'w');
 }
 
+static int reach(const tc_position *start, size_t budget, size_t *seen, deadref_keep keep, void *ctx, int victim);
+
 int deadref_reach(const tc_position *start, size_t budget, size_t *seen)
 {
-    return deadref_reach_through(start, budget, seen, NULL, NULL);
+    return reach(start, budget, seen, NULL, NULL, -1);
 }
 
 int deadref_reach_through(const tc_position *start, size_t budget, size_t *seen, deadref_keep keep, void *ctx)
+{
+    return reach(start, budget, seen, keep, ctx, -1);
+}
+
+int deadref_reach_mate_of(const tc_position *start, int victim, size_t budget, size_t *seen)
+{
+    return reach(start, budget, seen, NULL, NULL, victim);
+}
+
+/* victim: -1 any checkmate counts, else only one of that side */
+static int reach(const tc_position *start, size_t budget, size_t *seen, deadref_keep keep, void *ctx, int victim)
 {
     const tc_variant *v = tc_position_variant(start);
     int ncells = tc_variant_cells(v);
@@ -117,7 +130,7 @@ int deadref_reach_through(const tc_position *start, size_t budget, size_t *seen,
         }
         int n = tc_generate_legal(p, list);
         if (n == 0) {
-            if (tc_in_check(p))
+            if (tc_in_check(p) && (victim < 0 || tc_side_to_move(p) == victim))
                 answer = DEADREF_ALIVE;
             continue;
         }

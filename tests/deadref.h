@@ -23,4 +23,8 @@ int deadref_reach(const tc_position *start, size_t budget, size_t *seen);
 typedef int (*deadref_keep)(void *ctx, const tc_position *p);
 int deadref_reach_through(const tc_position *start, size_t budget, size_t *seen, deadref_keep keep, void *ctx);
 
+/* The same, a checkmate of the side `victim` only (TC_WHITE or
+ * TC_BLACK): DEADREF_ALIVE when its opponent can still mate it. */
+int deadref_reach_mate_of(const tc_position *start, int victim, size_t budget, size_t *seen);
+
 #endif

@@ -191,6 +191,29 @@ static void presets_against_reference(void)
     }
 }
 
+/* A random small board (3 to 5 files and ranks) with a random gluing,
+ * the kings in opposite corners (NULL when the gluing makes them touch);
+ * name gets its description. */
+static tc_variant *random_board(uint64_t *seed, char *name, size_t n)
+{
+    tc_variant_def def;
+    int w = 3 + pick(seed, 3), h = 3 + pick(seed, 3);
+    int rules = pick(seed, 8);
+    tc_file_rule files = rules / 4 ? TC_FILES_WRAP : TC_FILES_OPEN;
+    tc_rank_rule ranks = (tc_rank_rule)(rules % 4);
+    int seam = ranks == TC_RANKS_TWIST ? 1 + pick(seed, h) : 0;
+    char setup[64];
+    snprintf(setup, sizeof setup, "k%d", w - 1);
+    size_t len = strlen(setup);
+    for (int y = h - 2; y >= 1; y--)
+        len += (size_t)snprintf(setup + len, sizeof setup - len, "/%d", w);
+    snprintf(setup + len, sizeof setup - len, "/%dK", w - 1);
+    snprintf(name, n, "%dx%d files %s ranks %d seam %d", w, h, files ? "wrap" : "open", (int)ranks, seam);
+    th_def(&def, name, w, h, files, ranks, seam, setup);
+    tc_error err;
+    return tc_variant_new(&def, &err);
+}
+
 /* Random small boards with random gluings: every sampled position is
  * searched to the end, so every one is compared. */
 static void random_boards_against_reference(void)
@@ -202,26 +225,9 @@ static void random_boards_against_reference(void)
     tally t = {0};
     int made = 0;
     for (int b = 0; b < boards; b++) {
-        tc_variant_def def;
-        int w = 3 + pick(&seed, 3), h = 3 + pick(&seed, 3);
-        int rules = pick(&seed, 8);
-        tc_file_rule files = rules / 4 ? TC_FILES_WRAP : TC_FILES_OPEN;
-        tc_rank_rule ranks = (tc_rank_rule)(rules % 4);
-        int seam = ranks == TC_RANKS_TWIST ? 1 + pick(&seed, h) : 0;
-        char setup[64];
-        /* the kings in opposite corners; a gluing may make them touch: then
-         * the next board */
-        snprintf(setup, sizeof setup, "k%d", w - 1);
-        size_t len = strlen(setup);
-        for (int y = h - 2; y >= 1; y--)
-            len += (size_t)snprintf(setup + len, sizeof setup - len, "/%d", w);
-        snprintf(setup + len, sizeof setup - len, "/%dK", w - 1);
         char name[64];
-        snprintf(name, sizeof name, "%dx%d files %s ranks %d seam %d", w, h, files ? "wrap" : "open", (int)ranks,
-                 seam);
-        th_def(&def, name, w, h, files, ranks, seam, setup);
+        tc_variant *v = random_board(&seed, name, sizeof name);
         tc_error err;
-        tc_variant *v = tc_variant_new(&def, &err);
         if (!v)
             continue;
         made++;
@@ -241,6 +247,73 @@ static void random_boards_against_reference(void)
     CHECK(t.disagree == 0 && t.unknown == 0 && t.dead > 0 && t.alive > 0,
           "%d compared (%d dead, %d not), %d disagree, %d undecided", t.compared, t.dead, t.alive, t.disagree,
           t.unknown);
+}
+
+/* Who can still mate (the flag rule, tc_dead_can_mate) on random small
+ * boards, for each side of each sample, against the forward search that
+ * counts only the checkmates of the other side; and the two-sided verdict
+ * is the union of the two one-sided ones. */
+static void can_mate_against_reference(void)
+{
+    static const char *const materials[] = {"KBKN", "KNKN", "KQKN", "KRKB", "KRK", "KNNK", "KBKB"};
+    int boards = th_sanitize() ? 2 : 3;
+    uint64_t seed = 0xf1a9f1a9ull;
+    int yes = 0, no = 0, made = 0, differ = 0;
+    th_case("dead: who can still mate (a flag's rule) agrees with a one-sided forward search on random boards");
+    for (int b = 0; b < boards; b++) {
+        char name[64];
+        tc_variant *v = random_board(&seed, name, sizeof name);
+        tc_error err;
+        tc_dead_table *d = v ? tc_dead_table_new(v, &err) : NULL;
+        made += d != NULL;
+        for (size_t m = 0; d && m < sizeof materials / sizeof materials[0]; m++)
+            for (int k = 0; k < 2; k++) {
+                tc_position *p = random_position(v, materials[m], &seed);
+                if (!p)
+                    continue;
+                char fen[800];
+                tc_position_fen(p, fen, sizeof fen);
+                int got[2];
+                for (int side = 0; side < 2; side++) {
+                    size_t seen;
+                    int want = deadref_reach_mate_of(p, !side, 2000000, &seen);
+                    got[side] = tc_dead_can_mate(d, p, side);
+                    CHECK(want != DEADREF_UNKNOWN && got[side] == (want == DEADREF_ALIVE), "%s %s: %s can mate: "
+                          "the library %d, the search %d", name, fen, side ? "Black" : "White", got[side], want);
+                    yes += got[side] == 1;
+                    no += got[side] == 0;
+                }
+                int dead = tc_dead_position(d, p);
+                CHECK(dead == !(got[0] || got[1]), "%s %s: dead %d, but White %d and Black %d", name, fen, dead,
+                      got[0], got[1]);
+                differ += got[0] != got[1] && !dead;
+                tc_position_free(p);
+            }
+        tc_dead_table_free(d);
+        tc_variant_free(v);
+    }
+    CHECK(made >= boards / 2 && yes > 0 && no > 0 && differ > 0,
+          "%d boards, %d sides can mate, %d cannot, %d live positions where only one side can", made, yes, no,
+          differ);
+    th_case("dead: who can still mate: a king alone never; beyond the tables not known");
+    tc_variant *chess = th_variant("chess");
+    tc_error err;
+    tc_dead_table *d = chess ? tc_dead_table_new(chess, &err) : NULL;
+    tc_position *p = chess ? tc_position_new(chess) : NULL;
+    CHECK(p && !tc_position_set_fen(p, "8/8/8/4k3/8/8/3QK3/8 b - - 0 1", &err), "fen");
+    CHECK(tc_dead_can_mate(d, p, TC_BLACK) == 0 && tc_dead_can_mate(d, p, TC_WHITE) == 1, "K+Q v K: %d %d",
+          tc_dead_can_mate(d, p, TC_WHITE), tc_dead_can_mate(d, p, TC_BLACK));
+    CHECK(p && !tc_position_set_fen(p, "kr6/8/1K6/3N4/8/8/8/8 w - - 0 1", &err), "fen");
+    CHECK(tc_dead_can_mate(d, p, TC_WHITE) == 1 && tc_dead_can_mate(d, p, TC_BLACK) == 1,
+          "K+N v K+R: the knight mates with the rook's help (1.Nc7#), the rook mates too: %d %d",
+          tc_dead_can_mate(d, p, TC_WHITE), tc_dead_can_mate(d, p, TC_BLACK));
+    CHECK(p && !tc_position_set_fen(p, "8/8/8/4k3/8/4P3/3NK3/8 w - - 0 1", &err), "fen");
+    CHECK(tc_dead_can_mate(d, p, TC_WHITE) == -1 && tc_dead_can_mate(d, p, TC_BLACK) == 0,
+          "a pawn: not known for White (%d), a bare king for Black", tc_dead_can_mate(d, p, TC_WHITE));
+    CHECK(tc_dead_can_mate(d, p, 2) == -1 && tc_dead_can_mate(NULL, p, TC_WHITE) == -1, "bad arguments");
+    tc_position_free(p);
+    tc_dead_table_free(d);
+    tc_variant_free(chess);
 }
 
 /* `topochess dead --fen` says what the library says, in words. */
@@ -721,6 +794,7 @@ void suite_dead(void)
     docs_table();
     status_and_rules();
     random_boards_against_reference();
+    can_mate_against_reference();
     presets_against_reference();
     command_against_reference();
     protocols_end_dead_games();

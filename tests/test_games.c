@@ -143,7 +143,7 @@ static void test_clocks(void)
     CHECK(tg_game_check_flag(&g, 86400000LL * 4 + 1) == 1 && !strcmp(g.result, "0-1"), "overdue: %s", g.result);
     tg_game_free(&g);
 
-    th_case("correspondence: a shortened day (serve --day-ms) keeps its length, and a bare king cannot win on time");
+    th_case("correspondence: a shortened day (serve --day-ms) keeps its length; a side that can never mate (a bare king, a knight against a queen on the torus) cannot win on time");
     tg_clock quick = {TG_CLOCK_CORRESPONDENCE, 0, 0, 3, 1000};
     tc_variant_def chess = preset("chess");
     CHECK(tg_game_new(&g, &chess, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", &quick, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
@@ -161,6 +161,23 @@ static void test_clocks(void)
               tg_game_move(&g, TC_WHITE, "Qd3", 300, &e2) == TG_OK, "%s", e2.msg);
     CHECK(tg_game_check_flag(&g, 300 + 3000) == 1 && !strcmp(g.result, "1-0") && !strcmp(g.termination, "Black lost on time"),
           "Black's flag against a queen: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    /* on the torus a knight can never mate a king and queen (the one-sided
+     * help-mate pass; a live position: the queen can mate) */
+    tc_variant_def torus = preset("torus");
+    const char *kqkn = "1Q6/8/8/8/1n6/8/8/8/8/K7/8/3k4/8/8 w - - 0 1";
+    CHECK(tg_game_new(&g, &torus, kqkn, &quick, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "a5a6", 100, &e2) == TG_OK && tg_game_move(&g, TC_BLACK, "b10a12", 200, &e2) == TG_OK,
+          "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 200 + 3000) == 1 && !strcmp(g.result, "1/2-1/2") &&
+              !strcmp(g.termination, "White ran out of time, Black can never mate: draw"),
+          "White's flag against a knight on the torus: %s %s", g.result, g.termination);
+    tg_game_free(&g);
+    CHECK(tg_game_new(&g, &torus, kqkn, &quick, -1, 0, 0, &e) == TG_OK, "%s", e.msg);
+    CHECK(tg_game_move(&g, TC_WHITE, "a5a6", 100, &e2) == TG_OK && tg_game_move(&g, TC_BLACK, "b10a12", 200, &e2) == TG_OK &&
+              tg_game_move(&g, TC_WHITE, "a6a5", 300, &e2) == TG_OK, "%s", e2.msg);
+    CHECK(tg_game_check_flag(&g, 300 + 3000) == 1 && !strcmp(g.result, "1-0") && !strcmp(g.termination, "Black lost on time"),
+          "Black's flag against the queen on the torus: %s %s", g.result, g.termination);
     tg_game_free(&g);
     tg_clock long_day = {TG_CLOCK_CORRESPONDENCE, 0, 0, 3, 86400001};
     CHECK(tg_game_new(&g, &chess, NULL, &long_day, -1, 0, 0, &e) == TG_EBADINPUT && strstr(e.msg, "a day lasts"),

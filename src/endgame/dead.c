@@ -291,6 +291,62 @@ int tc_dead_position_ready(const tc_dead_table *d, const tc_position *p)
     return !d || decide((tc_dead_table *)d, p, false, &t) != NOT_KNOWN;
 }
 
+/* ---------------------------------------------------------------- who can mate */
+
+/* Marks t's one-sided pass for the checkmates of colour c and, first,
+ * those of every table its captures reach (in their colours); lock held.
+ * 1 ready, 2 no tables. */
+static int mark_side_locked(tc_dead_table *d, eg_table *t, int c)
+{
+    int state = atomic_load(&t->mated_state[c]);
+    if (state)
+        return state;
+    for (int j = 2; j < t->k; j++)
+        if (mark_side_locked(d, t->sub[j], c ^ (t->sub_swap[j] ? 1 : 0)) != 1) {
+            atomic_store(&t->mated_state[c], 2);
+            return 2;
+        }
+    if (t->k > 2 && table_size(d, t) > d->max_entries) {
+        atomic_store(&t->mated_state[c], 2);
+        return 2;
+    }
+    eg_helpmate_side(&d->set->b, t, c, NULL);
+    return atomic_load(&t->mated_state[c]);
+}
+
+int tc_dead_can_mate(tc_dead_table *d, const tc_position *p, int side)
+{
+    uint8_t sq[EG_MAXP];
+    int swap;
+    char name[16];
+    if (!d || (side != TC_WHITE && side != TC_BLACK))
+        return -1;
+    /* a king alone never gives check, on any board */
+    bool alone = true;
+    for (int c = 0; c < tc_variant_cells(d->v) && alone; c++) {
+        int pc = tc_piece_at(p, c);
+        alone = !pc || TC_COLOUR(pc) != side || TC_TYPE(pc) == TC_KING;
+    }
+    if (alone)
+        return 0;
+    if (tc_position_variant(p) != d->v || !tc_egtb_material_of(p, name))
+        return -1;
+    const eg_table *t = eg_match(d->set, p, sq, &swap);
+    if (!t)
+        return -1;
+    int victim = !side ^ swap; /* the colour of the side to be mated, in the table's colours */
+    int state = atomic_load(&t->mated_state[victim]);
+    if (!state) {
+        lock(d);
+        state = mark_side_locked(d, (eg_table *)t, victim);
+        unlock(d);
+    }
+    if (state != 1)
+        return -1;
+    uint64_t idx = eg_canon(&d->set->b, t, tc_side_to_move(p) ^ swap, sq);
+    return (int)((t->mated[victim][idx >> 6] >> (idx & 63)) & 1);
+}
+
 /* "K+Q v K+R" from "KQKR". */
 static void material_words(const char *name, char *buf, size_t n)
 {

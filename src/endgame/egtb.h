@@ -57,6 +57,10 @@ typedef struct eg_table {
     _Atomic uint8_t *val;
     uint64_t *mark; /* dead.c's help-mate pass: bit set when a checkmate is reachable */
     _Atomic int mark_state; /* 0 not made, 1 made, 2 no tables (too large, or out of memory) */
+    /* the one-sided passes (tc_dead_can_mate): bit set when a checkmate of
+     * the side of colour c (as the table colours its pieces) is reachable */
+    uint64_t *mated[2];
+    _Atomic int mated_state[2]; /* as mark_state */
     struct eg_table *sub[EG_MAXP];
     bool sub_swap[EG_MAXP];      /* the smaller material has the colours swapped */
     int sub_map[EG_MAXP][EG_MAXP]; /* sub piece i = parent piece sub_map[j][i] */
@@ -127,6 +131,13 @@ void eg_table_fen(const tc_egtb *set, const eg_table *t, int stm, const uint8_t 
 /* The help-mate pass of docs/rules.md section 6 over table t, whose smaller
  * tables (t->sub) are marked already: sets t->mark and t->mark_state. */
 int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err);
+/* The same pass, one-sided: only checkmates of the side of colour c (0 or
+ * 1, the table's colours) start it, and captures lead into the smaller
+ * tables' marks of that side (t->sub[j]->mated[c ^ t->sub_swap[j]], made
+ * already): sets t->mated[c] and t->mated_state[c]. When the flag of
+ * the side of colour c falls, FIDE 6.9 asks whether its opponent can
+ * still mate it: whether the position is marked here. */
+int eg_helpmate_side(const eg_board *b, eg_table *t, int c, tc_error *err);
 /* Bit i of a mark set. */
 static inline bool eg_marked(const eg_table *t, uint64_t i) { return (t->mark[i >> 6] >> (i & 63)) & 1; }
 /* The help-mate marks of t as a cache file DIR/<board>-<MATERIAL>.dead:

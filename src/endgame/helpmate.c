@@ -5,15 +5,25 @@
  * into a marked position of a smaller table (marked before), then marks,
  * pass after pass, every legal predecessor by an un-move of a marked
  * position, until a pass marks nothing. An unmarked legal position is
- * dead. Only the bits of canonical entries (eg_canon) are ever set. */
+ * dead. Only the bits of canonical entries (eg_canon) are ever set.
+ *
+ * The one-sided pass (eg_helpmate_side) is the same with only the
+ * checkmates of one side as its start: the flag rule's question (can the
+ * side whose flag stands still mate the other?). The two-sided marks are
+ * the union of the two one-sided ones. */
 #include "egtb.h"
 
 #include <stdlib.h>
 
+/* A smaller table's marks that a pass reads: the two-sided ones (side <
+ * 0), or those of checkmates of the side of colour side. */
+static const uint64_t *marks_of(const eg_table *s, int side) { return side < 0 ? s->mark : s->mated[side]; }
+
 /* Does the side to move have a legal capture into a marked position of a
- * smaller table? Only captures are tried: each of its pieces against each
- * of the other side's men but the king. */
-static bool capture_marked(const eg_board *b, const eg_table *t, const uint8_t *sq, int stm)
+ * smaller table (the marks of `only`: -1 two-sided, else the checkmates
+ * of that colour, in t's colours)? Only captures are tried: each of its
+ * pieces against each of the other side's men but the king. */
+static bool capture_marked(const eg_board *b, const eg_table *t, const uint8_t *sq, int stm, int only)
 {
     for (int j = 2; j < t->k; j++) {
         if (t->colour[j] == stm)
@@ -30,7 +40,8 @@ static bool capture_marked(const eg_board *b, const eg_table *t, const uint8_t *
             for (int q = 0; q < s->k; q++)
                 c[q] = moved[t->sub_map[j][q]];
             int side = !stm ^ (t->sub_swap[j] ? 1 : 0);
-            if (eg_marked(s, eg_canon(b, s, side, c)))
+            uint64_t q = eg_canon(b, s, side, c);
+            if ((marks_of(s, only < 0 ? -1 : only ^ (t->sub_swap[j] ? 1 : 0))[q >> 6] >> (q & 63)) & 1)
                 return true;
         }
     }
@@ -59,6 +70,7 @@ static bool legal_entry(const eg_board *b, const eg_table *t, uint64_t idx, int 
 typedef struct {
     const eg_board *b;
     eg_table *t;
+    uint64_t *mark; /* the pass's marks */
     int mover; /* the side to move in the predecessors */
     uint64_t *next;
     uint64_t added;
@@ -72,27 +84,29 @@ static void mark_predecessor(void *ctx, const uint8_t *sq)
         return;
     uint64_t q = eg_canon(s->b, s->t, s->mover, sq);
     uint64_t bit = 1ull << (q & 63);
-    if (s->t->mark[q >> 6] & bit)
+    if (s->mark[q >> 6] & bit)
         return;
-    s->t->mark[q >> 6] |= bit;
+    s->mark[q >> 6] |= bit;
     s->next[q >> 6] |= bit;
     s->added++;
 }
 
-int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err)
+/* One pass: marks (out, allocated here) every position of t from which a
+ * checkmate is reachable, of either side (only < 0) or of the side of
+ * colour only. 0, or -1 out of memory (*out NULL). */
+static int pass(const eg_board *b, eg_table *t, int only, uint64_t **out, tc_error *err)
 {
     t->size = 2 * (uint64_t)b->nrep;
     for (int j = 1; j < t->k; j++)
         t->size *= (uint64_t)b->n;
     size_t words = (size_t)((t->size + 63) / 64);
-    t->mark = calloc(words, sizeof *t->mark);
+    uint64_t *mark = calloc(words, sizeof *mark);
     uint64_t *front = calloc(words, sizeof *front), *next = calloc(words, sizeof *next);
-    if (!t->mark || !front || !next) {
-        free(t->mark);
+    *out = NULL;
+    if (!mark || !front || !next) {
+        free(mark);
         free(front);
         free(next);
-        t->mark = NULL;
-        t->mark_state = 2;
         tc_set_error(err, "%s: out of memory for %llu entries", t->name, (unsigned long long)t->size);
         return -1;
     }
@@ -102,14 +116,15 @@ int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err)
         int stm;
         if (!legal_entry(b, t, idx, &stm, sq))
             continue;
-        bool mated = eg_king_attacked(b, t, sq, stm, -1) && eg_visit_moves(b, t, sq, stm, any_move, NULL) == 0;
-        if (mated || capture_marked(b, t, sq, stm))
-            t->mark[idx >> 6] |= 1ull << (idx & 63);
+        bool mated = (only < 0 || stm == only) && eg_king_attacked(b, t, sq, stm, -1) &&
+                     eg_visit_moves(b, t, sq, stm, any_move, NULL) == 0;
+        if (mated || capture_marked(b, t, sq, stm, only))
+            mark[idx >> 6] |= 1ull << (idx & 63);
     }
-    memcpy(front, t->mark, words * sizeof *front);
+    memcpy(front, mark, words * sizeof *front);
     /* then the un-moves of each newly marked position, until none is new */
     for (;;) {
-        spread s = {b, t, 0, next, 0};
+        spread s = {b, t, mark, 0, next, 0};
         for (size_t w = 0; w < words; w++) {
             uint64_t bits = front[w];
             while (bits) {
@@ -131,6 +146,20 @@ int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err)
     }
     free(front);
     free(next);
-    t->mark_state = 1;
+    *out = mark;
     return 0;
+}
+
+int eg_helpmate(const eg_board *b, eg_table *t, tc_error *err)
+{
+    int rc = pass(b, t, -1, &t->mark, err);
+    t->mark_state = rc ? 2 : 1;
+    return rc;
+}
+
+int eg_helpmate_side(const eg_board *b, eg_table *t, int c, tc_error *err)
+{
+    int rc = pass(b, t, c, &t->mated[c], err);
+    t->mated_state[c] = rc ? 2 : 1;
+    return rc;
 }

@@ -67,6 +67,8 @@ void tc_egtb_free(tc_egtb *t)
     for (int i = 0; i < t->ntables; i++) {
         free((void *)t->tables[i]->val);
         free(t->tables[i]->mark);
+        free(t->tables[i]->mated[0]);
+        free(t->tables[i]->mated[1]);
         free(t->tables[i]);
     }
     eg_board_free(&t->b);
