@@ -19,6 +19,7 @@ typedef struct worker {
     struct srv_analysis *A;
     pthread_t thread;
     char owner[TA_OWNER_MAX + 1]; /* "PID@HOST/N": unique across processes */
+    tc_engine *busy;              /* its engine while a job runs (under the pool's lock): stopped by a stop */
 } worker;
 
 struct srv_analysis {
@@ -153,6 +154,9 @@ static void run(worker *w, const char *id)
         goto out;
     }
     tc_engine_new_game(e);
+    pthread_mutex_lock(&A->lock);
+    w->busy = e;
+    pthread_mutex_unlock(&A->lock);
     int64_t t0 = srv_now_ms();
     for (int i = 0; i < positions; i++) {
         if (stopping(A)) {
@@ -189,6 +193,9 @@ static void run(worker *w, const char *id)
                 w->owner, positions, (long long)per, (long long)(srv_now_ms() - t0));
     free(json);
 out:
+    pthread_mutex_lock(&A->lock);
+    w->busy = NULL;
+    pthread_mutex_unlock(&A->lock);
     free(moves);
     free(values);
     tc_position_free(p);
@@ -269,6 +276,9 @@ void srv_analysis_stop(srv_analysis *A)
         return;
     pthread_mutex_lock(&A->lock);
     A->stopping = 1;
+    for (int i = 0; i < A->n; i++)
+        if (A->workers[i].busy)
+            tc_engine_stop(A->workers[i].busy);
     pthread_cond_broadcast(&A->cond);
     pthread_mutex_unlock(&A->lock);
     for (int i = 0; i < A->n; i++)
