@@ -3,6 +3,7 @@
 #include "analysis.h"
 
 #include "game_state.h"
+#include "topochess_endgame.h"
 #include "topochess_engine.h"
 
 #include <errno.h>
@@ -58,10 +59,84 @@ static void say(const char *what, const char *id, const tc_error *err)
     fprintf(stderr, "topochess serve: analysis %s: %s: %s\n", id, what, err->msg);
 }
 
+/* What the review keeps of a position beyond its value: the engine's line
+ * (coordinates, from the best move) and, for a solved ending, its name
+ * (the value is then the tables', exact). */
+#define PV_MAX 8
+typedef struct extra {
+    char pv[PV_MAX * 8];
+    char exact[16];
+} extra;
+
+/* The last completed line of the search (multipv 1). */
+static void on_info(const tc_search_info *info, void *ctx)
+{
+    if (info->multipv <= 1 && info->bound == TC_BOUND_EXACT) {
+        tc_search_info *keep = ctx;
+        keep->pv_len = info->pv_len < PV_MAX ? info->pv_len : PV_MAX;
+        memcpy(keep->pv, info->pv, (size_t)keep->pv_len * sizeof info->pv[0]);
+    }
+}
+
+/* The line as coordinates from p (left as it was). */
+static void pv_text(tc_position *p, const tc_search_info *line, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    int made = 0;
+    for (int k = 0; k < line->pv_len; k++) {
+        char uci[16];
+        tc_move_to_uci(p, line->pv[k], uci);
+        if (len + strlen(uci) + 2 > n)
+            break;
+        len += (size_t)snprintf(out + len, n - len, "%s%s", k ? " " : "", uci);
+        tc_make_move(p, line->pv[k]);
+        made++;
+        if (tc_position_status(p) != TC_ONGOING)
+            break;
+    }
+    while (made--)
+        tc_unmake_move(p);
+}
+
+/// The solved ending of the positions seen last (one at a time: a game
+/// reaches few), solved here: 3 pieces without pawns, a moment on every
+/// preset.
+typedef struct ending_cache {
+    char name[16];
+    tc_egtb *table;
+} ending_cache;
+
+/* A pawnless position of at most SRV_ANALYSIS_EXACT_PIECES pieces valued
+ * by the tables (for the side to move, as a search reports): 1, else 0. */
+static int exact_value(ending_cache *ec, tc_position *p, tc_review_value *v, char name[16])
+{
+    char mat[16];
+    if (!tc_egtb_material_of(p, mat) || strlen(mat) > SRV_ANALYSIS_EXACT_PIECES)
+        return 0;
+    if (strcmp(mat, ec->name)) {
+        tc_egtb_free(ec->table);
+        tc_egtb_options opt = {.threads = 1, .max_entries = 1u << 21};
+        tc_error err;
+        ec->table = tc_egtb_solve(tc_position_variant(p), mat, &opt, &err);
+        snprintf(ec->name, sizeof ec->name, "%s", mat);
+    }
+    tc_egtb_result r;
+    if (!ec->table || tc_egtb_probe(ec->table, p, &r))
+        return 0;
+    tc_move best = tc_egtb_best_move(ec->table, p, &r);
+    /* plies to mate as moves: a win in 2k-1 plies is mate in k; a loss in
+     * 2k plies is mated in k */
+    *v = (tc_review_value){0, r.wdl > 0 ? (r.plies + 1) / 2 : r.wdl < 0 ? -(r.plies / 2) : 0, r.plies, best};
+    snprintf(name, 16, "%s", tc_egtb_name(ec->table));
+    return 1;
+}
+
 /* The result's JSON: the budget, the review (tc_review_json) and each
  * position's value as searched ({score, mate, depth, best} from the side
- * to move's view; what tc_review_judge takes). Heap, or NULL. */
-static char *result_json(const tg_game *g, int64_t nodes, const tc_review_value *values, int n,
+ * to move's view; what tc_review_judge takes), with its line (pv) and
+ * solved ending (exact, "" for none). Heap, or NULL. */
+static char *result_json(const tg_game *g, int64_t nodes, const tc_review_value *values, const extra *ex, int n,
                          const tc_review_move *moves, const tc_review_side sides[2])
 {
     char *review = tc_review_json(g->pos, moves, sides);
@@ -80,8 +155,9 @@ static char *result_json(const tg_game *g, int64_t nodes, const tc_review_value 
         char uci[16] = "";
         if (values[i].best)
             tc_move_to_uci(p, values[i].best, uci);
-        json_array_append_new(vals, json_pack("{s:i,s:i,s:i,s:s}", "score", values[i].score, "mate", values[i].mate,
-                                              "depth", values[i].depth, "best", uci));
+        json_array_append_new(vals, json_pack("{s:i,s:i,s:i,s:s,s:s,s:s}", "score", values[i].score, "mate",
+                                              values[i].mate, "depth", values[i].depth, "best", uci, "pv", ex[i].pv,
+                                              "exact", ex[i].exact));
         if (i < n)
             tc_make_move(p, tc_history_move(g->pos, i));
     }
@@ -149,7 +225,10 @@ static void run(worker *w, const char *id)
     tc_position *p = tc_position_new(g.variant);
     tc_review_value *values = calloc((size_t)positions, sizeof *values);
     tc_review_move *moves = calloc((size_t)positions, sizeof *moves);
-    if (!e || !p || !values || !moves || tc_position_set_fen(p, g.start_fen, &err)) {
+    extra *ex = calloc((size_t)positions, sizeof *ex);
+    ending_cache ec = {"", NULL};
+    tc_search_info *line = malloc(sizeof *line);
+    if (!e || !p || !values || !moves || !ex || !line || tc_position_set_fen(p, g.start_fen, &err)) {
         ta_release(A->db, id, w->owner, 0, NULL, &err);
         goto out;
     }
@@ -163,13 +242,21 @@ static void run(worker *w, const char *id)
             ta_release(A->db, id, w->owner, 0, NULL, &err);
             goto out;
         }
-        if (tc_position_status(p) == TC_ONGOING) {
+        if (tc_position_status(p) == TC_ONGOING && !exact_value(&ec, p, &values[i], ex[i].exact)) {
             tc_limits lim;
             tc_limits_init(&lim);
             lim.nodes = (uint64_t)per;
             tc_engine_set_position(e, p);
-            tc_search_result r = tc_engine_search(e, &lim, NULL, NULL);
+            line->pv_len = 0;
+            tc_search_result r = tc_engine_search(e, &lim, on_info, line);
             values[i] = (tc_review_value){r.score, r.mate, r.depth, r.best};
+            if (line->pv_len && line->pv[0] != r.best) /* the line of another iteration: the move alone */
+                line->pv_len = 0;
+            if (!line->pv_len && r.best)
+                line->pv[0] = r.best, line->pv_len = 1;
+            pv_text(p, line, ex[i].pv, sizeof ex[i].pv);
+        } else if (values[i].best) {
+            tc_move_to_uci(p, values[i].best, ex[i].pv);
         }
         int held = ta_progress(A->db, id, w->owner, i + 1, positions, srv_now_ms(), SRV_ANALYSIS_LEASE_MS, &err);
         if (held <= 0) { /* another worker has it (or the database is gone: the lease will run out) */
@@ -182,7 +269,7 @@ static void run(worker *w, const char *id)
     }
     tc_review_side sides[2];
     tc_review_judge(g.pos, values, moves, sides);
-    char *json = result_json(&g, per, values, n, moves, sides);
+    char *json = result_json(&g, per, values, ex, n, moves, sides);
     if (!json)
         snprintf(err.msg, sizeof err.msg, "out of memory");
     int done = json ? ta_finish(A->db, id, w->owner, json, srv_now_ms(), &err) : -1;
@@ -196,6 +283,9 @@ out:
     pthread_mutex_lock(&A->lock);
     w->busy = NULL;
     pthread_mutex_unlock(&A->lock);
+    free(line);
+    tc_egtb_free(ec.table);
+    free(ex);
     free(moves);
     free(values);
     tc_position_free(p);

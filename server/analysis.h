@@ -2,6 +2,8 @@
  * workers that take jobs from the database's queue (games/analysis_store.h)
  * under a lease, search every position of the game to a node budget,
  * judge the moves (tc_review_judge) and store the result with the game.
+ * A position of a solved ending (SRV_ANALYSIS_EXACT_PIECES pieces or
+ * fewer, no pawns) is not searched: its value is the tables', exact.
  *
  * Once across processes: a worker claims a job by a conditional UPDATE
  * with an expiry and renews it after every position; a process killed
@@ -29,6 +31,9 @@
 #define SRV_ANALYSIS_GAME_POSITIONS 241 /* a 120-move game at the full budget */
 #define SRV_ANALYSIS_LEASE_MS 10000
 #define SRV_ANALYSIS_POLL_MS 1000
+/* positions of this many pieces or fewer, without pawns, are valued by
+ * their solved ending (solved by the worker: a moment for 3 pieces) */
+#define SRV_ANALYSIS_EXACT_PIECES 3
 
 typedef struct srv_analysis srv_analysis;
 
