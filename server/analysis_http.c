@@ -6,11 +6,42 @@
 #include "games_body.h"
 #include "respond.h"
 #include "session.h"
+#include "tourney_store.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct srv_analysis_api {
+    srv_analysis *A;
+    srv_rate *rate; /* requests that queue a job, a requester */
+    const char *proxy;
+};
+
+srv_analysis_api *srv_analysis_api_start(srv_gstore *store, tp_db *db, int threads, int64_t nodes, const char *proxy)
+{
+    srv_analysis_api *api = calloc(1, sizeof *api);
+    if (!api)
+        return NULL;
+    api->proxy = proxy;
+    api->rate = srv_rate_new(SRV_ANALYSIS_PER_MINUTE, proxy);
+    api->A = api->rate ? srv_analysis_start(store, db, threads < 0 ? 0 : threads ? threads : 1, nodes) : NULL;
+    if (!api->A) {
+        srv_analysis_api_stop(api);
+        return NULL;
+    }
+    return api;
+}
+
+void srv_analysis_api_stop(srv_analysis_api *api)
+{
+    if (!api)
+        return;
+    srv_analysis_stop(api->A);
+    srv_rate_free(api->rate);
+    free(api);
+}
 
 static const char *header(struct MHD_Connection *c, const char *name)
 {
@@ -172,11 +203,12 @@ out:
     json_decref(b);
 }
 
-void srv_analysis_http(srv_analysis *A, srv_rate *rate, const char *proxy, struct MHD_Connection *c, const tg_game *g,
-                       int post, const char *body, size_t len, srv_response *r)
+void srv_analysis_http(srv_analysis_api *api, struct MHD_Connection *c, const tg_game *g, int post, const char *body,
+                       size_t len, srv_response *r)
 {
+    srv_analysis *A = api->A;
     if (post) {
-        request(A, rate, proxy, c, g, body, len, r);
+        request(A, api->rate, api->proxy, c, g, body, len, r);
         return;
     }
     tc_error err;
@@ -189,11 +221,14 @@ void srv_analysis_http(srv_analysis *A, srv_rate *rate, const char *proxy, struc
     ta_job_free(&j);
 }
 
-void srv_analysis_pgn(srv_analysis *A, const tg_game *g, const char *event, srv_response *r)
+void srv_analysis_pgn(srv_analysis_api *api, const tg_game *g, srv_response *r)
 {
     tc_error err;
+    char tid[TP_TOURNEY_ID_LEN + 1], event[TP_TOURNEY_NAME_MAX + 1];
+    if (tp_tourney_of_game(srv_analysis_db(api->A), g->id, tid, event, &err) != 1)
+        event[0] = '\0';
     ta_job j;
-    int found = A ? ta_get(srv_analysis_db(A), g->id, &j, &err) : 0;
+    int found = ta_get(srv_analysis_db(api->A), g->id, &j, &err);
     int n = tc_ply_count(g->pos);
     tc_review_move *moves = found == 1 && j.state == TA_DONE ? calloc((size_t)n + 1, sizeof *moves) : NULL;
     tc_review_side sides[2];
@@ -208,7 +243,7 @@ void srv_analysis_pgn(srv_analysis *A, const tg_game *g, const char *event, srv_
         snprintf(annotator, sizeof annotator, "topochess server analysis (%lld nodes a position)",
                  (long long)nodes);
         tg_pgn_review rv = {moves, sides, annotator};
-        tg_game_pgn_reviewed(g, event, reviewed ? &rv : NULL, f);
+        tg_game_pgn_reviewed(g, event[0] ? event : NULL, reviewed ? &rv : NULL, f);
         fclose(f);
         r->status = 200;
         r->type = "application/x-chess-pgn; charset=utf-8";

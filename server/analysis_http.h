@@ -18,7 +18,8 @@
  * the browser instead); SRV_ANALYSIS_PER_MINUTE requests that queue a job
  * a requester a minute (the rate_limit.h bucket, keyed by requester).
  *
- * Calls analysis.h, session.h, rate_limit.h, respond.h, games_body.h. */
+ * Calls analysis.h, session.h, rate_limit.h, respond.h, games_body.h and
+ * games/tourney_store.h (the PGN's Event). */
 #ifndef SRV_ANALYSIS_HTTP_H
 #define SRV_ANALYSIS_HTTP_H
 
@@ -32,11 +33,20 @@
 #define SRV_ANALYSIS_QUEUE 200
 #define SRV_ANALYSIS_PER_MINUTE 10
 
+/// The workers and the requests' limits of one process.
+typedef struct srv_analysis_api srv_analysis_api;
+
+/* Starts the workers (analysis.h: threads 0 one, < 0 none; nodes 0 the
+ * default);
+ * proxy: serve --trusted-proxy (the client's address), or NULL. NULL when
+ * out of memory. */
+srv_analysis_api *srv_analysis_api_start(srv_gstore *store, tp_db *db, int threads, int64_t nodes, const char *proxy);
+void srv_analysis_api_stop(srv_analysis_api *api);
 /* GET (post 0) or POST (post 1) /api/games/ID/analysis for g, loaded. */
-void srv_analysis_http(srv_analysis *A, srv_rate *rate, const char *proxy, struct MHD_Connection *c, const tg_game *g,
-                       int post, const char *body, size_t len, srv_response *r);
-/* g's PGN (event: a tournament's name or NULL), with its analysis when
- * the server has one. */
-void srv_analysis_pgn(srv_analysis *A, const tg_game *g, const char *event, srv_response *r);
+void srv_analysis_http(srv_analysis_api *api, struct MHD_Connection *c, const tg_game *g, int post, const char *body,
+                       size_t len, srv_response *r);
+/* g's PGN (a tournament's game: its name as the Event), with its analysis
+ * when the server has one. */
+void srv_analysis_pgn(srv_analysis_api *api, const tg_game *g, srv_response *r);
 
 #endif

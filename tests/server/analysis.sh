@@ -42,35 +42,9 @@ NODES=${ANALYSIS_NODES:-30000}
 start() { server_start "$1" --db "$DB" --trusted-proxy 127.0.0.1 --analysis-nodes "$NODES" "${@:2}"; }
 
 # ---- games, made through the API
-newgame() { # VARIANT: the create answer
-  "${C[@]}" -X POST -H 'Content-Type: application/json' -d "{\"variant\":\"$1\"}" "$U/api/games"
-}
-move() { # ID TOKEN UCI
-  "${C[@]}" -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-    -d "{\"token\":\"$2\",\"move\":\"$3\"}" "$U/api/games/$1/move"
-}
-# a game of PLIES legal moves (the move at (ply * 7) mod count of `topochess
-# moves --uci`), resigned by the side to move if it has not ended: "ID WTOKEN BTOKEN"
-played_game() { # PLIES
-  local g id wt bt played="" i n mv st
-  g=$(newgame chess)
-  id=$(jq -r .id <<< "$g") wt=$(jq -r .white.token <<< "$g") bt=$(jq -r .black.token <<< "$g")
-  for ((i = 0; i < $1; i++)); do
-    mapfile -t ms < <("$BIN" moves --uci --play "$played" 2> /dev/null)
-    n=${#ms[@]}
-    [ "$n" -gt 0 ] || break
-    mv=${ms[$(((i * 7) % n))]}
-    st=$(move "$id" "$([ $((i % 2)) = 0 ] && echo "$wt" || echo "$bt")" "$mv")
-    [ "$st" = 200 ] || { bad "move $mv of game $id: $st"; break; }
-    played="$played $mv"
-    [ "$("${C[@]}" "$U/api/games/$id" | jq -r .result)" = '*' ] || break
-  done
-  if [ "$("${C[@]}" "$U/api/games/$id" | jq -r .result)" = '*' ]; then
-    "${C[@]}" -o /dev/null -X POST -H 'Content-Type: application/json' \
-      -d "{\"token\":\"$([ $((i % 2)) = 0 ] && echo "$wt" || echo "$bt")\"}" "$U/api/games/$id/resign"
-  fi
-  echo "$id $wt $bt"
-}
+newgame() { game_new "$U" "$1"; }    # VARIANT: the create answer
+move() { game_move "$U" "$@"; }       # ID TOKEN UCI: the status
+played_game() { chess_game "$U" "$1"; } # PLIES: "ID WTOKEN BTOKEN" (lib.sh)
 apost() { # ID [curl options]: POST /analysis; the answer, then the status
   "${C[@]}" -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' "${@:2}" "$U/api/games/$1/analysis"
 }
@@ -127,7 +101,8 @@ is "PUT: 405" "$(http_code -X PUT "$U/api/games/$g1/analysis")" 405
 # Ann asks for three (any signed-in account may: she plays none of them)
 r=$(apost "$g1" -b "$tmp/ann.jar" -H "X-CSRF-Token: $ann")
 is "Ann queues g1: 202" "$(code "$r")" 202
-is "g1 queued" "$(body "$r" | jq -r .state)" queued
+st=$(body "$r" | jq -r .state)
+[ "$st" = queued ] || [ "$st" = running ] || bad "g1 neither queued nor running: $st"
 r=$(apost "$g1" -b "$tmp/ann.jar" -H "X-CSRF-Token: $ann")
 is "asked again: 200, the same job" "$(code "$r")" 200
 r=$(apost "$g2" -b "$tmp/ann.jar" -H "X-CSRF-Token: $ann")
@@ -224,6 +199,23 @@ fi
 U=$U3
 read -r short _ _ <<< "$(played_game 4)"
 is "an unanalysed game's PGN has no [%eval]" "$("${C[@]}" "$U3/api/games/$short/pgn" | grep -c '%eval')" 0
+
+# a solved ending (KQK): valued by the tables, not searched; Qf4+?? gives the queen away
+g=$("${C[@]}" -X POST -H 'Content-Type: application/json' -d '{"variant":"chess","fen":"8/8/8/4k3/8/8/8/4KQ2 w - - 0 1"}' "$U3/api/games")
+kid=$(jq -r .id <<< "$g") kwt=$(jq -r .white.token <<< "$g") kbt=$(jq -r .black.token <<< "$g")
+game_move "$U3" "$kid" "$kwt" f1f4 > /dev/null
+game_move "$U3" "$kid" "$kbt" e5e6 > /dev/null
+"${C[@]}" -o /dev/null -X POST -H 'Content-Type: application/json' -d "{\"token\":\"$kbt\"}" "$U3/api/games/$kid/resign"
+r=$(apost "$kid" -H "Authorization: Bearer $kwt")
+is "the KQK game queued" "$(code "$r")" 202
+wait_for 30 eval '[ "$(state "$kid" "$U3")" = done ]' || bad "the KQK game's analysis did not end"
+res=$("${C[@]}" "$U3/api/games/$kid/analysis")
+is "every position exact (KQK)" "$(jq -c '[.analysis.values[].exact]' <<< "$res")" '["KQK","KQK","KQK"]'
+tables=$("$BIN" endgame KQK --fen "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1" 2>&1 | sed -n 's/.*White to move mates in \([0-9]*\) moves.*/\1/p')
+[ -n "$tables" ] || bad "topochess endgame gave no distance"
+is "the start: White mates in the distance of \`topochess endgame\`" "$(jq -c '.analysis.values[0].mate' <<< "$res")" "$tables"
+is "Qf4+ is a blunder by the tables" "$(jq -r '.analysis.review.moves[0].mark' <<< "$res")" blunder
+is "Kxf4 was best for Black" "$(jq -r '.analysis.review.moves[1].best' <<< "$res")" Kxf4
 
 echo "analysis-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
