@@ -6,7 +6,7 @@
 // asking (registered in order; run.mjs runs them). Screenshots at
 // 1366x768 and 390x844 (TC_E2E_DOCS=1: docs/review-*.jpg, docs/analysis-*.jpg).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { BIN, DOCS, SHOTS, assert, base, execFileSync, join, openPage, scratch, test, top } from './harness.mjs';
+import { ARGS, BIN, DOCS, SHOTS, assert, base, chromium, execFileSync, join, openContextPage, openPage, scratch, signUp, test, top } from './harness.mjs';
 
 /** The scholar's mate, played through the API: the create answer. */
 async function scholarsMate() {
@@ -117,3 +117,21 @@ for (const [w, h] of [[1366, 768], [390, 844]]) {
     await page.close();
   });
 }
+
+test('analysis: a signed-in account that plays neither side asks the server (its session and CSRF token)', async () => {
+  const g = await scholarsMate();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+  try {
+    const { page, errors } = await openContextPage(browser, 1366, 768);
+    await signUp(page, base, 'Analyst');
+    await page.goto(`${base}/game/${g.id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.click('[data-review-box] [data-action="review"]');
+    await page.waitForSelector('[data-review][data-review-by="server"]', { timeout: 120000 });
+    const stored = await (await fetch(`${base}/api/games/${g.id}/analysis`)).json();
+    assert(stored.state === 'done', `the stored state: ${stored.state}`);
+    assert(!errors.length, errors.join('; '));
+  } finally {
+    await browser.close().catch(() => {});
+  }
+});
