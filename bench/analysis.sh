@@ -32,7 +32,7 @@ ask() {
     [ $left = 1 ] || break
     sleep 0.2
   done
-  echo "$(date +%s.%N) - $t0" | bc
+  awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {print a - b}'
 }
 
 for threads in 1 2; do
