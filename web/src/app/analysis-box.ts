@@ -73,6 +73,7 @@ export function analysisBox(o: AnalysisBoxOptions): { element: HTMLElement; upda
   box.append(el('p', {}, button, ' ', said));
   let asked = false; // the first GET, once the game has ended
   let timer = 0;
+  let server: AnalysisState['server'] | null = null; // as the last GET told it
 
   const show = (review: Review, values: (ReviewValue & { pv?: string; exact?: string })[], by: 'server' | 'browser',
     nodes: number, pgn: Parameters<typeof reviewPanel>[3]) => {
@@ -126,6 +127,7 @@ export function analysisBox(o: AnalysisBoxOptions): { element: HTMLElement; upda
 
   const follow = (s: AnalysisState, mine: boolean) => {
     window.clearTimeout(timer);
+    server = s.server;
     if (s.state === 'done' && s.analysis) {
       said.textContent = '';
       show(s.analysis.review, s.analysis.values, 'server', s.analysis.nodes,
@@ -160,8 +162,16 @@ export function analysisBox(o: AnalysisBoxOptions): { element: HTMLElement; upda
 
   button.addEventListener('click', async () => {
     button.disabled = true;
-    // a visitor neither signed in nor with a player's link: the server would refuse (401)
-    if (!o.token && !signedIn()) {
+    // what the server would refuse, known already: the page does not ask
+    if (server && server.threads === 0) {
+      inBrowser('the server\'s analysis is off here');
+      return;
+    }
+    if (server && server.waiting >= BUSY_POSITION) {
+      inBrowser(`the server is busy (${server.waiting} games waiting)`);
+      return;
+    }
+    if (!o.token && !signedIn()) { // neither signed in nor a player's link: 401
       inBrowser('not signed in for the server\'s analysis');
       return;
     }

@@ -6,17 +6,17 @@
 // asking (registered in order; run.mjs runs them). Screenshots at
 // 1366x768 and 390x844 (TC_E2E_DOCS=1: docs/review-*.jpg, docs/analysis-*.jpg).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ARGS, BIN, DOCS, SHOTS, assert, base, chromium, execFileSync, join, openContextPage, openPage, scratch, signUp, test, top } from './harness.mjs';
+import { ARGS, BIN, DOCS, PAGES, SHOTS, assert, base, chromium, execFileSync, join, openContextPage, openPage, scratch, signUp, startServer, test, top } from './harness.mjs';
 
-/** The scholar's mate, played through the API: the create answer. */
-async function scholarsMate() {
-  const r = await fetch(`${base}/api/games`, { method: 'POST', body: JSON.stringify({ variant: 'chess' }) });
+/** The scholar's mate, played through the API of the server at b: the create answer. */
+async function scholarsMate(b = base) {
+  const r = await fetch(`${b}/api/games`, { method: 'POST', body: JSON.stringify({ variant: 'chess' }) });
   assert(r.status === 201, `create: ${r.status}`);
   const g = await r.json();
   const moves = ['e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6', 'Qxf7#'];
   for (let i = 0; i < moves.length; i++) {
     const side = i % 2 ? g.black : g.white;
-    const m = await fetch(`${base}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: side.token, move: moves[i] }) });
+    const m = await fetch(`${b}/api/games/${g.id}/move`, { method: 'POST', body: JSON.stringify({ token: side.token, move: moves[i] }) });
     assert(m.status === 200, `move ${moves[i]}: ${m.status}`);
   }
   return g;
@@ -133,5 +133,23 @@ test('analysis: a signed-in account that plays neither side asks the server (its
     assert(!errors.length, errors.join('; '));
   } finally {
     await browser.close().catch(() => {});
+  }
+});
+
+test('analysis: the server\'s analysis switched off (serve --analysis-threads 0): a player\'s request is reviewed in the browser, and the page says so', async () => {
+  const srv = await startServer(PAGES, { args: ['--analysis-threads', '0'] });
+  try {
+    const g = await scholarsMate(srv.base);
+    const { page, errors } = await openPage(`${srv.base}${g.white.url}`, { width: 1366, height: 768 });
+    await page.click('[data-review-box] [data-action="review"]');
+    await page.waitForSelector('[data-review][data-review-by="browser"]', { timeout: 120000 });
+    const line = await page.locator('[data-review-state]').textContent();
+    assert(/^the server's analysis is off here: analysed in your browser in [\d.]+ s$/.test(line ?? ''), `the state line: ${line}`);
+    const stored = await (await fetch(`${srv.base}/api/games/${g.id}/analysis`)).json();
+    assert(stored.state === 'none' && stored.server.threads === 0, `the server stored something: ${JSON.stringify(stored)}`);
+    assert(!errors.length, errors.join('; '));
+    await page.close();
+  } finally {
+    srv.proc.kill();
   }
 });
