@@ -202,7 +202,7 @@ int ta_release(tp_db *d, const char *game_id, const char *owner, int failed, con
                                  "owner = ?2 AND state = 2"
                                : "UPDATE analysis SET state = 1, owner = '', lease_ms = 0, attempts = attempts - 1, "
                                  "done = 0 WHERE game_id = ?1 AND owner = ?2 AND state = 2",
-                        a, 3, NULL, NULL, err);
+                        a, failed ? 3 : 2, NULL, NULL, err); /* PostgreSQL refuses a parameter it is not given a use for */
     return rc < 0 ? -1 : rc > 0;
 }
 
