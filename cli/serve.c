@@ -30,7 +30,8 @@ static int usage(int help, const char *bad)
             "                       [--max-connections N] [--max-per-ip N] [--log]\n"
             "                       [--db FILE|postgresql://...] [--no-games] [--engine-threads N]\n"
             "                       [--create-per-minute N] [--cors ORIGIN] [--docs DIR] [--secure-cookies]\n"
-            "                       [--trusted-proxy ADDRESS] [--day-ms MS] [--tournaments FILE]\n");
+            "                       [--trusted-proxy ADDRESS] [--day-ms MS] [--tournaments FILE]\n"
+            "                       [--analysis-threads K] [--analysis-nodes N]\n");
     return !help;
 }
 
@@ -84,6 +85,15 @@ int cmd_serve(cli_ctx *c)
             bad = number(a, v, 1, 100000, &o.max_per_ip);
         else if (!strcmp(a, "--engine-threads"))
             bad = number(a, v, 1, 16, &o.engine_threads);
+        else if (!strcmp(a, "--analysis-threads")) { /* 0: off (docs/analysis.md) */
+            int k = 0;
+            bad = number(a, v, 0, 8, &k);
+            o.analysis_threads = k ? k : -1;
+        } else if (!strcmp(a, "--analysis-nodes")) {
+            int k = 0;
+            bad = number(a, v, 1000, 100000000, &k);
+            o.analysis_nodes = k;
+        }
         else if (!strcmp(a, "--create-per-minute"))
             bad = number(a, v, 1, 1000000, &o.create_per_minute);
         else if (!strcmp(a, "--day-ms")) { /* tests: a correspondence day of MS (docs/correspondence.md) */

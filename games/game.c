@@ -501,7 +501,9 @@ static void clock_text(int64_t ms, char *buf, size_t n)
              (long long)(ms / 1000 % 60));
 }
 
-void tg_game_pgn(const tg_game *g, const char *event, FILE *out)
+/* The game's PGN, plain (review NULL) or with a review's notes
+ * (tc_review_pgn) and an Annotator tag. */
+static void game_pgn(const tg_game *g, const char *event, const tg_pgn_review *review, FILE *out)
 {
     char date[16] = "????.??.??", tcontrol[48] = "-", wclock[24], bclock[24], white[48], black[48];
     time_t t = (time_t)(g->created_ms / 1000);
@@ -530,9 +532,23 @@ void tg_game_pgn(const tg_game *g, const char *event, FILE *out)
                           "Variant", g->def.name,          "TimeControl", tcontrol,
                           "Termination", g->termination[0] ? g->termination : "unterminated",
                           "GameId",  g->id,                "WhiteClock",  wclock,
-                          "BlackClock", bclock};
+                          "BlackClock", bclock,        "Annotator",   review ? review->annotator : ""};
     int ntags = (int)(sizeof tags / sizeof tags[0]) / 2;
+    if (!review)
+        ntags--;
+    else if (g->clock.kind != TG_CLOCK_FISCHER) /* the clocks out, the Annotator in their place */
+        tags[2 * (ntags - 3)] = tags[2 * (ntags - 1)], tags[2 * (ntags - 3) + 1] = tags[2 * (ntags - 1) + 1];
     if (g->clock.kind != TG_CLOCK_FISCHER)
         ntags -= 2;
-    tc_pgn_write(g->pos, tags, ntags, pgn_result, out);
+    if (review)
+        tc_review_pgn(g->pos, review->moves, review->sides, tags, ntags, pgn_result, out);
+    else
+        tc_pgn_write(g->pos, tags, ntags, pgn_result, out);
+}
+
+void tg_game_pgn(const tg_game *g, const char *event, FILE *out) { game_pgn(g, event, NULL, out); }
+
+void tg_game_pgn_reviewed(const tg_game *g, const char *event, const tg_pgn_review *review, FILE *out)
+{
+    game_pgn(g, event, review, out);
 }

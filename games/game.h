@@ -8,6 +8,7 @@
 #define TG_GAME_H
 
 #include "topochess.h"
+#include "topochess_engine.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -142,6 +143,15 @@ tg_code tg_game_decline_takeback(tg_game *g, int side, int64_t now_ms, tc_error 
  * [Event] is event (a tournament's name), or "topochess hub game" when
  * NULL. */
 void tg_game_pgn(const tg_game *g, const char *event, FILE *out);
+/// A review to write with the moves (tg_game_pgn_reviewed).
+typedef struct tg_pgn_review {
+    const tc_review_move *moves; /* one a ply */
+    const tc_review_side *sides; /* [TC_WHITE], [TC_BLACK] */
+    const char *annotator;       /* the Annotator tag: who analysed, with what budget */
+} tg_pgn_review;
+/* The same with the review's [%eval] comments, marks and summary
+ * (tc_review_pgn). */
+void tg_game_pgn_reviewed(const tg_game *g, const char *event, const tg_pgn_review *review, FILE *out);
 
 /* Fills buf with n random bytes from the system's generator; 0 or -1. */
 int tg_random_bytes(void *buf, size_t n);

@@ -162,5 +162,17 @@ const tg_migration tg_migrations[] = {
     /* the inbox tells a tournament's players once that it is about to start
      * (server/tourney_pairer.c) */
     {11, "ALTER TABLE tournaments ADD COLUMN told INTEGER NOT NULL DEFAULT 0;"},
+    /* the server's computer analysis of finished games (docs/analysis.md,
+     * games/analysis_store.h): a job a game, its requester (fairness and
+     * limits), its lease (one worker at a time) and, once done, its result */
+    {12, "CREATE TABLE analysis ("
+         " game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
+         " requester TEXT NOT NULL, state INTEGER NOT NULL, nodes BIGINT NOT NULL,"
+         " owner TEXT NOT NULL, lease_ms BIGINT NOT NULL,"
+         " done INTEGER NOT NULL, total INTEGER NOT NULL, attempts INTEGER NOT NULL,"
+         " created_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, done_ms BIGINT NOT NULL,"
+         " result TEXT NOT NULL);"
+         "CREATE INDEX analysis_by_state ON analysis (state, created_ms);"
+         "CREATE INDEX analysis_by_requester ON analysis (requester, state);"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

@@ -9,7 +9,7 @@ LDLIBS    += -lsqlite3 -lpq
 CHECKS    += games-pg-test
 
 .PHONY: games-pg-test
-# The games and tourney suites again, against a throwaway PostgreSQL cluster on a
+# The games, tourney and analysis suites again, against a throwaway PostgreSQL cluster on a
 # loopback port (make test runs it on SQLite).
 games-pg-test: $(B)/run_tests
-	tools/with-postgres ./$(B)/run_tests games tourney
+	tools/with-postgres ./$(B)/run_tests games tourney analysis

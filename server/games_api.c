@@ -11,6 +11,7 @@
 #define _GNU_SOURCE /* pthread */
 #include "games_api.h"
 
+#include "analysis_http.h"
 #include "buf.h"
 #include "engines.h"
 #include "flag_timer.h"
@@ -24,7 +25,6 @@
 #include "game_chat.h"
 #include "lobby_store.h"
 #include "notify.h"
-#include "tourney_store.h"
 #include "respond.h"
 #include "spectators.h"
 #include "streams.h"
@@ -48,7 +48,8 @@ struct srv_games {
     srv_rate *rate;
     double per_minute;
     long long day_ms; /* serve --day-ms (0: a real day) */
-    tp_db *db; /* the chat's rows (game_chat.h), the spectators' */
+    tp_db *db; /* the chat's rows (game_chat.h), the spectators', the analysis queue */
+    srv_analysis_api *analysis;
     srv_spectators *_Atomic spectators; /* set after the listener starts */
 };
 
@@ -222,7 +223,8 @@ srv_games *srv_games_start(const srv_games_options *o, tc_error *err)
     srv_streams_on_spectators(G->streams, on_spectators, G);
     G->engines = srv_engines_start(G->store, G->streams, o->engine_threads > 0 ? o->engine_threads : 1);
     G->timer = srv_timer_start(G->store, G->streams, G->engines, G->db);
-    if (!G->engines || !G->timer) {
+    G->analysis = srv_analysis_api_start(G->store, G->db, o->analysis_threads, o->analysis_nodes, G->proxy);
+    if (!G->engines || !G->timer || !G->analysis) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         srv_games_stop(G);
         return NULL;
@@ -248,6 +250,7 @@ void srv_games_stop(srv_games *G)
         return;
     srv_timer_stop(G->timer);
     srv_engines_stop(G->engines);
+    srv_analysis_api_stop(G->analysis);
     if (G->listener)
         tg_listener_stop(G->listener);
     srv_spectators_stop(G->spectators);
@@ -763,12 +766,13 @@ enum MHD_Result srv_games_answer(srv_games *G, const srv_site *site, struct MHD_
                 srv_api_json(&r, 200, st);
                 srv_gstore_cache_put(G->store, &g, gen);
             }
-        } else if (n == 2 && !strcmp(action, "pgn") && get) {
+        } else if (n == 2 && ((!strcmp(action, "pgn") && get) || (!strcmp(action, "analysis") && (get || post)))) {
             tg_game g;
             if (!read_game(G, id, &g, &r, 1)) {
-                char tid[TP_TOURNEY_ID_LEN + 1], tname[TP_TOURNEY_NAME_MAX + 1]; /* a tournament's: the Event */
-                tc_error terr;
-                srv_pages_pgn(&g, tp_tourney_of_game(G->db, g.id, tid, tname, &terr) == 1 ? tname : NULL, &r);
+                if (action[0] == 'a')
+                    srv_analysis_http(G->analysis, c, &g, post, body, len, &r);
+                else /* with the analysis, once there is one */
+                    srv_analysis_pgn(G->analysis, &g, &r);
                 tg_game_free(&g);
             }
         } else if (n == 2 && !strcmp(action, "chat") && get) {

@@ -24,6 +24,8 @@ typedef struct srv_games_options {
     const char *cors;      /* an origin allowed to call the API, or NULL (no CORS) */
     const char *trusted_proxy; /* whose X-Forwarded-For names the client (limits per address), or NULL */
     long long day_ms;      /* a correspondence day for the games made here (0: a real day) */
+    int analysis_threads;  /* analysis workers (0: 1, < 0: none; analysis.h) */
+    long long analysis_nodes; /* nodes a position (0: SRV_ANALYSIS_NODES) */
 } srv_games_options;
 
 /* Opens the store (applying migrations), starts the listener, the engine

@@ -12,25 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-void srv_pages_pgn(const tg_game *g, const char *event, srv_response *r)
-{
-    char *text = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&text, &n);
-    if (!f) {
-        srv_route_error(r, 500, 1, "out of memory");
-        return;
-    }
-    tg_game_pgn(g, event, f);
-    fclose(f);
-    r->status = 200;
-    r->type = "application/x-chess-pgn; charset=utf-8";
-    r->cache = "no-store";
-    r->owned = text;
-    r->body = text;
-    r->len = n;
-}
-
 static json_t *side_json(const tg_game_summary *g, int side)
 {
     const char *name = side ? g->black : g->white;

@@ -1,5 +1,6 @@
 /* The hosted games' pages and documents: the archive (/games, and the
- * JSON list of /api/games), the page of one game (/game/<id>) and its PGN.
+ * JSON list of /api/games) and the page of one game (/game/<id>); the PGN
+ * is analysis_http.h's.
  * Renders what it is given; loads nothing.
  *
  * Calls render.h, games_body.h, game_state.h and games/. */
@@ -26,7 +27,5 @@ void srv_pages_list(const tg_game_summary *list, int n, const srv_archive_view *
 /* The page that plays (with a side's token in the link's fragment, which
  * the server never sees) or watches g; row (or NULL) names its players. */
 void srv_pages_game(const tg_game *g, const tg_game_summary *row, const srv_site *site, srv_response *r);
-/* g's PGN. */
-void srv_pages_pgn(const tg_game *g, const char *event, srv_response *r);
 
 #endif

@@ -261,7 +261,8 @@ int srv_serve(const srv_options *o)
     srv_games *games = NULL;
     srv_people *people = NULL;
     if (!o->no_games) {
-        srv_games_options go = {o->db, o->engine_threads, 0, o->create_per_minute, o->cors, o->trusted_proxy, o->day_ms};
+        srv_games_options go = {o->db,           o->engine_threads, 0, o->create_per_minute, o->cors, o->trusted_proxy,
+                                o->day_ms,       o->analysis_threads, o->analysis_nodes};
         games = srv_games_start(&go, &err);
         if (!games) {
             fprintf(stderr, "topochess serve: --db %s: %s\n", o->db ? o->db : "topochess.db", err.msg);

@@ -24,6 +24,8 @@ typedef struct srv_options {
     const char *trusted_proxy; /* address whose X-Forwarded-Proto/-For are believed, or NULL */
     long long day_ms;       /* a correspondence day for games made now (default 86400000; tests shorten it) */
     const char *tournaments;   /* the operator's schedule of tournaments, or NULL */
+    int analysis_threads;   /* workers analysing finished games (default 1; < 0: none) */
+    long long analysis_nodes; /* their nodes a position (default server/analysis.h's) */
 } srv_options;
 
 /* Loads the site, listens, prints one line "topochess serve: http://HOST:PORT/

@@ -138,6 +138,38 @@ print("" if v is None else json.dumps(v) if isinstance(v, (dict, list, bool)) el
   fi
 }
 
+# ---- hosted games through the API
+game_new() { # URL VARIANT: the create answer
+  "${C[@]}" -X POST -H 'Content-Type: application/json' -d "{\"variant\":\"$2\"}" "$1/api/games"
+}
+game_move() { # URL ID TOKEN UCI: the status
+  "${C[@]}" -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    -d "{\"token\":\"$3\",\"move\":\"$4\"}" "$1/api/games/$2/move"
+}
+# chess_game URL PLIES: a chess game of up to PLIES legal moves (the move at
+# (ply * 7) mod count of `$BIN moves --uci`: the same game every run), resigned
+# by the side to move if it has not ended; prints "ID WHITE-TOKEN BLACK-TOKEN".
+chess_game() {
+  local g id wt bt played="" i n mv tok ms
+  g=$(game_new "$1" chess)
+  id=$(jq -r .id <<< "$g") wt=$(jq -r .white.token <<< "$g") bt=$(jq -r .black.token <<< "$g")
+  for ((i = 0; i < $2; i++)); do
+    mapfile -t ms < <("$BIN" moves --uci --play "$played" 2> /dev/null)
+    n=${#ms[@]}
+    [ "$n" -gt 0 ] || break
+    mv=${ms[$(((i * 7) % n))]}
+    tok=$([ $((i % 2)) = 0 ] && echo "$wt" || echo "$bt")
+    [ "$(game_move "$1" "$id" "$tok" "$mv")" = 200 ] || { echo "chess_game: move $mv of $id refused" >&2; break; }
+    played="$played $mv"
+    [ "$("${C[@]}" "$1/api/games/$id" | jq -r .result)" = '*' ] || break
+  done
+  if [ "$("${C[@]}" "$1/api/games/$id" | jq -r .result)" = '*' ]; then
+    tok=$([ $((i % 2)) = 0 ] && echo "$wt" || echo "$bt")
+    "${C[@]}" -o /dev/null -X POST -H 'Content-Type: application/json' -d "{\"token\":\"$tok\"}" "$1/api/games/$id/resign"
+  fi
+  echo "$id $wt $bt"
+}
+
 # ---- the counters; each script prints "N passed, N failed" itself
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }

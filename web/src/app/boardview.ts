@@ -23,6 +23,9 @@ export interface BoardViewOptions {
   onPremove?(from: number, to: number): void;
   /** where the explanation of an illegal move goes (default: under the board) */
   whyHost?: HTMLElement;
+  /** a better move than the one that led to the ply shown (a review's), in
+   * coordinates, drawn as an arrow from the position before it; or null */
+  betterMove?(ply: number): string | null;
 }
 
 export interface BoardView {
@@ -253,6 +256,7 @@ export function createBoardView(
     const st = g.status();
     const king = st.check && st.king !== null ? st.king : null;
     let lastPath: number[] | null = null;
+    let bestPath: number[] | null = null;
     if (ctl.cursor > 0) {
       const before = ctl.cursor === 1 ? ctl.startFen : ctl.plies[ctl.cursor - 2].fenAfter;
       try {
@@ -260,11 +264,18 @@ export function createBoardView(
       } catch {
         lastPath = null;
       }
+      const better = opts.betterMove?.(ctl.cursor);
+      try {
+        bestPath = better ? positions.get(before).movePath(better) : null;
+      } catch {
+        bestPath = null;
+      }
     }
     board.set({
       fen: ctl.shownFen(),
       lastMove: ctl.lastMove(),
       lastPath,
+      bestPath,
       check: king,
       checkLines: st.check ? st.checkLines : [],
       movable: opts.movable(),

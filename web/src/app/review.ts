@@ -19,7 +19,7 @@ export const BROWSER_REVIEW_NODES = 50_000;
  * result as Game.pgn takes them). onProgress after each position. */
 export async function reviewGame(detail: VariantDetail, startFen: string, moves: string[], engine: Engine,
   nodes: number, onProgress: (done: number, total: number) => void,
-  tags: Record<string, string> = {}, result?: string): Promise<{ review: Review; pgn: string }> {
+  tags: Record<string, string> = {}, result?: string): Promise<{ review: Review; pgn: string; values: ReviewValue[] }> {
   const values: ReviewValue[] = [];
   for (let i = 0; i <= moves.length; i++) {
     values.push(await engine.value(startFen, moves.slice(0, i), nodes));
@@ -30,7 +30,7 @@ export async function reviewGame(detail: VariantDetail, startFen: string, moves:
   const g = v.game(startFen);
   try {
     for (const m of moves) g.play(m);
-    return { review: g.review(values), pgn: g.reviewPgn(values, tags, result) };
+    return { review: g.review(values), pgn: g.reviewPgn(values, tags, result), values };
   } finally {
     g.free();
     v.free();
@@ -57,10 +57,21 @@ function sideLine(name: string, s: Review['sides']['white']): HTMLElement {
     `, ${n(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${n(s.mistakes, 'mistake', 'mistakes')}, ${n(s.blunders, 'blunder', 'blunders')}`);
 }
 
+/** What the panel says beyond the review: who analysed it (note), the
+ * engine's line after each ply's better move (SAN, from the position
+ * before the ply; '' none) and the solved ending that valued the position
+ * after each ply exactly ('' none). */
+export interface PanelExtras {
+  note: string;
+  lines?: string[];
+  exact?: string[];
+}
+
 /** The review's panel; goto(ply) shows the position after that ply; pgn
- * (with the review's notes) is offered as a download named file. */
+ * (with the review's notes) is offered as a download named file, or as a
+ * link to the server's PGN (href). */
 export function reviewPanel(review: Review, startFen: string, goto: (ply: number) => void,
-  pgn?: { text: string; file: string }): HTMLElement {
+  pgn?: { text: string; file: string } | { href: string; file: string }, extras?: PanelExtras): HTMLElement {
   const blackFirst = startFen.split(' ')[1] === 'b';
   const fullmove = Number(startFen.split(' ')[5] ?? '1') || 1;
   const whiteMoved = (i: number) => (blackFirst ? i % 2 === 1 : i % 2 === 0);
@@ -69,7 +80,7 @@ export function reviewPanel(review: Review, startFen: string, goto: (ply: number
     return `${n}${whiteMoved(i) ? '.' : '...'} ${review.moves[i].san}`;
   };
   const panel = el('section', { class: 'tc-review', 'data-review': '', 'aria-label': 'computer review' });
-  panel.append(el('h2', {}, 'Computer review'),
+  panel.append(el('h2', {}, 'Computer analysis'),
     el('ul', { class: 'tc-review-sides' }, sideLine('White', review.sides.white), sideLine('Black', review.sides.black)));
 
   // the graph: White's chances after each ply, 0 in the middle
@@ -124,18 +135,28 @@ export function reviewPanel(review: Review, startFen: string, goto: (ply: number
       const b = el('button', { type: 'button', 'data-ply': String(i + 1), class: `tc-mark-${m.mark}` },
         `${moveName(i)}${MARK_SIGN[m.mark]}`);
       b.addEventListener('click', () => goto(i + 1));
+      const line = extras?.lines?.[i];
+      const exact = extras?.exact?.[i];
       list.append(el('li', {}, b,
-        ` ${m.mark[0].toUpperCase()}${m.mark.slice(1)} (${evalText(m.best_score, m.best_mate)} → ${evalText(m.score, m.mate)}).`,
-        m.best ? ` ${m.best} was best.` : ''));
+        ` ${m.mark[0].toUpperCase()}${m.mark.slice(1)} (${evalText(m.best_score, m.best_mate)} → ${evalText(m.score, m.mate)}${exact ? ', exact' : ''}).`,
+        m.best ? ` ${m.best} was best.` : '',
+        line && line.includes(' ') ? el('span', { class: 'tc-review-line', 'data-line': '' }, ` Line: ${line}.`) : '',
+        exact ? el('span', { class: 'tc-review-exact', 'data-exact': exact, title: `valued by the solved ending ${exact}` }, ' exact') : ''));
     }
     panel.append(list);
   }
+  const exactCount = extras?.exact?.filter((e) => e).length ?? 0;
+  if (exactCount) {
+    const first = extras!.exact!.findIndex((e) => e);
+    panel.append(el('p', { class: 'tc-review-exact-note', 'data-exact-count': String(exactCount) },
+      `From ${moveName(first)} on, ${exactCount === 1 ? 'one position is' : `${exactCount} positions are`} valued exactly by the solved ending ${extras!.exact![first]} (the tables, not a search).`));
+  }
   if (pgn) {
-    const url = URL.createObjectURL(new Blob([pgn.text], { type: 'application/x-chess-pgn' }));
-    panel.append(el('p', {}, el('a', { href: url, download: pgn.file, 'data-review-pgn': '' },
+    const href = 'href' in pgn ? pgn.href : URL.createObjectURL(new Blob([pgn.text], { type: 'application/x-chess-pgn' }));
+    panel.append(el('p', {}, el('a', { href, download: pgn.file, 'data-review-pgn': '' },
       'Download PGN with the review'), ' ([%eval] after each move, as other programs read it)'));
   }
-  panel.append(el('p', { class: 'tc-review-note' },
-    `Searched in this browser, ${BROWSER_REVIEW_NODES.toLocaleString('en')} nodes a position; the marks follow the drop in winning chances (docs/analysis.md).`));
+  panel.append(el('p', { class: 'tc-review-note', 'data-review-by': '' },
+    `${extras?.note ?? `Analysed in your browser, ${BROWSER_REVIEW_NODES.toLocaleString('en')} nodes a position.`} The marks follow the drop in winning chances (docs/analysis.md).`));
   return panel;
 }

@@ -64,6 +64,8 @@ export interface BoardConfig {
   lastMove: [number, number] | null;
   /** the last move's path (drawn across joins), from the wasm module */
   lastPath: number[] | null;
+  /** a better move's path (a review's), drawn as an arrow across joins as the board draws paths */
+  bestPath: number[] | null;
   /** the checked king's cell */
   check: number | null;
   coordinates: boolean;
@@ -97,6 +99,7 @@ export function defaults(topology: Topology): BoardConfig {
     checkLines: [],
     lastMove: null,
     lastPath: null,
+    bestPath: null,
     check: null,
     coordinates: true,
     ghosts: true,

@@ -156,7 +156,7 @@ export function render(s: BoardState): string {
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${g.width} ${g.height}" class="tc-svg" role="img" aria-label="${esc(t.slug)} board">`,
   );
-  out.push(`<defs>${pieceDefs()}<clipPath id="tc-clip-${t.slug}"><rect x="${OFFSET - GHOST}" y="${OFFSET - GHOST}" width="${cols * CELL + 2 * GHOST}" height="${rows * CELL + 2 * GHOST}"/></clipPath></defs>`);
+  out.push(`<defs>${pieceDefs()}<marker id="tc-best-head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0 0L10 5L0 10z"/></marker><clipPath id="tc-clip-${t.slug}"><rect x="${OFFSET - GHOST}" y="${OFFSET - GHOST}" width="${cols * CELL + 2 * GHOST}" height="${rows * CELL + 2 * GHOST}"/></clipPath></defs>`);
 
   // Ghost cells beyond glued edges: the cells that lie across, faded.
   out.push(`<g class="ghosts" clip-path="url(#tc-clip-${t.slug})">`);
@@ -341,6 +341,9 @@ export function render(s: BoardState): string {
   out.push('<g class="lines">');
   for (const path of movementLines(s)) out.push(`<g class="line-move">${pathSegments(s, g, path)}</g>`);
   if (cfg.lastPath && cfg.lastPath.length > 1) out.push(`<g class="line-last">${pathSegments(s, g, cfg.lastPath)}</g>`);
+  // the better move: the same segments, with a head where it arrives
+  if (cfg.bestPath && cfg.bestPath.length > 1)
+    out.push(`<g class="line-best" data-best-path="${cfg.bestPath.map((c) => t.cellName(c)).join(' ')}">${pathSegments(s, g, cfg.bestPath).replace('<path ', '<path marker-end="url(#tc-best-head)" ')}</g>`);
   for (const path of cfg.checkLines) out.push(`<g class="line-check">${pathSegments(s, g, path)}</g>`);
   for (const path of cfg.pathsOnHover ? routesTo(cfg.paths, s.hover) : cfg.paths)
     out.push(`<g class="line-explore">${pathSegments(s, g, path)}</g>`);

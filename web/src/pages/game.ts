@@ -10,8 +10,7 @@ import { el } from '../app/dom';
 import { GameController } from '../app/game';
 import { fitGamePage } from '../app/gamefit';
 import { DEFAULT_LEVEL, levelSelect } from '../app/levels';
-import { createEngine } from '../app/engine';
-import { BROWSER_REVIEW_NODES, reviewGame, reviewPanel } from '../app/review';
+import { analysisBox } from '../app/analysis-box';
 import { playSound } from '../app/sound';
 import { loadRules } from '../app/rules';
 import type { VariantDetail } from '../app/types';
@@ -162,11 +161,13 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   const notice = el('div', { class: 'tc-gp-notice', 'data-notice': '', 'aria-live': 'polite', hidden: '' });
   table.append(status, result, notice, link);
 
+  let better: (ply: number) => string | null = () => null; // the analysis's better move, drawn as an arrow
   const canMove = () => !!you && state.status === 'active' && state.turn === you && ctl.atEnd();
   const view = createBoardView(boardCol, rules, ctl, {
     movable: () => (canMove() ? you! : 'none'),
     extra: { orientation: 'white' },
     onUserMove: (m) => void act('move', { move: m.uci }),
+    betterMove: (ply) => better(ply),
   });
 
   const moves = el('div', { class: 'tc-movelist' });
@@ -189,36 +190,20 @@ export async function gamePage(app: HTMLElement, data: GameData): Promise<void> 
   table.append(controls, note);
   side.append(el('p', {}, pgn, ' · ', el('a', { href: `/games?variant=${encodeURIComponent(state.variant)}` }, 'archive')));
 
-  // the computer review of an ended game, searched in this browser (docs/analysis.md)
-  const reviewBox = el('div', { class: 'tc-review-box', 'data-review-box': '', hidden: '' });
-  const reviewBtn = el('button', { type: 'button', 'data-action': 'review' }, 'Computer review');
-  const reviewState = el('span', { class: 'tc-review-state', 'aria-live': 'polite' });
-  reviewBox.append(el('p', {}, reviewBtn, ' ', reviewState));
-  side.append(reviewBox);
-  const showReviewBox = () => {
-    reviewBox.hidden = state.status !== 'ended' || state.moves.length < 1;
-  };
-  showReviewBox();
-  reviewBtn.addEventListener('click', () => {
-    reviewBtn.disabled = true;
-    const engine = createEngine(data.variant);
-    const moves = state.moves.map((m) => m.uci);
-    const start = performance.now();
-    const names = { White: data.players?.white?.name ?? 'Anonymous', Black: data.players?.black?.name ?? 'Anonymous' };
-    const tags = { Event: `topochess game ${state.id}`, Site: location.origin, ...names,
-      Annotator: `topochess review in the browser (${BROWSER_REVIEW_NODES} nodes a position)` };
-    reviewGame(data.variant, state.start_fen, moves, engine, BROWSER_REVIEW_NODES, (done, total) => {
-      reviewState.textContent = `reviewing in this browser: ${done} of ${total} positions`;
-    }, tags, state.result === '-' ? '*' : state.result).then(({ review, pgn }) => {
-      reviewState.textContent = `done in ${((performance.now() - start) / 1000).toFixed(1)} s`;
-      reviewBox.querySelector('[data-review]')?.remove();
-      reviewBox.append(reviewPanel(review, state.start_fen, (ply) => ctl.goto(ply), { text: pgn, file: `${state.id}-review.pgn` }));
-      fit();
-    }).catch((e: unknown) => {
-      reviewState.textContent = `the review failed: ${(e as Error).message}`;
-      reviewBtn.disabled = false;
-    }).finally(() => engine.terminate());
+  // the computer analysis of an ended game: the server's, stored, or this browser's (docs/analysis.md)
+  const analysis = analysisBox({
+    id: state.id, rules, startFen: state.start_fen, token,
+    moves: () => state.moves.map((m) => m.uci), result: () => state.result, ended: () => state.status === 'ended',
+    players: { white: players.white?.name ?? 'Anonymous', black: players.black?.name ?? 'Anonymous' },
+    goto: (ply) => ctl.goto(ply),
+    onBetter: (fn) => {
+      better = fn;
+      view.sync();
+    },
+    refit: () => fit(),
   });
+  side.append(analysis.element);
+  const showReviewBox = () => analysis.update();
 
   // Where the bars, the title and the buttons go, and how large the board
   // is: the board fills the window's height (less the header) beside the

@@ -31,9 +31,9 @@ const MOBIUS_CLICKS = [['d14', 'd12'], ['e9', 'e11'], ['c14', 'c12'], ['e11', 'c
 
 const scratch = mkdtempSync(join(tmpdir(), 'tc-e2e-db-'));
 let nservers = 0;
-async function startServer(pages, { port: fixed = 0, db = join(scratch, `games-${nservers++}.db`), dist = DIST } = {}) {
+async function startServer(pages, { port: fixed = 0, db = join(scratch, `games-${nservers++}.db`), dist = DIST, args = [] } = {}) {
   const port = fixed || (await freePort());
-  const proc = spawn(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--pages', pages, '--static', dist, '--db', db], {
+  const proc = spawn(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--pages', pages, '--static', dist, '--db', db, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
