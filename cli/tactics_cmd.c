@@ -158,7 +158,7 @@ static int parse_options(int argc, char **argv, tactics_opts *p)
     p->variant_given = val[O_VARIANT] || val[O_VARIANT_FILE];
     long long n;
     static const struct { int k; long long lo, hi; } ranges[] = {
-        {O_COUNT, 1, 100000},     {O_GAMES, 0, 1000000},     {O_NODES, 100, 100000000},
+        {O_COUNT, 1, 10000},      {O_GAMES, 0, 1000000},     {O_NODES, 100, 100000000},
         {O_CONFIRM, 2, 64},       {O_PLAY_NODES, 1, 100000000}, {O_RANDOM, 0, 40},
         {O_MARGIN, 1, 10000},     {O_MIN_SCORE, 0, 10000},   {O_MAX_SECOND, -10000, 10000},
         {O_MIN_GAIN, 1, 10000},   {O_MAX_LINE, 1, TC_TACTIC_MAX_LINE}};
