@@ -23,7 +23,7 @@ typedef struct tactics_opts {
     int npgn;
     long long games;   /* -1: as many as --count needs (at most max_games) */
     uint64_t seed, play_nodes;
-    int count, json, epd, random_plies, progress;
+    int count, json, epd, random_plies, progress, min_line;
     tc_tactic_options sel;
 } tactics_opts;
 
@@ -48,10 +48,11 @@ static void usage(FILE *out)
             "usage: topochess tactics [--variant NAME | --variant-file PAGE] [--count 20] [--games N]\n"
             "         [--seed 1] [--nodes 20000] [--confirm 4] [--play-nodes N] [--random-plies 8]\n"
             "         [--margin 200] [--min-score 150] [--max-second 300] [--min-gain 200]\n"
-            "         [--max-line 15] [--pgn FILE ...] [--json | --epd] [--progress]\n"
+            "         [--max-line 15] [--min-line 1] [--pgn FILE ...] [--json | --epd] [--progress]\n"
             "tactic puzzles from engine self-play (seeded) and from PGN files (docs/puzzles.md):\n"
             "a position where one move wins clearly more than every other, found with --nodes and\n"
-            "confirmed with --confirm times as many; stops after --count puzzles or --games games\n");
+            "confirmed with --confirm times as many; stops after --count puzzles or --games games;\n"
+            "--min-line 3 keeps only lines of 3 plies or more (no single captures)\n");
 }
 
 static int number(const char *opt, const char *s, long long lo, long long hi, long long *out)
@@ -71,7 +72,7 @@ static int number(const char *opt, const char *s, long long lo, long long hi, lo
 
 enum {
     O_VARIANT, O_VARIANT_FILE, O_COUNT, O_GAMES, O_SEED, O_NODES, O_CONFIRM, O_PLAY_NODES, O_RANDOM,
-    O_MARGIN, O_MIN_SCORE, O_MAX_SECOND, O_MIN_GAIN, O_MAX_LINE, O_PGN, O_JSON, O_EPD, O_PROGRESS, NOPTS
+    O_MARGIN, O_MIN_SCORE, O_MAX_SECOND, O_MIN_GAIN, O_MAX_LINE, O_MIN_LINE, O_PGN, O_JSON, O_EPD, O_PROGRESS, NOPTS
 };
 
 /* 1 after --help, -1 after printing the problem. */
@@ -80,7 +81,7 @@ static int parse_options(int argc, char **argv, tactics_opts *p)
     static const char *const names[NOPTS] = {
         "--variant", "--variant-file", "--count",      "--games",    "--seed",     "--nodes",
         "--confirm", "--play-nodes",   "--random-plies", "--margin", "--min-score", "--max-second",
-        "--min-gain", "--max-line",    "--pgn",        "--json",     "--epd",      "--progress"};
+        "--min-gain", "--max-line",    "--min-line",   "--pgn",        "--json",     "--epd",      "--progress"};
     const char *val[NOPTS] = {0};
     tc_tactic_options_default(&p->sel);
     p->count = 20;
@@ -161,7 +162,7 @@ static int parse_options(int argc, char **argv, tactics_opts *p)
         {O_COUNT, 1, 10000},      {O_GAMES, 0, 1000000},     {O_NODES, 100, 100000000},
         {O_CONFIRM, 2, 64},       {O_PLAY_NODES, 1, 100000000}, {O_RANDOM, 0, 40},
         {O_MARGIN, 1, 10000},     {O_MIN_SCORE, 0, 10000},   {O_MAX_SECOND, -10000, 10000},
-        {O_MIN_GAIN, 1, 10000},   {O_MAX_LINE, 1, TC_TACTIC_MAX_LINE}};
+        {O_MIN_GAIN, 1, 10000},   {O_MAX_LINE, 1, TC_TACTIC_MAX_LINE}, {O_MIN_LINE, 1, TC_TACTIC_MAX_LINE}};
     for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
         int k = ranges[r].k;
         if (!val[k])
@@ -180,6 +181,7 @@ static int parse_options(int argc, char **argv, tactics_opts *p)
         case O_MAX_SECOND: p->sel.max_second = (int)n; break;
         case O_MIN_GAIN: p->sel.min_gain = (int)n; break;
         case O_MAX_LINE: p->sel.max_line = (int)n; break;
+        case O_MIN_LINE: p->min_line = (int)n; break;
         }
     }
     if (val[O_SEED]) {
@@ -190,6 +192,11 @@ static int parse_options(int argc, char **argv, tactics_opts *p)
             return -1;
         }
         p->seed = s;
+    }
+    if (p->min_line > p->sel.max_line) {
+        fprintf(stderr, "topochess: tactics: --min-line %d is more than --max-line %d\n", p->min_line,
+                p->sel.max_line);
+        return -1;
     }
     if (p->games < 0 && p->npgn) /* PGN files alone, unless games are asked for too */
         p->games = 0;
@@ -219,7 +226,7 @@ static int consider(tactics_run *r, const tc_position *p, const char *source)
         fprintf(stderr, "topochess: tactics: %s\n", err.msg);
         return -1;
     }
-    if (!found)
+    if (!found || t->nline < r->o->min_line) /* --min-line 3: no single captures */
         return 0;
     t->key = tc_tactic_class_key(p, r->syms, r->nsyms);
     for (int i = 0; i < r->nkept; i++)
@@ -517,10 +524,10 @@ int cmd_tactics(cli_ctx *c)
                (unsigned long long)(o.sel.nodes * (uint64_t)o.sel.confirm));
         for (int i = 0; i < r.nkept; i++)
             print_text(&r.kept[i], r.source[i], i + 1);
-        printf("tactics: %d from %lld self-play game%s and %d PGN file%s, %llu positions judged, %llu repeats "
+        printf("tactics: %d from %lld self-play game%s and %d PGN file%s, %llu positions judged, %llu repeat%s "
                "left out\n",
                r.nkept, played, played == 1 ? "" : "s", o.npgn, o.npgn == 1 ? "" : "s",
-               (unsigned long long)r.positions, (unsigned long long)r.dupes);
+               (unsigned long long)r.positions, (unsigned long long)r.dupes, r.dupes == 1 ? "" : "s");
     }
     status = 0;
 done:

@@ -345,6 +345,7 @@ static void command(void)
         {"tactics --seed x", "--seed takes a whole number"},
         {"tactics --max-line 99", "--max-line takes a number from 1 to 24"},
         {"tactics stray", "takes options only"},
+        {"tactics --min-line 5 --max-line 3", "--min-line 5 is more than --max-line 3"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         s1 = run(bad[i][0], 1, &a);
