@@ -2,9 +2,10 @@
  * and a back-rank mate are found with their lines; a quiet position is
  * refused; a position whose shallow best move the deeper search refutes is
  * refused by the confirmation (found by a self-play run at 2000 nodes, and
- * shown here to pass the shallow search alone); the themes of a check and
- * a fork across the cylinder's file join, checked against the path API,
- * and the flat twin without them; the command: the same seed the same
+ * shown here to pass the shallow search alone); the themes of a check
+ * uncovered and of a fork across the cylinder's file join (positions of
+ * the bench's run), checked against the path API, and their flat twins
+ * without them; the command: the same seed the same
  * output, a PGN file's tactic, bad options refused; and every puzzle of a
  * small generated batch searched again here with 16 times the nodes. */
 #include "harness.h"
@@ -150,42 +151,68 @@ static void refuted_deeper(void)
     tc_position_free(p);
 }
 
-static void join_themes(void)
+/* 1 when, after `move` in fen on the variant, every line of attack on the
+ * king of the side to move crosses a join (read from the path API). */
+static int check_only_across(const char *variant, const char *fen, const char *move)
 {
-    const char *fen = "8/p2k4/1qp3p1/3p1pNp/1P3PbP/P6R/2R5/1K3B2 b - - 2 35";
-    tc_tactic t;
-    char why[200];
-    th_case("tactics: on the cylinder Qg1+ checks around the file join and forks king and bishop");
-    int r = find("cylinder", fen, 3000, &t, why);
-    CHECK(r == 1 && !strcmp(t.line_san[0], "Qg1+"), "r %d (%s) first %s", r, why, t.line_san[0]);
-    CHECK(r == 1 && (t.themes & TC_THEME_CHECK_JOIN) && (t.themes & TC_THEME_FORK_JOIN) &&
-              (t.themes & TC_THEME_FORK) && t.joins == TC_JOIN_FILE,
-          "themes %x joins %x", t.themes, t.joins);
-    /* the paths themselves: after Qg1+ every line of the queen to the king
-     * on b1 crosses the file join (f1's bishop blocks the rank) */
-    tc_variant *cyl = th_variant_cached("cylinder");
-    tc_position *p = cyl ? th_at_fen(cyl, fen) : NULL;
+    tc_variant *v = th_variant_cached(variant);
+    tc_position *p = v ? th_at_fen(v, fen) : NULL;
     tc_path_set *set = malloc(sizeof *set);
     tc_error err;
-    if (p && set && tc_play_moves(p, "Qg1+", &err) == 0) {
-        int n = tc_attack_paths(p, tc_king_cell(p, TC_WHITE), TC_BLACK, set), plain = 0;
+    int n = 0, plain = 0;
+    if (p && set && tc_play_moves(p, move, &err) == 0) {
+        n = tc_attack_paths(p, tc_king_cell(p, tc_side_to_move(p)), !tc_side_to_move(p), set);
         for (int i = 0; i < set->count; i++)
             plain += set->paths[i].joins_all == 0;
-        CHECK(n >= 1 && plain == 0, "%d checking lines, %d without a join", n, plain);
     } else {
-        CHECK(0, "Qg1+ on the cylinder: %s", err.msg);
+        CHECK(0, "%s on %s: %s", move, variant, err.msg);
     }
     tc_position_free(p);
     free(set);
+    return n >= 1 && plain == 0;
+}
 
-    th_case("tactics: the flat twin: Qg1 gives no check on the flat board, no join themes");
+static void join_themes(void)
+{
+    /* Black's rook on h4 stands on the queen's diagonal d8 c7 b6 a5 ~ h4 g3
+     * f2 e1, which goes on around the file join: taking on c4 uncovers
+     * the check, and the queen on c2 falls */
+    const char *fen = "r1bqkbn1/pp1npp2/2pp2p1/8/2P4r/5P2/PPQPP1NP/R1B1KBNR b KQq - 1 8";
+    tc_tactic t;
+    char why[200];
+    th_case("tactics: on the cylinder a check uncovered around the file join wins the queen");
+    int r = find("cylinder", fen, 3000, &t, why);
+    CHECK(r == 1 && t.nline == 3 && !strcmp(t.line_san[0], "Rxc4+") && !strcmp(t.line_san[2], "Rxc2"),
+          "r %d (%s) line %s %s %s", r, why, t.line_san[0], t.line_san[1], t.line_san[2]);
+    CHECK(r == 1 && (t.themes & TC_THEME_CHECK_JOIN) && (t.themes & TC_THEME_MATERIAL) && t.joins == TC_JOIN_FILE,
+          "themes %x joins %x", t.themes, t.joins);
+    CHECK(check_only_across("cylinder", fen, "Rxc4"), "Rxc4: the check crosses the file join");
+
+    th_case("tactics: the flat twin: Rxc4 is no check on the flat board, and no tactic");
     tc_variant *flat = th_variant_cached("chess");
-    p = flat ? th_at_fen(flat, fen) : NULL;
+    tc_position *p = flat ? th_at_fen(flat, fen) : NULL;
     tc_move m;
-    CHECK(p && tc_move_parse(p, "Qg1", &m, &err) == 0 && !tc_gives_check(p, m), "Qg1 on the flat board");
+    tc_error err;
+    CHECK(p && tc_move_parse(p, "Rxc4", &m, &err) == 0 && !tc_gives_check(p, m), "Rxc4 on the flat board");
     tc_position_free(p);
     r = find("chess", fen, 3000, &t, why);
     CHECK(r == 0 || !(t.themes & (TC_THEME_WRAP | TC_THEME_CHECK_JOIN | TC_THEME_FORK_JOIN | TC_THEME_MATE_JOIN)),
+          "the flat twin: r %d themes %x", r, t.themes);
+
+    /* the bishop on b4 takes on h6 around the join (b4 a5 ~ h6); the new
+     * queen on g1 checks the king on d6 around it again (g1 h2 ~ a3 b4 c5
+     * d6) and attacks the rook on a7 */
+    const char *fork = "7k/R7/3K1p1P/4p2r/1B6/8/6p1/8 b - - 1 55";
+    th_case("tactics: on the cylinder a promotion forks king and rook around the file join");
+    r = find("cylinder", fork, 3000, &t, why);
+    CHECK(r == 1 && t.nline == 3 && !strcmp(t.line_san[0], "Rxh6+") && !strcmp(t.line_san[2], "g1=Q+"),
+          "r %d (%s) line %s %s %s", r, why, t.line_san[0], t.line_san[1], t.line_san[2]);
+    CHECK(r == 1 && (t.themes & TC_THEME_FORK) && (t.themes & TC_THEME_FORK_JOIN) &&
+              (t.themes & TC_THEME_CHECK_JOIN) && t.joins == TC_JOIN_FILE,
+          "themes %x joins %x", t.themes, t.joins);
+    CHECK(check_only_across("cylinder", fork, "Rxh6+ Bxh6 g1=Q+"), "g1=Q+: the check crosses the file join");
+    r = find("chess", fork, 3000, &t, why);
+    CHECK(r == 0 || !(t.themes & (TC_THEME_WRAP | TC_THEME_CHECK_JOIN | TC_THEME_FORK_JOIN)),
           "the flat twin: r %d themes %x", r, t.themes);
 }
 
