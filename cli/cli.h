@@ -130,6 +130,8 @@ void cli_endgame_summary(const tc_variant *v, const char *const *endings, int n,
 /* puzzle_cmd.c: mate puzzles from the solved endings (docs/puzzles.md). */
 int cmd_puzzles(cli_ctx *c);
 int cmd_puzzle(cli_ctx *c);
+/* tactics_cmd.c: tactic puzzles from self-play and PGN games. */
+int cmd_tactics(cli_ctx *c);
 /* adapters.c: the engine protocols on stdio and the match runner. */
 int cmd_uci(cli_ctx *c);
 int cmd_xboard(cli_ctx *c);

@@ -40,6 +40,8 @@ static int usage(FILE *out)
             "  puzzles [--material KRK,...] [--count N] [--seed S] [--min-mate A] [--max-mate B] [--json]\n"
             "                      mate puzzles from the solved endings (docs/puzzles.md)\n"
             "  puzzle --fen FEN    solve one in the terminal, each move judged by the tables\n"
+            "  tactics [--count N] [--games N] [--seed S] [--nodes N] [--pgn FILE ...] [--json | --epd]\n"
+            "                      tactic puzzles from self-play and PGN games, confirmed deeper\n"
             "  uci | xboard        speak the UCI or CECP (XBoard) protocol on stdin/stdout\n"
             "                      (uci --eval-file NET: evaluate with that net, see docs/nnue.md)\n"
             "  match engine1=CMD engine2=CMD [key=value ...]  play two engines under our rules\n"
@@ -190,6 +192,8 @@ static const cli_command commands[] = {
     {"puzzles", cmd_puzzles, 0, OPT_OWN, 0, -1, "",
      "puzzles [--variant NAME] [--material KRK,...] [--count N] [--seed S] [--min-mate A] [--max-mate B] [--json]"},
     {"puzzle", cmd_puzzle, 0, OPT_OWN, 0, -1, "", "puzzle --fen FEN [--variant NAME] [--tables DIR]"},
+    {"tactics", cmd_tactics, 0, OPT_OWN, 0, -1, "",
+     "tactics [--variant NAME] [--count N] [--games N] [--seed S] [--nodes N] [--pgn FILE ...] [--json | --epd]"},
     {"datagen", cmd_datagen, 0, OPT_OWN, 0, -1, "", "datagen --out FILE [--variant NAME] [--nodes N] [--threads N] ..."},
     {"page", cmd_page, 0, 0, 2, 2, "ACTION and FILE", "page reflow|guess FILE"},
     {"admin", cmd_admin, 0, OPT_OWN, 0, -1, "", "admin editor NAME [--revoke] [--db FILE|postgresql://...]"},
