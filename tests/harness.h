@@ -70,6 +70,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(cecp)          \
     X(endgame)       \
     X(dead)          \
+    X(dead_side)     \
     X(games)         \
     X(search)         \
     X(mates)          \

@@ -8,6 +8,7 @@
  * TC_ENDGAME_FULL (make dead-full-check, not in make check: a quarter of
  * an hour) compares the whole of docs/rules-dead-positions.md's table with
  * `topochess dead` and takes more samples. */
+#include "dead_sample.h"
 #include "deadref.h"
 #include "game.h"
 #include "harness.h"
@@ -20,72 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-static int pick(uint64_t *s, int n) { return (int)(next_rand(s) % (uint64_t)n); }
-
-/* A random legal position of a material ("KQK": White's pieces, then
- * Black's) on v: pieces on distinct random cells, a random side to move,
- * the side not to move not in check. NULL after many tries. */
-static tc_position *random_position(const tc_variant *v, const char *material, uint64_t *seed)
-{
-    int w = tc_variant_width(v), h = tc_variant_height(v), n = tc_variant_cells(v);
-    tc_position *p = tc_position_new(v);
-    for (int tries = 0; p && tries < 200; tries++) {
-        int board[TC_MAX_CELLS] = {0}, colour = -1;
-        bool ok = true;
-        for (const char *m = material; *m && ok; m++) {
-            if (*m == 'K')
-                colour++;
-            int type = (int)(strchr(" PNBRQK", *m) - " PNBRQK");
-            int c = pick(seed, n), guard = 0;
-            while (board[c] && guard++ < 1000)
-                c = pick(seed, n);
-            ok = !board[c];
-            board[c] = TC_PIECE(colour, type);
-        }
-        if (!ok)
-            continue;
-        char fen[800];
-        size_t len = 0;
-        for (int y = h - 1; y >= 0; y--) {
-            int run = 0;
-            for (int x = 0; x < w; x++) {
-                int pc = board[y * w + x];
-                if (!pc) {
-                    run++;
-                    continue;
-                }
-                if (run)
-                    len += (size_t)snprintf(fen + len, sizeof fen - len, "%d", run);
-                run = 0;
-                char ch = " PNBRQK"[TC_TYPE(pc)];
-                fen[len++] = TC_COLOUR(pc) ? (char)(ch - 'A' + 'a') : ch;
-            }
-            if (run)
-                len += (size_t)snprintf(fen + len, sizeof fen - len, "%d", run);
-            if (y)
-                fen[len++] = '/';
-        }
-        int side = pick(seed, 2);
-        snprintf(fen + len, sizeof fen - len, " %c - - 0 1", side ? 'b' : 'w');
-        tc_error err;
-        if (tc_position_set_fen(p, fen, &err))
-            continue;
-        if (tc_attacked(p, tc_king_cell(p, !side), side))
-            continue; /* the side not to move in check: not a position */
-        return p;
-    }
-    tc_position_free(p);
-    return NULL;
-}
 
 /// Agreement counts of one comparison.
 typedef struct {
@@ -177,7 +112,7 @@ static void presets_against_reference(void)
             if (strlen(ref_materials[m]) == 4 && !full)
                 continue;
             for (int k = 0; k < per; k++) {
-                tc_position *p = random_position(v, ref_materials[m], &seed);
+                tc_position *p = dead_random_position(v, ref_materials[m], &seed);
                 if (p)
                     compare(d, p, budget, def->name, &t);
                 tc_position_free(p);
@@ -189,29 +124,6 @@ static void presets_against_reference(void)
         tc_dead_table_free(d);
         tc_variant_free(v);
     }
-}
-
-/* A random small board (3 to 5 files and ranks) with a random gluing,
- * the kings in opposite corners (NULL when the gluing makes them touch);
- * name gets its description. */
-static tc_variant *random_board(uint64_t *seed, char *name, size_t n)
-{
-    tc_variant_def def;
-    int w = 3 + pick(seed, 3), h = 3 + pick(seed, 3);
-    int rules = pick(seed, 8);
-    tc_file_rule files = rules / 4 ? TC_FILES_WRAP : TC_FILES_OPEN;
-    tc_rank_rule ranks = (tc_rank_rule)(rules % 4);
-    int seam = ranks == TC_RANKS_TWIST ? 1 + pick(seed, h) : 0;
-    char setup[64];
-    snprintf(setup, sizeof setup, "k%d", w - 1);
-    size_t len = strlen(setup);
-    for (int y = h - 2; y >= 1; y--)
-        len += (size_t)snprintf(setup + len, sizeof setup - len, "/%d", w);
-    snprintf(setup + len, sizeof setup - len, "/%dK", w - 1);
-    snprintf(name, n, "%dx%d files %s ranks %d seam %d", w, h, files ? "wrap" : "open", (int)ranks, seam);
-    th_def(&def, name, w, h, files, ranks, seam, setup);
-    tc_error err;
-    return tc_variant_new(&def, &err);
 }
 
 /* Random small boards with random gluings: every sampled position is
@@ -226,7 +138,7 @@ static void random_boards_against_reference(void)
     int made = 0;
     for (int b = 0; b < boards; b++) {
         char name[64];
-        tc_variant *v = random_board(&seed, name, sizeof name);
+        tc_variant *v = dead_random_board(&seed, name, sizeof name);
         tc_error err;
         if (!v)
             continue;
@@ -234,7 +146,7 @@ static void random_boards_against_reference(void)
         tc_dead_table *d = tc_dead_table_new(v, &err);
         for (int m = 0; d && m < NREF; m++)
             for (int k = 0; k < per; k++) {
-                tc_position *p = random_position(v, ref_materials[m], &seed);
+                tc_position *p = dead_random_position(v, ref_materials[m], &seed);
                 if (p)
                     compare(d, p, 2000000, name, &t);
                 tc_position_free(p);
@@ -247,73 +159,6 @@ static void random_boards_against_reference(void)
     CHECK(t.disagree == 0 && t.unknown == 0 && t.dead > 0 && t.alive > 0,
           "%d compared (%d dead, %d not), %d disagree, %d undecided", t.compared, t.dead, t.alive, t.disagree,
           t.unknown);
-}
-
-/* Who can still mate (the flag rule, tc_dead_can_mate) on random small
- * boards, for each side of each sample, against the forward search that
- * counts only the checkmates of the other side; and the two-sided verdict
- * is the union of the two one-sided ones. */
-static void can_mate_against_reference(void)
-{
-    static const char *const materials[] = {"KBKN", "KNKN", "KQKN", "KRKB", "KRK", "KNNK", "KBKB"};
-    int boards = th_sanitize() ? 2 : 3;
-    uint64_t seed = 0xf1a9f1a9ull;
-    int yes = 0, no = 0, made = 0, differ = 0;
-    th_case("dead: who can still mate (a flag's rule) agrees with a one-sided forward search on random boards");
-    for (int b = 0; b < boards; b++) {
-        char name[64];
-        tc_variant *v = random_board(&seed, name, sizeof name);
-        tc_error err;
-        tc_dead_table *d = v ? tc_dead_table_new(v, &err) : NULL;
-        made += d != NULL;
-        for (size_t m = 0; d && m < sizeof materials / sizeof materials[0]; m++)
-            for (int k = 0; k < 2; k++) {
-                tc_position *p = random_position(v, materials[m], &seed);
-                if (!p)
-                    continue;
-                char fen[800];
-                tc_position_fen(p, fen, sizeof fen);
-                int got[2];
-                for (int side = 0; side < 2; side++) {
-                    size_t seen;
-                    int want = deadref_reach_mate_of(p, !side, 2000000, &seen);
-                    got[side] = tc_dead_can_mate(d, p, side);
-                    CHECK(want != DEADREF_UNKNOWN && got[side] == (want == DEADREF_ALIVE), "%s %s: %s can mate: "
-                          "the library %d, the search %d", name, fen, side ? "Black" : "White", got[side], want);
-                    yes += got[side] == 1;
-                    no += got[side] == 0;
-                }
-                int dead = tc_dead_position(d, p);
-                CHECK(dead == !(got[0] || got[1]), "%s %s: dead %d, but White %d and Black %d", name, fen, dead,
-                      got[0], got[1]);
-                differ += got[0] != got[1] && !dead;
-                tc_position_free(p);
-            }
-        tc_dead_table_free(d);
-        tc_variant_free(v);
-    }
-    CHECK(made >= boards / 2 && yes > 0 && no > 0 && differ > 0,
-          "%d boards, %d sides can mate, %d cannot, %d live positions where only one side can", made, yes, no,
-          differ);
-    th_case("dead: who can still mate: a king alone never; beyond the tables not known");
-    tc_variant *chess = th_variant("chess");
-    tc_error err;
-    tc_dead_table *d = chess ? tc_dead_table_new(chess, &err) : NULL;
-    tc_position *p = chess ? tc_position_new(chess) : NULL;
-    CHECK(p && !tc_position_set_fen(p, "8/8/8/4k3/8/8/3QK3/8 b - - 0 1", &err), "fen");
-    CHECK(tc_dead_can_mate(d, p, TC_BLACK) == 0 && tc_dead_can_mate(d, p, TC_WHITE) == 1, "K+Q v K: %d %d",
-          tc_dead_can_mate(d, p, TC_WHITE), tc_dead_can_mate(d, p, TC_BLACK));
-    CHECK(p && !tc_position_set_fen(p, "kr6/8/1K6/3N4/8/8/8/8 w - - 0 1", &err), "fen");
-    CHECK(tc_dead_can_mate(d, p, TC_WHITE) == 1 && tc_dead_can_mate(d, p, TC_BLACK) == 1,
-          "K+N v K+R: the knight mates with the rook's help (1.Nc7#), the rook mates too: %d %d",
-          tc_dead_can_mate(d, p, TC_WHITE), tc_dead_can_mate(d, p, TC_BLACK));
-    CHECK(p && !tc_position_set_fen(p, "8/8/8/4k3/8/4P3/3NK3/8 w - - 0 1", &err), "fen");
-    CHECK(tc_dead_can_mate(d, p, TC_WHITE) == -1 && tc_dead_can_mate(d, p, TC_BLACK) == 0,
-          "a pawn: not known for White (%d), a bare king for Black", tc_dead_can_mate(d, p, TC_WHITE));
-    CHECK(tc_dead_can_mate(d, p, 2) == -1 && tc_dead_can_mate(NULL, p, TC_WHITE) == -1, "bad arguments");
-    tc_position_free(p);
-    tc_dead_table_free(d);
-    tc_variant_free(chess);
 }
 
 /* `topochess dead --fen` says what the library says, in words. */
@@ -331,7 +176,7 @@ static void command_against_reference(void)
         tc_error err;
         tc_dead_table *d = v ? tc_dead_table_new(v, &err) : NULL;
         for (int m = 0; d && m < 4; m++) {
-            tc_position *p = random_position(v, ref_materials[m], &seed);
+            tc_position *p = dead_random_position(v, ref_materials[m], &seed);
             size_t seen;
             int ref = p ? deadref_reach(p, 20000, &seen) : DEADREF_UNKNOWN;
             int want = p ? tc_dead_position(d, p) : -1;
@@ -794,7 +639,6 @@ void suite_dead(void)
     docs_table();
     status_and_rules();
     random_boards_against_reference();
-    can_mate_against_reference();
     presets_against_reference();
     command_against_reference();
     protocols_end_dead_games();
