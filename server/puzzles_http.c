@@ -220,7 +220,11 @@ static void puzzles_page(srv_puzzles *Z, const tp_session *s, const srv_puzzles_
         srv_route_error(r, 500, 0, "out of memory");
         return;
     }
-    int got = choose(Z, s, variant, theme, id, 0, row, r);
+    char practice[4];
+    /* practice=1: the browser makes unrated puzzles from the endings itself */
+    int got = query_get(c->query, "practice", practice, sizeof practice) == 0 && !strcmp(practice, "1")
+                  ? 0
+                  : choose(Z, s, variant, theme, id, 0, row, r);
     if (got < 0) {
         free(row);
         return;
@@ -550,7 +554,7 @@ int srv_puzzles_history_html(srv_puzzles *Z, const srv_site *site, const char *u
         srv_buf_html(b, steps[i].variant);
         srv_buf_printf(b, "&amp;id=%s\">", steps[i].puzzle_id);
         srv_buf_html(b, steps[i].title);
-        srv_buf_str(b, "</a> <span class=\"tc-note\">");
+        srv_buf_str(b, "</a> <span class=\"tc-puzzle-variant\">");
         srv_buf_html(b, p ? p->title : steps[i].variant);
         srv_buf_printf(b, "</span></td><td class=\"tc-%s\">%s</td>", steps[i].solved ? "solved" : "failed",
                        steps[i].solved ? "solved" : "failed");

@@ -3,7 +3,8 @@
  *   GET  /puzzles?variant=SLUG[&theme=T][&id=ID]  the page: a puzzle from
  *        the table (near a signed-in player's rating, any for a visitor;
  *        ID: that one), the variant's themes; with no puzzle in the table
- *        the page makes its own in the browser, unrated
+ *        the page makes its own in the browser, unrated (as with
+ *        &practice=1)
  *   GET  /api/puzzles/next?variant=SLUG[&theme=T]  the same puzzle as JSON
  *   GET  /api/puzzles/daily?variant=SLUG           the day's puzzle (UTC)
  *   GET  /api/puzzles/ID                           one puzzle
