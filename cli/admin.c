@@ -55,7 +55,10 @@ static int puzzles_import(const char *db, const char *path)
     char msg[512];
     int rc = srv_admin_puzzles_import(db, text, len, msg, sizeof msg);
     free(text);
-    fprintf(rc ? stderr : stdout, "topochess admin: %s\n", msg);
+    if (rc)
+        fprintf(stderr, "topochess admin: %s\n", msg);
+    else
+        printf("%s\n", msg);
     return rc;
 }
 

@@ -26,9 +26,9 @@ sql() {
 # the operator's import: KRRK on the torus, and one hand-written chess puzzle
 "$BIN" puzzles --variant torus --material KRRK --min-mate 2 --count 20 --seed 3 --json 2> /dev/null > "$tmp/torus.json"
 out=$("$BIN" admin puzzles-import "$tmp/torus.json" --db "$DB")
-is "the import's count" "$out" "topochess admin: puzzles-import: 20 added, 0 already there, 0 refused"
+is "the import's count" "$out" "puzzles-import: 20 added, 0 already there, 0 refused"
 out=$("$BIN" admin puzzles-import --db "$DB" < "$tmp/torus.json")
-is "a second import adds nothing" "$out" "topochess admin: puzzles-import: 0 added, 20 already there, 0 refused"
+is "a second import adds nothing" "$out" "puzzles-import: 0 added, 20 already there, 0 refused"
 echo '{"variant":"chess","puzzles":[{"material":"KQK","fen":"6Q1/8/8/k7/8/3K4/8/8 w - - 0 1","mate_in":3,"line_uci":["g8b8","a5a6","d3c4","a6a5","b8b5"]}]}' |
   "$BIN" admin puzzles-import --db "$DB" > /dev/null
 echo '{"puzzles":[{"fen":"x"}]}' | "$BIN" admin puzzles-import --db "$DB" 2> "$tmp/refused.err" > /dev/null
@@ -49,8 +49,11 @@ d1=$("${C[@]}" "$U/api/puzzles/daily?variant=chess")
 d2=$("${C[@]}" "$U2/api/puzzles/daily?variant=chess")
 id=$(jq -r .id <<< "$d1")
 is "the day's puzzle from both processes" "$(jq -r .id <<< "$d2")" "$id"
-"${C[@]}" "$U2/v/chess" | grep -q "data-daily-puzzle=\"$id\"" && ok || bad "the variant page shows the day's puzzle"
-"${C[@]}" "$U/" | grep -q 'Puzzle of the day' && ok || bad "the home page shows a day's puzzle"
+# (pages read whole first: grep -q would close the pipe under pipefail)
+page=$("${C[@]}" "$U2/v/chess")
+grep -q "data-daily-puzzle=\"$id\"" <<< "$page" && ok || bad "the variant page shows the day's puzzle"
+page=$("${C[@]}" "$U/")
+grep -q 'Puzzle of the day' <<< "$page" && ok || bad "the home page shows a day's puzzle"
 is "an unknown theme" "$(http_code "$U/puzzles?variant=chess&theme=nope")" 404
 is "a malformed id" "$(http_code "$U/api/puzzles/..%2f")" 404
 
@@ -77,8 +80,10 @@ is "solved" "$(body "$r" | jq -r '.result + " " + (.rated | tostring)')" "solved
 after=$(body "$r" | jq -r .rating.after)
 r=$(attempt "$U2" "$J" "moves=$moves&csrf=$T")
 is "the same attempt on the other process: unrated" "$(body "$r" | jq -r '.rated, .rating.change' | tr '\n' ' ')" "false 0 "
-get "$J" "$U2/account" | grep -q "1500 &rarr; $after" && ok || bad "the account page's history"
-"${C[@]}" "$U/@/Pia" | grep -q "Puzzle rating <strong>$after" && ok || bad "the player page's rating"
+page=$(get "$J" "$U2/account")
+grep -q "1500 &rarr; $after" <<< "$page" && ok || bad "the account page's history"
+page=$("${C[@]}" "$U/@/Pia")
+grep -q "Puzzle rating <strong>$after" <<< "$page" && ok || bad "the player page's rating"
 
 # the docs' mate in 3 (perhaps the day's puzzle too: new players try it):
 # Qd8+ mates in 5, slower: failed, rated, the rating goes down from 1500
@@ -89,7 +94,8 @@ TK=$(csrf "$K")
 r=$(attempt "$U" "$K" "moves=g8d8&csrf=$TK")
 is "a slower mate fails" "$(body "$r" | jq -r '.result + " " + (.rated | tostring)')" "failed true"
 is "the failure lowers the rating" "$(body "$r" | jq -r '(.rating.after < 1500) and (.rating.before == 1500)')" true
-get "$K" "$U/account" | grep -q '<td class="tc-failed">failed</td>' && ok || bad "the failure in Kai's history"
+page=$(get "$K" "$U/account")
+grep -q '<td class="tc-failed">failed</td>' <<< "$page" && ok || bad "the failure in Kai's history"
 
 # two first attempts at once, one to each process: one rated row
 L=$tmp/lea.jar
