@@ -116,8 +116,8 @@ static int path_is(const char *target, const char *path)
 }
 
 /* A variant page's slug, as the site writes them: anything else (an
- * escape, a query, a dot) is left to route.c's checks. */
-#define SLUG_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+ * escape, a query, '.' or '..') is left to route.c's checks. */
+#define SLUG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789-_."
 
 int srv_people_owns(const char *target)
 {
@@ -129,7 +129,8 @@ int srv_people_owns(const char *target)
            path_is(target, "/inbox") || path_is(target, "/inbox/read") || path_is(target, "/api/inbox") ||
            path_is(target, "/api/inbox/read") || path_is(target, "/api/inbox/events") ||
            srv_tourney_owns(target) || path_is(target, "/puzzles") || !strncmp(target, "/api/puzzles/", 13) ||
-           (!strncmp(target, "/v/", 3) && target[3 + strspn(target + 3, SLUG_CHARS)] == '\0' && target[3]) || !strcmp(target, "/");
+           (!strncmp(target, "/v/", 3) && target[3 + strspn(target + 3, SLUG_CHARS)] == '\0' &&
+            strcmp(target + 3, ".") && strcmp(target + 3, "..") && target[3]) || !strcmp(target, "/");
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
