@@ -174,5 +174,32 @@ const tg_migration tg_migrations[] = {
          " result TEXT NOT NULL);"
          "CREATE INDEX analysis_by_state ON analysis (state, created_ms);"
          "CREATE INDEX analysis_by_requester ON analysis (requester, state);"},
+    /* puzzles on the hub (docs/puzzles.md, "On the hub"): the puzzles
+     * (kind 'ending' from the solved endings, 'tactic' from play; themes
+     * space-separated; moves in coordinates, space-separated; a Glicko-2
+     * rating of their own), one overall puzzle rating per player, every
+     * attempt (n = 0 is the rated one: the key makes it once), and the
+     * puzzle of each UTC day per variant, chosen once */
+    {13, "CREATE TABLE puzzles ("
+         " id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind TEXT NOT NULL, material TEXT NOT NULL,"
+         " fen TEXT NOT NULL, side INTEGER NOT NULL, mate_in INTEGER NOT NULL,"
+         " accepted TEXT NOT NULL, line TEXT NOT NULL, line_san TEXT NOT NULL,"
+         " themes TEXT NOT NULL, title TEXT NOT NULL,"
+         " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, vol DOUBLE PRECISION NOT NULL,"
+         " plays INTEGER NOT NULL, solves INTEGER NOT NULL, created_ms BIGINT NOT NULL);"
+         "CREATE INDEX puzzles_by_variant ON puzzles (variant, rating);"
+         "CREATE TABLE puzzle_players ("
+         " user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,"
+         " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, vol DOUBLE PRECISION NOT NULL,"
+         " attempts INTEGER NOT NULL, solved INTEGER NOT NULL, updated_ms BIGINT NOT NULL);"
+         "CREATE TABLE puzzle_attempts ("
+         " user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+         " puzzle_id TEXT NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE, n INTEGER NOT NULL,"
+         " solved INTEGER NOT NULL, rated INTEGER NOT NULL,"
+         " before_r DOUBLE PRECISION NOT NULL, after_r DOUBLE PRECISION NOT NULL,"
+         " moves TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (user_id, puzzle_id, n));"
+         "CREATE INDEX puzzle_attempts_by_user ON puzzle_attempts (user_id, at_ms);"
+         "CREATE TABLE puzzle_daily ("
+         " day INTEGER NOT NULL, variant TEXT NOT NULL, puzzle_id TEXT NOT NULL, PRIMARY KEY (day, variant));"},
 };
 const int tg_nmigrations = (int)(sizeof tg_migrations / sizeof tg_migrations[0]);

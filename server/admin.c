@@ -2,6 +2,7 @@
 #include "admin.h"
 
 #include "page_store.h"
+#include "puzzle_import.h"
 #include "store.h"
 
 #include <ctype.h>
@@ -50,4 +51,33 @@ int srv_admin_editor(const char *db, const char *name, int grant, char *msg, siz
     }
     tp_db_close(d);
     return rc;
+}
+
+int srv_admin_puzzles_import(const char *db, const char *text, size_t len, char *msg, size_t n)
+{
+    tc_error err;
+    tg_store *migrated = tg_store_open(db, &err);
+    if (!migrated) {
+        snprintf(msg, n, "database %s: %s", db, err.msg);
+        return 1;
+    }
+    tg_store_close(migrated);
+    tp_db *d = tp_db_open(db, &err);
+    if (!d) {
+        snprintf(msg, n, "database %s: %s", db, err.msg);
+        return 1;
+    }
+    srv_import_count c;
+    char why[300];
+    int rc = srv_puzzles_import(d, text, len, now_ms(), &c, why, sizeof why);
+    tp_db_close(d);
+    if (rc) {
+        snprintf(msg, n, "puzzles-import: %s", why);
+        return 1;
+    }
+    snprintf(msg, n, "puzzles-import: %d added, %d already there, %d refused%s%s", c.added, c.existing, c.refused,
+             c.refused ? " (first: " : "", c.refused ? c.first_refusal : "");
+    if (c.refused)
+        snprintf(msg + strlen(msg), n - strlen(msg), ")");
+    return c.refused && !c.added && !c.existing;
 }

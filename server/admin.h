@@ -11,4 +11,11 @@
  * to date first). 0 with what was done in msg, else 1 with the reason. */
 int srv_admin_editor(const char *db, const char *name, int grant, char *msg, size_t n);
 
+#define SRV_ADMIN_IMPORT_MAX_BYTES (64u << 20) /* one import's JSON at most */
+
+/* Imports puzzles (the JSON of `topochess puzzles --json`, puzzle_import.h)
+ * from text into the database db: 0 with the counts in msg (refused
+ * puzzles named), else 1 with the reason. */
+int srv_admin_puzzles_import(const char *db, const char *text, size_t len, char *msg, size_t n);
+
 #endif

@@ -269,7 +269,7 @@ int srv_serve(const srv_options *o)
             srv_site_free(site);
             return 1;
         }
-        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy, o->day_ms, o->tournaments};
+        srv_people_options po = {o->db, o->secure_cookies, o->trusted_proxy, o->day_ms, o->tournaments, 0};
         people = srv_people_start(&po, &err);
         if (!people) {
             fprintf(stderr, "topochess serve: accounts: %s\n", err.msg);

@@ -17,6 +17,7 @@
 #include "lobby_store.h"
 #include "passwords.h"
 #include "player_ratings.h"
+#include "puzzles_http.h"
 #include "render.h"
 #include "respond.h"
 #include "session.h"
@@ -36,6 +37,7 @@ struct srv_people {
     srv_lobby *lobby;
     srv_tourneys *tourneys;
     srv_tlive *tlive; /* the tournament pages' streams */
+    srv_puzzles *puzzles;
     srv_jobs *jobs; /* logins and sign-ups, off the daemon's threads */
     int secure;
     char proxy[64];
@@ -96,8 +98,9 @@ srv_people *srv_people_start(const srv_people_options *o, tc_error *err)
         srv_lobby_on_beat(P->lobby, tourney_beat, P);
     else if (P->tourneys)
         snprintf(err->msg, sizeof err->msg, "out of memory");
-    P->jobs = P->tlive ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
-    if (P->tlive && !P->jobs)
+    P->puzzles = P->tlive ? srv_puzzles_start(P->db, !o->no_puzzle_seed, err) : NULL;
+    P->jobs = P->puzzles ? srv_jobs_start(SRV_HASHES_AT_ONCE, SRV_PEOPLE_JOBS_WAITING) : NULL;
+    if (P->puzzles && !P->jobs)
         snprintf(err->msg, sizeof err->msg, "cannot start the login threads");
     if (!P->jobs) {
         srv_people_stop(P);
@@ -114,6 +117,7 @@ void srv_people_stop(srv_people *P)
     srv_lobby_stop(P->lobby); /* its thread ran the pairer: stopped first */
     srv_tlive_free(P->tlive);
     srv_tourneys_stop(P->tourneys);
+    srv_puzzles_stop(P->puzzles);
     srv_accounts_free(P->acc);
     tp_db_close(P->db);
     free(P);
@@ -125,6 +129,10 @@ static int path_is(const char *target, const char *path)
     return !strncmp(target, path, n) && (target[n] == '\0' || target[n] == '?');
 }
 
+/* A variant page's slug, as the site writes them: anything else (an
+ * escape, a query, '.' or '..') is left to route.c's checks. */
+#define SLUG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789-_."
+
 int srv_people_owns(const char *target)
 {
     return path_is(target, "/signup") || path_is(target, "/login") || path_is(target, "/logout") ||
@@ -134,8 +142,9 @@ int srv_people_owns(const char *target)
            path_is(target, "/api/lobby") || path_is(target, "/api/lobby/events") || srv_pages_owns(target) ||
            path_is(target, "/inbox") || path_is(target, "/inbox/read") || path_is(target, "/api/inbox") ||
            path_is(target, "/api/inbox/read") || path_is(target, "/api/inbox/events") ||
-           srv_tourney_owns(target) ||
-           !strcmp(target, "/");
+           srv_tourney_owns(target) || path_is(target, "/puzzles") || !strncmp(target, "/api/puzzles/", 13) ||
+           (!strncmp(target, "/v/", 3) && target[3 + strspn(target + 3, SLUG_CHARS)] == '\0' &&
+            strcmp(target + 3, ".") && strcmp(target + 3, "..") && target[3]) || !strcmp(target, "/");
 }
 
 srv_lobby *srv_people_lobby(srv_people *P) { return P->lobby; }
@@ -383,7 +392,8 @@ static void csrf_input(srv_buf *b, const tp_session *s)
     srv_buf_str(b, "\">");
 }
 
-static void account_page(srv_people *P, srv_people_response *out, const tp_session *s, int status, const char *msg,
+static void account_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
+                         int status, const char *msg,
                          int changed)
 {
     tc_error err;
@@ -399,6 +409,8 @@ static void account_page(srv_people *P, srv_people_response *out, const tp_sessi
     char *mine = srv_lobby_my_games(P->lobby, NULL, s->user_id, s->name);
     srv_buf_str(&b, mine ? mine : "");
     free(mine);
+    if (srv_puzzles_history_html(P->puzzles, site, s->user_id, &b, &err) < 0)
+        error_line(&b, err.msg);
     srv_buf_printf(&b, "<p>%d session%s open (this browser and any other where you logged in).</p>\n",
                    open < 0 ? 0 : open, open == 1 ? "" : "s");
     srv_buf_str(&b, "<div class=\"tc-actions\"><form method=\"post\" action=\"/logout\">");
@@ -480,6 +492,8 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
         srv_buf_str(&b, "</select></label><label class=\"tc-check\"><input type=\"checkbox\" name=\"rated\" "
                         "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
     }
+    if (srv_puzzles_rating_html(P->puzzles, u.id, &b, &err) < 0)
+        error_line(&b, err.msg);
     char *won = srv_tourney_wins_html(P->tourneys, u.id); /* the tournaments won */
     srv_buf_str(&b, won ? won : "");
     free(won);
@@ -645,6 +659,22 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             P->on_pages(P->on_pages_ctx);
         return;
     }
+    if (srv_puzzles_owns(path)) {
+        const char *q = strchr(t, '?');
+        srv_puzzles_call zc = {rq->method, path, q ? q + 1 : NULL, rq->body, rq->len, rq->csrf_header,
+                               rq->origin, rq->host, rq->fetch_site, rq->content_type, site};
+        srv_puzzles_http(P->puzzles, s, stale, &zc, now, &out->r);
+        return;
+    }
+    if (!strncmp(path, "/v/", 3)) { /* a variant page, with the day's puzzle */
+        if (!get) {
+            out->r.allow = 1;
+            srv_route_error(&out->r, 405, 0, "a variant page only reads (GET, HEAD)");
+        } else {
+            srv_puzzles_variant_page(P->puzzles, site, path + 3, now, &out->r);
+        }
+        return;
+    }
     int challenge = !strncmp(path, "/@/", 3) && strchr(path + 3, '/') != NULL;
 
     if (!strcmp(t, "/")) { /* the home page, with the lobby's summary */
@@ -661,6 +691,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         srv_buf_str(&both, summary ? summary : "");
         free(mine);
         free(summary);
+        srv_puzzles_daily_html(P->puzzles, site, NULL, now, &both);
         char *top = srv_buf_take(&both, NULL);
         size_t len = 0;
         char *doc = srv_site_home(site, top ? top : "", &len);
@@ -736,7 +767,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         else if (!strcmp(path, "/login"))
             login_page(out, 200, NULL, NULL, s);
         else if (!strcmp(path, "/account") && s)
-            account_page(P, out, s, 200, NULL, strstr(t, "?password=changed") != NULL);
+            account_page(P, site, out, s, 200, NULL, strstr(t, "?password=changed") != NULL);
         else if (!strcmp(path, "/account")) /* 401, with the login form to hand */
             login_page(out, 401, NULL, stale ? "your session has ended or was logged out: log in again"
                                              : "log in to see your account", NULL);
@@ -837,7 +868,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             srv_session_cookie(out->set_cookie, sizeof out->set_cookie, fresh, secure);
             redirect(out, "/account?password=changed");
         } else {
-            account_page(P, out, s, st, msg, 0);
+            account_page(P, site, out, s, st, msg, 0);
         }
     } else {
         int rc = !strcmp(path, "/logout") ? srv_session_close(P->db, sid, &err)

@@ -29,6 +29,7 @@ typedef struct srv_people_options {
     const char *trusted_proxy; /* the address of a proxy whose X-Forwarded-Proto/-For are believed, or NULL */
     long long day_ms;          /* a correspondence day for the lobby's games (0: a real day) */
     const char *tournaments;   /* the operator's schedule of tournaments (docs/tournaments.md), or NULL */
+    int no_puzzle_seed;        /* 1: leave an empty puzzle table empty (puzzle_import.h) */
 } srv_people_options;
 
 /* Opens the database (applying the migrations, as the game store does)

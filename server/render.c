@@ -462,6 +462,7 @@ char *srv_render_variant_main(const srv_page *p, const char *extra_html)
         srv_buf_printf(&b, "\">%s</a>", ways[i][1]);
     }
     srv_buf_str(&b, "</p>\n");
+    srv_buf_str(&b, "<!--tc-daily-->"); /* the day's puzzle, filled per request (puzzles_http.h) */
     srv_buf_str(&b, extra_html ? extra_html : "");
     srv_buf_str(&b, "<div id=\"tc-app\"></div>");
     return srv_buf_take(&b, NULL);

@@ -94,6 +94,7 @@ tc_variant *th_kings_variant(int w, int h, tc_file_rule files, tc_rank_rule rank
     X(analysis)      \
     X(puzzle)        \
     X(tactics)       \
+    X(puzzles_hub)   \
     X(terminal)
 #define TH_DECLARE(name) void suite_##name(void);
 TH_SUITES(TH_DECLARE)

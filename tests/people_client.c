@@ -9,12 +9,13 @@
 #include <string.h>
 
 char db_url[256];
+int seed_puzzles; /* 0: the people suites leave the puzzle table empty (quicker) */
 
 srv_people *start(int secure, const char *proxy)
 {
     tc_error e;
     th_test_db("people", db_url, sizeof db_url);
-    srv_people_options o = {db_url, secure, proxy, 0, NULL};
+    srv_people_options o = {db_url, secure, proxy, 0, NULL, !seed_puzzles};
     srv_people *P = srv_people_start(&o, &e);
     CHECK(P != NULL, "start: %s", e.msg);
     return P;

@@ -22,6 +22,7 @@ typedef struct {
 } answer;
 
 extern char db_url[256];          /* the suite's database */
+extern int seed_puzzles;          /* start() seeds the puzzle table (test_puzzles_hub.c) */
 extern const srv_site *the_site; /* the site the requests see, or NULL */
 
 srv_people *start(int secure, const char *proxy);

@@ -16,8 +16,10 @@ static double ref_f(double x, double delta, double phi2, double v, double a, dou
     return ex * (delta * delta - phi2 - v - ex) / (2.0 * (phi2 + v + ex) * (phi2 + v + ex)) - (x - a) / (tau * tau);
 }
 
-/* The paper's steps 2-8, volatility by bisection (f falls as x grows). */
-static tg_rating reference(tg_rating p, const tg_rated_game *gs, int n, double tau)
+/* The paper's steps 2-8, volatility by bisection (f falls as x grows);
+ * also the puzzle suite's reference (test_puzzles_hub.c). */
+tg_rating th_glicko2_reference(tg_rating p, const tg_rated_game *gs, int n, double tau);
+tg_rating th_glicko2_reference(tg_rating p, const tg_rated_game *gs, int n, double tau)
 {
     const double pi = 3.14159265358979323846;
     double mu = (p.r - 1500.0) / REF_SCALE, phi = p.rd / REF_SCALE;
@@ -80,7 +82,7 @@ static void test_reference(void)
             gs[j].score = u < 1 ? 0.0 : u < 2 ? 0.5 : 1.0;
         }
         double tau = uniform(0.3, 1.2);
-        tg_rating got = tg_glicko2_update(p, gs, n, tau), want = reference(p, gs, n, tau);
+        tg_rating got = tg_glicko2_update(p, gs, n, tau), want = th_glicko2_reference(p, gs, n, tau);
         double dr = fabs(got.r - want.r), drd = fabs(got.rd - want.rd), dv = fabs(got.vol - want.vol);
         if (dr > worst_r)
             worst_r = dr;

@@ -13,9 +13,12 @@ import { createArena } from '../app/layout';
 import { loadRules, topochess, variantOf } from '../app/rules';
 import type { VariantDetail } from '../app/types';
 import type { Game, Puzzle, PuzzleSet, Variant } from '../lib/topochess';
+import { ratedPuzzlesPage, type HubPuzzles } from './puzzles-rated';
 
 export interface PuzzlesData {
   variant: VariantDetail;
+  /** the hub's puzzle table (a server with a database), or absent */
+  hub?: HubPuzzles | null;
 }
 
 /** The materials offered, the 3-piece ones first (they solve at once). */
@@ -30,6 +33,7 @@ export function daySeed(d = new Date()): number {
 }
 
 export async function puzzlesPage(app: HTMLElement, data: PuzzlesData): Promise<void> {
+  if (data.hub?.puzzle) return ratedPuzzlesPage(app, data.variant, data.hub);
   const rules = await loadRules(data.variant);
   const tc = await topochess();
   const v: Variant = variantOf(tc, data.variant);

@@ -29,6 +29,7 @@ import './cases-issue30.mjs';
 import './cases-issue31.mjs';
 import './cases-issue32.mjs';
 import './cases-puzzles.mjs';
+import './cases-puzzles-rated.mjs';
 import './cases-tournaments.mjs';
 
 async function measure() {
