@@ -101,7 +101,8 @@ static const char *str(json_t *o, const char *key)
 }
 
 /* One puzzle of the JSON into a row: 0, or -1 with msg. */
-static int row_from_json(json_t *o, const char *variant, int64_t now_ms, tp_puzzle_row *out, char *msg, size_t mn)
+static int row_from_json(json_t *o, const char *variant, const char *kind0, int64_t now_ms, tp_puzzle_row *out,
+                         char *msg, size_t mn)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(o)) {
@@ -109,9 +110,16 @@ static int row_from_json(json_t *o, const char *variant, int64_t now_ms, tp_puzz
         return -1;
     }
     const char *v = *str(o, "variant") ? str(o, "variant") : variant;
-    const char *kind = *str(o, "kind") ? str(o, "kind") : "ending";
+    const char *kind = *str(o, "kind") ? str(o, "kind") : kind0;
     const char *fen = str(o, "fen");
     json_int_t mate = json_integer_value(json_object_get(o, "mate_in"));
+    if (!json_object_get(o, "mate_in") && !strcmp(kind, "tactic")) {
+        /* topochess tactics --json: "mate" (0: a material gain), the line
+         * (the winner's moves: its odd plies) */
+        mate = json_integer_value(json_object_get(o, "mate"));
+        if (mate <= 0)
+            mate = ((json_int_t)json_array_size(json_object_get(o, "line_uci")) + 1) / 2;
+    }
     if (!v || !word_ok(v, 63)) {
         snprintf(msg, mn, "no variant (a slug such as klein-bottle)");
         return -1;
@@ -172,6 +180,8 @@ static int row_from_json(json_t *o, const char *variant, int64_t now_ms, tp_puzz
     }
     if (*str(o, "title"))
         snprintf(out->title, sizeof out->title, "%s", str(o, "title"));
+    else if (*str(o, "text")) /* a tactic's own words: "wins 300 centipawns of material" */
+        snprintf(out->title, sizeof out->title, "%s to move %.200s", out->side ? "Black" : "White", str(o, "text"));
     else
         snprintf(out->title, sizeof out->title, "%s to move: %s in %d", out->side ? "Black" : "White",
                  strcmp(kind, "ending") ? "win" : "mate", out->mate_in);
@@ -204,11 +214,14 @@ int srv_puzzles_import(tp_db *d, const char *text, size_t len, int64_t now_ms, s
         snprintf(msg, n, "not JSON: line %d: %s", je.line, je.text);
         return -1;
     }
-    json_t *list = json_is_array(root) ? root : json_object_get(root, "puzzles");
+    /* topochess puzzles --json lists "puzzles"; topochess tactics --json
+     * "tactics" (kind tactic unless an item says otherwise) */
+    json_t *tactics = json_is_object(root) ? json_object_get(root, "tactics") : NULL;
+    json_t *list = json_is_array(root) ? root : tactics ? tactics : json_object_get(root, "puzzles");
     const char *variant = json_is_object(root) ? json_string_value(json_object_get(root, "variant")) : NULL;
     if (!json_is_array(list) || json_array_size(list) > SRV_IMPORT_MAX_PUZZLES) {
         snprintf(msg, n, "%s", json_is_array(list) ? "too many puzzles at once (at most 200000)"
-                                                    : "no list of puzzles (\"puzzles\": [...])");
+                                                    : "no list of puzzles (\"puzzles\": [...] or \"tactics\": [...])");
         json_decref(root);
         return -1;
     }
@@ -224,7 +237,7 @@ int srv_puzzles_import(tp_db *d, const char *text, size_t len, int64_t now_ms, s
     json_array_foreach(list, i, o)
     {
         char why[240];
-        if (row_from_json(o, variant, now_ms, row, why, sizeof why)) {
+        if (row_from_json(o, variant, tactics ? "tactic" : "ending", now_ms, row, why, sizeof why)) {
             if (!c->refused++)
                 snprintf(c->first_refusal, sizeof c->first_refusal, "puzzle %zu: %s", i + 1, why);
             continue;

@@ -82,8 +82,11 @@ ta=$(inbox "$AL" | jq -r '.notifications[0].url' | sed 's/.*#token=//')
 [ ${#ta} -ge 16 ] && ok || bad "the note's link has no token"
 is "the your-turn list (API): Alice's turn" "$("${C[@]}" -b "$AL" "$H/api/account" | jq -c "[.games[] | select(.id == \"$game\") | .your_turn, .side, .correspondence]")" '[true,"white",true]'
 is "the your-turn list (API): Bob waits" "$("${C[@]}" -b "$BO" "$H/api/account" | jq -c "[.games[] | select(.id == \"$game\") | .your_turn]")" '[false]'
-"${C[@]}" -b "$AL" "$H/" | grep -q "tc-my-game tc-my-turn\" data-game=\"$game\"" && ok || bad "the home page lists no game of Alice's turn"
-"${C[@]}" -b "$AL" "$H/account" | grep -q "data-game=\"$game\"" && ok || bad "the account page lists no game"
+# (pages are read whole before grep: grep -q leaving a pipe early fails curl under pipefail)
+page=$("${C[@]}" -b "$AL" "$H/")
+grep -q "tc-my-game tc-my-turn\" data-game=\"$game\"" <<< "$page" && ok || bad "the home page lists no game of Alice's turn"
+page=$("${C[@]}" -b "$AL" "$H/account")
+grep -q "data-game=\"$game\"" <<< "$page" && ok || bad "the account page lists no game"
 
 # ---- moves: each tells the other player, the mover's own turn note goes
 is "Alice: e4" "$(move "$ta" e4)" 200
@@ -102,7 +105,8 @@ is "a bad body is named" "$("${C[@]}" -b "$BO" -X POST -H 'Content-Type: applica
 r=$(form "$AL" "$H/inbox/read" "csrf=$(csrf "$AL")")
 is "mark all read by the form" "$(code "$r")" 303
 is "Alice has nothing unread" "$(inbox "$AL" | jq .unread)" 0
-"${C[@]}" -b "$BO" "$H/inbox" | grep -q "they played Nf3" && ok || bad "the inbox page does not show the note"
+page=$("${C[@]}" -b "$BO" "$H/inbox")
+grep -q "they played Nf3" <<< "$page" && ok || bad "the inbox page does not show the note"
 is "Bob: Nc6" "$(move "$tb" Nc6)" 200
 is "Alice: d4" "$(move "$ta" d4)" 200
 is "Bob has an unread turn note again" "$(inbox "$BO" | jq .unread)" 1

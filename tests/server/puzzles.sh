@@ -31,6 +31,13 @@ out=$("$BIN" admin puzzles-import --db "$DB" < "$tmp/torus.json")
 is "a second import adds nothing" "$out" "puzzles-import: 0 added, 20 already there, 0 refused"
 echo '{"variant":"chess","puzzles":[{"material":"KQK","fen":"6Q1/8/8/k7/8/3K4/8/8 w - - 0 1","mate_in":3,"line_uci":["g8b8","a5a6","d3c4","a6a5","b8b5"]}]}' |
   "$BIN" admin puzzles-import --db "$DB" > /dev/null
+# tactics from play, as the command writes them, go in as kind 'tactic'
+"$BIN" tactics --variant folding --count 2 --nodes 3000 --json 2> /dev/null > "$tmp/tactics.json"
+[ "$(jq '.tactics | length' "$tmp/tactics.json")" -gt 0 ] && ok || bad "no tactics found: $(head -c 300 "$tmp/tactics.json")"
+out=$("$BIN" admin puzzles-import "$tmp/tactics.json" --db "$DB")
+is "tactics imported" "$out" "puzzles-import: $(jq '.tactics | length' "$tmp/tactics.json") added, 0 already there, 0 refused"
+is "as tactics with their themes and lines" "$(sql "SELECT COUNT(*) FROM puzzles WHERE variant = 'folding' AND kind = 'tactic' AND themes <> '' AND line <> ''")" \
+  "$(jq '.tactics | length' "$tmp/tactics.json")"
 echo '{"puzzles":[{"fen":"x"}]}' | "$BIN" admin puzzles-import --db "$DB" 2> "$tmp/refused.err" > /dev/null
 is "a file with only bad puzzles fails" "$?" 1
 grep -q "puzzle 1: no variant" "$tmp/refused.err" || bad "the refusal names the puzzle: $(cat "$tmp/refused.err")"
