@@ -181,7 +181,7 @@ static int row_from_json(json_t *o, const char *variant, const char *kind0, int6
     if (*str(o, "title"))
         snprintf(out->title, sizeof out->title, "%s", str(o, "title"));
     else if (*str(o, "text")) /* a tactic's own words: "wins 300 centipawns of material" */
-        snprintf(out->title, sizeof out->title, "%s to move %.200s", out->side ? "Black" : "White", str(o, "text"));
+        snprintf(out->title, sizeof out->title, "%s to move %.100s", out->side ? "Black" : "White", str(o, "text"));
     else
         snprintf(out->title, sizeof out->title, "%s to move: %s in %d", out->side ? "Black" : "White",
                  strcmp(kind, "ending") ? "win" : "mate", out->mate_in);
