@@ -43,7 +43,7 @@ for entry in "${presets[@]}"; do
     read -r wall user sys <"$scratch/time"
     n=$(grep -c '"fen":' "$scratch/$v.json" || true)
     mates=$(grep -o '"mate_in":[0-9]*' "$scratch/$v.json" | cut -d: -f2 | sort -n)
-    min=$(echo "$mates" | head -1)
+    min=$(sed -n 1p <<< "$mates") # (head -1 could leave the pipe early: SIGPIPE under pipefail)
     max=$(echo "$mates" | tail -1)
     median=$(echo "$mates" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
     one=$(grep -c '"accepted":\["[^"]*"\]' "$scratch/$v.json" || true)
