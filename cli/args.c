@@ -207,3 +207,17 @@ int cli_check_arg_count(const cli_command *cmd, cli_ctx *c)
     stray_hint(cmd, extra, c);
     return -1;
 }
+
+void cli_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}

@@ -82,6 +82,9 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *c);
 int cli_check_arg_count(const cli_command *cmd, cli_ctx *c);
 /* Reads a whole file (NULL with a message on standard error). */
 char *cli_read_file(const char *path, size_t *len);
+/* Writes s to standard output as a JSON string (quotes, backslashes and
+ * control characters escaped; the puzzles' and tactics' --json). */
+void cli_json_string(const char *s);
 /* 1 (and a message) when a game's [Variant] tag names another variant
  * than the one given with --variant or --variant-file. */
 int cli_pgn_variant_conflict(const tc_pgn_game *g, const cli_ctx *c, char *msg, size_t n);

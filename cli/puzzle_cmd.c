@@ -212,26 +212,12 @@ static tc_egtb *tables_for(const char *cmd, const tc_variant *v, const char *mat
     return t;
 }
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 static void json_list(const char *key, const char (*items)[24], const char (*uci)[16], int n, int use_uci)
 {
     printf(",\"%s\":[", key);
     for (int i = 0; i < n; i++) {
         printf("%s", i ? "," : "");
-        json_string(use_uci ? uci[i] : items[i]);
+        cli_json_string(use_uci ? uci[i] : items[i]);
     }
     printf("]");
 }
@@ -239,11 +225,11 @@ static void json_list(const char *key, const char (*items)[24], const char (*uci
 static void print_json(const tc_puzzle *z, int first)
 {
     printf("%s{\"title\":", first ? "" : ",\n");
-    json_string(z->title);
+    cli_json_string(z->title);
     printf(",\"variant\":");
-    json_string(z->variant);
+    cli_json_string(z->variant);
     printf(",\"material\":\"%s\",\"fen\":", z->material);
-    json_string(z->fen);
+    cli_json_string(z->fen);
     printf(",\"side\":\"%s\",\"mate_in\":%d", z->side ? "black" : "white", z->mate_in);
     json_list("accepted", z->accepted_san, z->accepted_uci, z->naccepted, 0);
     json_list("accepted_uci", z->accepted_san, z->accepted_uci, z->naccepted, 1);
@@ -341,7 +327,7 @@ int cmd_puzzles(cli_ctx *c)
     if (!status) {
         if (p.json) {
             printf("{\"variant\":");
-            json_string(p.def.name);
+            cli_json_string(p.def.name);
             printf(",\"seed\":%llu,\"min_mate\":%d,\"max_mate\":%d,\"max_best\":%d,\"count\":%d,\"puzzles\":[\n",
                    (unsigned long long)p.sel.seed, p.sel.min_mate, p.sel.max_mate, p.sel.max_best, total);
             for (int i = 0; i < total; i++)

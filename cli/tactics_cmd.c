@@ -358,20 +358,6 @@ static int read_pgn(tactics_run *r, const char *path)
 
 /* ---------------------------------------------------------------- output */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 static void print_line(const tc_tactic *t)
 {
     for (int i = 0; i < t->nline; i++) {
@@ -389,9 +375,9 @@ static void print_json(const tc_tactic *t, const char *source, int first)
     char text[256];
     tc_tactic_theme_text(t, text, sizeof text);
     printf("%s{\"variant\":", first ? "" : ",\n");
-    json_string(t->variant);
+    cli_json_string(t->variant);
     printf(",\"fen\":");
-    json_string(t->fen);
+    cli_json_string(t->fen);
     printf(",\"side\":\"%s\",\"mate\":%d,\"gain\":%d,\"score\":%d,\"second\":%d,\"margin\":%d,", t->side ? "black" : "white",
            t->mate, t->gain, t->score, t->second, t->margin);
     printf("\"found\":{\"depth\":%d,\"nodes\":%llu,\"score\":%d,\"second\":%d},", t->depth_found,
@@ -407,7 +393,7 @@ static void print_json(const tc_tactic *t, const char *source, int first)
         if (t->joins & (1 << b))
             printf("%s\"%s\"", k++ ? "," : "", join_names[b]);
     printf("],\"text\":");
-    json_string(text);
+    cli_json_string(text);
     printf(",\"line\":[");
     for (int i = 0; i < t->nline; i++)
         printf("%s\"%s\"", i ? "," : "", t->line_san[i]);
@@ -415,7 +401,7 @@ static void print_json(const tc_tactic *t, const char *source, int first)
     for (int i = 0; i < t->nline; i++)
         printf("%s\"%s\"", i ? "," : "", t->line_uci[i]);
     printf("],\"source\":");
-    json_string(source);
+    cli_json_string(source);
     printf("}");
 }
 
@@ -507,7 +493,7 @@ int cmd_tactics(cli_ctx *c)
             goto done;
     if (o.json) {
         printf("{\"variant\":");
-        json_string(o.def.name);
+        cli_json_string(o.def.name);
         printf(",\"seed\":%llu,\"nodes\":%llu,\"confirm\":%d,\"games\":%lld,\"positions\":%llu,\"count\":%d,"
                "\"tactics\":[\n",
                (unsigned long long)o.seed, (unsigned long long)o.sel.nodes, o.sel.confirm, played,
