@@ -40,8 +40,15 @@ test('rated puzzles: the day\'s puzzle on the home and variant pages; solve one,
 
     const ann = await openContextPage(browser, 1366, 768);
     await signUp(ann.page, b, 'Ann');
-    // the day's puzzle, through the home page's link
+    // the home page's puzzle is one variant's in turn, by the UTC day: its link names that variant and its day's puzzle
     await ann.page.goto(`${b}/`);
+    const homeHref = await ann.page.getAttribute('.tc-daily-title a', 'href');
+    const hm = homeHref && homeHref.match(/^\/puzzles\?variant=([a-z0-9-]+)&id=([0-9a-f]+)$/);
+    assert(hm, `the home page's link: ${homeHref}`);
+    const homeDaily = await (await fetch(`${b}/api/puzzles/daily?variant=${hm[1]}`)).json();
+    assert(homeDaily.id === hm[2], `the home page shows ${hm[1]}'s puzzle of the day: ${homeHref} against ${homeDaily.id}`);
+    // chess's puzzle of the day, through the variant page's link
+    await ann.page.goto(`${b}/v/chess`);
     await Promise.all([ann.page.waitForURL(/\/puzzles\?variant=chess&id=/), ann.page.click('.tc-daily-title a')]);
     await ann.page.waitForFunction((id) => document.querySelector('[data-puzzle-title]')?.getAttribute('data-puzzle-id') === id && /to move/.test(document.querySelector('[data-note]')?.textContent ?? ''), daily.id, { timeout: 30000 });
     assert(/Your puzzle rating: 1500\?/.test(await ann.page.textContent('[data-player-rating]')), `rating line: ${await ann.page.textContent('[data-player-rating]')}`);
