@@ -1,12 +1,11 @@
 /* The people pages (people.h): sign-up, login, logout, the account page
- * with "log out everywhere", and the player pages. Every page is rendered
- * here, whole; forms work without JavaScript.
- * Over 800 lines because: one router for accounts, the lobby's forms, the
- * inbox and the tournaments, whose pages share its form parser, session
- * checks and answers; the next route out goes with those helpers into a
- * file of their own. */
+ * with "log out everywhere", and the player pages; the router in front of
+ * the lobby's forms, the inbox, the pages' API, the puzzles and the
+ * tournaments. Forms work without JavaScript; the form parser, the answers
+ * and the credential pages are in people_forms.c. */
 #define _DEFAULT_SOURCE /* strcasecmp */
 #include "people.h"
+#include "people_forms.h"
 #include "pages_http.h"
 
 #include "accounts.h"
@@ -51,7 +50,6 @@ void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx)
     P->on_pages_ctx = ctx;
 }
 
-static const char *const TYPE_HTML = "text/html; charset=utf-8";
 static const char *const TYPE_JSON = "application/json; charset=utf-8";
 
 static int64_t now_ms(void)
@@ -156,9 +154,6 @@ void srv_people_set_site(srv_people *P, const srv_site *(*fn)(void *ctx), void *
 const char *srv_people_proxy(const srv_people *P) { return P->proxy; }
 srv_jobs *srv_people_jobs(srv_people *P) { return P->jobs; }
 
-static void login_page(srv_people_response *out, int status, const char *name, const char *msg,
-                       const tp_session *s);
-
 int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_people_response *out)
 {
     char addr[48], msg[160];
@@ -167,7 +162,7 @@ int srv_people_login_take(srv_people *P, const srv_people_request *rq, srv_peopl
         return 1;
     memset(out, 0, sizeof *out);
     out->r.fd = -1;
-    login_page(out, 429, NULL, msg, NULL);
+    srv_people_credentials_page(out, 429, 0, NULL, msg, NULL);
     out->r.retry_after = 2;
     return 0;
 }
@@ -193,205 +188,6 @@ int srv_people_user_of(srv_people *P, const char *cookie, char user_id[TP_ID_LEN
     return 1;
 }
 
-/* ---------------------------------------------------------------- forms */
-
-typedef struct {
-    int n;
-    char name[SRV_PEOPLE_MAX_FIELDS][24];
-    char *value[SRV_PEOPLE_MAX_FIELDS];
-    char store[SRV_PEOPLE_MAX_BODY + SRV_PEOPLE_MAX_FIELDS];
-} form;
-
-/* application/x-www-form-urlencoded; -1 with a message on bad input. */
-static int parse_form(const char *body, size_t len, form *f, char *msg, size_t n)
-{
-    f->n = 0;
-    size_t used = 0, i = 0;
-    if (len > SRV_PEOPLE_MAX_BODY) {
-        snprintf(msg, n, "a form has at most %d bytes", SRV_PEOPLE_MAX_BODY);
-        return -1;
-    }
-    while (i < len) {
-        size_t end = i;
-        while (end < len && body[end] != '&')
-            end++;
-        if (end > i) {
-            size_t eq = i;
-            while (eq < end && body[eq] != '=')
-                eq++;
-            if (f->n == SRV_PEOPLE_MAX_FIELDS) {
-                snprintf(msg, n, "a form has at most %d fields", SRV_PEOPLE_MAX_FIELDS);
-                return -1;
-            }
-            char name[3 * 24];
-            if (eq - i >= 24 || srv_url_decode(body + i, eq - i, 1, name) < 0) {
-                snprintf(msg, n, "a malformed form field name");
-                return -1;
-            }
-            char *v = f->store + used;
-            long vl = eq < end ? srv_url_decode(body + eq + 1, end - eq - 1, 1, v) : 0;
-            if (vl < 0) {
-                snprintf(msg, n, "the form field '%.23s' is malformed (a bad %%-escape or a control character)", name);
-                return -1;
-            }
-            v[vl] = '\0';
-            if (srv_utf8_invalid(v, (size_t)vl) >= 0) {
-                snprintf(msg, n, "the form field '%.23s' is not UTF-8 text", name);
-                return -1;
-            }
-            for (int k = 0; k < f->n; k++)
-                if (!strcmp(f->name[k], name)) {
-                    snprintf(msg, n, "the form field '%.23s' is given twice", name);
-                    return -1;
-                }
-            snprintf(f->name[f->n], sizeof f->name[0], "%.23s", name);
-            f->value[f->n++] = v;
-            used += (size_t)vl + 1;
-        }
-        i = end + 1;
-    }
-    return 0;
-}
-
-static const char *field(const form *f, const char *name)
-{
-    for (int i = 0; i < f->n; i++)
-        if (!strcmp(f->name[i], name))
-            return f->value[i];
-    return NULL;
-}
-
-/* ---------------------------------------------------------------- answers */
-
-static void page(srv_people_response *out, int status, const char *kind, const char *title, srv_buf *main_html)
-{
-    char *m = srv_buf_take(main_html, NULL);
-    srv_doc d = {kind, title, m ? m : "", NULL, NULL};
-    size_t len = 0;
-    char *doc = m ? srv_render_document(&d, &len) : NULL;
-    free(m);
-    srv_route_page(&out->r, doc, len);
-    if (doc)
-        out->r.status = status;
-    out->r.cache = "no-store";
-}
-
-static void redirect(srv_people_response *out, const char *to)
-{
-    out->r.status = 303;
-    out->r.type = TYPE_HTML;
-    out->r.body = "";
-    out->r.len = 0;
-    out->r.cache = "no-store";
-    snprintf(out->location, sizeof out->location, "%s", to);
-}
-
-static void json(srv_people_response *out, int status, json_t *v)
-{
-    size_t len = 0;
-    char *text = srv_json_text(v, &len);
-    if (!text) {
-        srv_route_error(&out->r, 500, 1, "out of memory");
-        return;
-    }
-    out->r.status = status;
-    out->r.type = TYPE_JSON;
-    out->r.owned = text;
-    out->r.body = text;
-    out->r.len = len;
-    out->r.cache = "no-store";
-}
-
-static void error_line(srv_buf *b, const char *msg)
-{
-    if (!msg || !msg[0])
-        return;
-    srv_buf_str(b, "<p class=\"tc-error\" role=\"alert\">");
-    char *clean = srv_utf8_clean(msg, strlen(msg));
-    srv_buf_html(b, clean ? clean : "");
-    free(clean);
-    srv_buf_str(b, "</p>\n");
-}
-
-static void who_line(srv_buf *b, const tp_session *s)
-{
-    srv_buf_str(b, "<p class=\"tc-who\">");
-    if (s) {
-        srv_buf_str(b, "Signed in as <a href=\"/@/");
-        srv_buf_html(b, s->name);
-        srv_buf_str(b, "\">");
-        srv_buf_html(b, s->name);
-        srv_buf_str(b, "</a> · <a href=\"/account\">account</a>");
-    } else {
-        srv_buf_str(b, "<a href=\"/login\">Log in</a> · <a href=\"/signup\">Sign up</a>");
-    }
-    srv_buf_str(b, "</p>\n");
-}
-
-static void name_input(srv_buf *b, const char *value, const char *autocomplete)
-{
-    srv_buf_printf(b,
-                   "<label>User name <input name=\"name\" autocomplete=\"%s\" required minlength=\"%d\" "
-                   "maxlength=\"%d\" autocapitalize=\"none\" spellcheck=\"false\" value=\"",
-                   autocomplete, SRV_NAME_MIN, TP_NAME_MAX);
-    char *clean = value ? srv_utf8_clean(value, strnlen(value, 64)) : NULL;
-    srv_buf_html(b, clean ? clean : "");
-    free(clean);
-    srv_buf_str(b, "\"></label>\n");
-}
-
-static void signup_page(srv_people_response *out, int status, const char *name, const char *msg,
-                        const tp_session *s)
-{
-    srv_buf b = {0};
-    srv_buf_str(&b, "<section class=\"tc-people tc-signup\">\n<h1>Sign up</h1>\n");
-    who_line(&b, s);
-    error_line(&b, msg);
-    srv_buf_str(&b, "<form method=\"post\" action=\"/signup\" class=\"tc-form\">\n");
-    name_input(&b, name, "username");
-    srv_buf_printf(&b,
-                   "<label>Password <input type=\"password\" name=\"password\" autocomplete=\"new-password\" "
-                   "required minlength=\"%d\" maxlength=\"%d\"></label>\n"
-                   "<label>Password again <input type=\"password\" name=\"password2\" autocomplete=\"new-password\" "
-                   "required minlength=\"%d\" maxlength=\"%d\"></label>\n"
-                   "<button type=\"submit\">Sign up</button>\n</form>\n",
-                   SRV_PASSWORD_MIN, SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
-    srv_buf_printf(&b,
-                   "<p class=\"tc-note\"><strong>No e-mail address is asked for:</strong> the site sends no mail, "
-                   "so a forgotten password cannot be reset. Keep it in a password manager.</p>\n"
-                   "<ul class=\"tc-rules\"><li>User names: %d to %d letters (a-z, A-Z), digits, '_' and '-', "
-                   "starting with a letter; the same in any case (Alice and alice are one name); names of the "
-                   "site (admin, api, ...) are reserved.</li><li>Passwords: %d to %d characters, not the user "
-                   "name.</li><li>Playing by link needs no account.</li></ul>\n"
-                   "<p>Already signed up? <a href=\"/login\">Log in</a>.</p>\n</section>",
-                   SRV_NAME_MIN, TP_NAME_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
-    page(out, status, "signup", "Sign up", &b);
-}
-
-static void login_page(srv_people_response *out, int status, const char *name, const char *msg,
-                       const tp_session *s)
-{
-    srv_buf b = {0};
-    srv_buf_str(&b, "<section class=\"tc-people tc-login\">\n<h1>Log in</h1>\n");
-    who_line(&b, s);
-    error_line(&b, msg);
-    srv_buf_str(&b, "<form method=\"post\" action=\"/login\" class=\"tc-form\">\n");
-    name_input(&b, name, "username");
-    srv_buf_printf(&b,
-                   "<label>Password <input type=\"password\" name=\"password\" autocomplete=\"current-password\" "
-                   "required maxlength=\"%d\"></label>\n<button type=\"submit\">Log in</button>\n</form>\n"
-                   "<p>No account yet? <a href=\"/signup\">Sign up</a> (no e-mail needed).</p>\n</section>",
-                   SRV_PASSWORD_MAX);
-    page(out, status, "login", "Log in", &b);
-}
-
-static void csrf_input(srv_buf *b, const tp_session *s)
-{
-    srv_buf_str(b, "<input type=\"hidden\" name=\"csrf\" value=\"");
-    srv_buf_html(b, s->csrf);
-    srv_buf_str(b, "\">");
-}
-
 static void account_page(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
                          int status, const char *msg,
                          int changed)
@@ -400,8 +196,8 @@ static void account_page(srv_people *P, const srv_site *site, srv_people_respons
     int open = tp_sessions_count(P->db, s->user_id, now_ms(), &err);
     srv_buf b = {0};
     srv_buf_str(&b, "<section class=\"tc-people tc-account\">\n<h1>Account</h1>\n");
-    who_line(&b, s);
-    error_line(&b, msg);
+    srv_people_who_line(&b, s);
+    srv_people_error_line(&b, msg);
     if (changed)
         srv_buf_str(&b, "<p class=\"tc-done\" role=\"status\">Your password was changed; every other session of "
                         "this account was ended.</p>\n");
@@ -410,20 +206,20 @@ static void account_page(srv_people *P, const srv_site *site, srv_people_respons
     srv_buf_str(&b, mine ? mine : "");
     free(mine);
     if (srv_puzzles_history_html(P->puzzles, site, s->user_id, &b, &err) < 0)
-        error_line(&b, err.msg);
+        srv_people_error_line(&b, err.msg);
     srv_buf_printf(&b, "<p>%d session%s open (this browser and any other where you logged in).</p>\n",
                    open < 0 ? 0 : open, open == 1 ? "" : "s");
     srv_buf_str(&b, "<div class=\"tc-actions\"><form method=\"post\" action=\"/logout\">");
-    csrf_input(&b, s);
+    srv_people_csrf_input(&b, s);
     srv_buf_str(&b, "<button type=\"submit\">Log out</button></form>\n"
                     "<form method=\"post\" action=\"/account/logout-all\">");
-    csrf_input(&b, s);
+    srv_people_csrf_input(&b, s);
     srv_buf_str(&b, "<button type=\"submit\">Log out everywhere</button></form></div>\n"
                     "<p class=\"tc-note\">Log out everywhere ends every session of this account, on every device: "
                     "use it if you logged in on a computer that is not yours.</p>\n"
                     "<h2>Change the password</h2>\n<form method=\"post\" action=\"/account/password\" "
                     "class=\"tc-form\">");
-    csrf_input(&b, s);
+    srv_people_csrf_input(&b, s);
     srv_buf_printf(&b,
                    "<label>Current password <input type=\"password\" name=\"current\" "
                    "autocomplete=\"current-password\" required maxlength=\"%d\"></label>\n"
@@ -435,7 +231,7 @@ static void account_page(srv_people *P, const srv_site *site, srv_people_respons
                    "the password logs out every other browser and device; a common password (such as "
                    "<q>password1</q> or <q>12345678</q>) or the user name is refused.</p>\n</section>",
                    SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX, SRV_PASSWORD_MIN, SRV_PASSWORD_MAX);
-    page(out, status, "account", "Account", &b);
+    srv_people_page(out, status, "account", "Account", &b);
 }
 
 static void player_page(srv_people *P, const srv_site *site, srv_people_response *out, const char *name,
@@ -467,7 +263,7 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
     srv_buf_str(&b, "<section class=\"tc-people tc-player\">\n<h1>");
     srv_buf_html(&b, u.name);
     srv_buf_str(&b, "</h1>\n");
-    who_line(&b, s);
+    srv_people_who_line(&b, s);
     srv_buf_printf(&b, "<p>Member since %s.</p>\n", since);
     if (srv_player_ratings_html(&b, P->db, site, u.id, &err) < 0) {
         srv_buf_free(&b);
@@ -478,7 +274,7 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
         srv_buf_str(&b, "<h2>Challenge</h2>\n<form method=\"post\" action=\"/@/");
         srv_buf_html(&b, u.name);
         srv_buf_str(&b, "/challenge\" class=\"tc-form tc-seek-form\">");
-        csrf_input(&b, s);
+        srv_people_csrf_input(&b, s);
         srv_buf_str(&b, "<label>Variant <select name=\"variant\">");
         for (int i = 0; i < site->nvariants; i++) {
             srv_buf_str(&b, "<option value=\"");
@@ -493,7 +289,7 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
                         "value=\"1\"> Rated</label><button type=\"submit\">Challenge</button></form>\n");
     }
     if (srv_puzzles_rating_html(P->puzzles, u.id, &b, &err) < 0)
-        error_line(&b, err.msg);
+        srv_people_error_line(&b, err.msg);
     char *won = srv_tourney_wins_html(P->tourneys, u.id); /* the tournaments won */
     srv_buf_str(&b, won ? won : "");
     free(won);
@@ -503,7 +299,7 @@ static void player_page(srv_people *P, const srv_site *site, srv_people_response
     srv_buf_str(&b, "</section>");
     char title[64];
     snprintf(title, sizeof title, "%s: player", u.name);
-    page(out, 200, "player", title, &b);
+    srv_people_page(out, 200, "player", title, &b);
 }
 
 /* query's variant=SLUG (slugs need no decoding; anything else picks
@@ -553,16 +349,16 @@ static void lobby_page(srv_people *P, const srv_site *site, srv_people_response 
 
 /* POST /lobby/seek, /lobby/seek/ID/accept, /lobby/seek/ID/cancel. */
 static void lobby_post(srv_people *P, const srv_site *site, srv_people_response *out, const tp_session *s,
-                       const char *path, const form *f, const char *addr)
+                       const char *path, const srv_form *f, const char *addr)
 {
     char msg[256], where[200];
     if (!strcmp(path, "/lobby/seek")) {
-        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
-                            field(f, "min_rating"), field(f, "max_rating"), NULL, addr};
+        srv_seek_form sf = {srv_form_field(f, "variant"),    srv_form_field(f, "clock"),      srv_form_field(f, "rated"), srv_form_field(f, "color"),
+                            srv_form_field(f, "min_rating"), srv_form_field(f, "max_rating"), NULL, addr};
         char id[TP_SEEK_ID_LEN + 1];
         int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, id, msg, sizeof msg);
         if (st == 201)
-            redirect(out, "/lobby");
+            srv_people_redirect(out, "/lobby");
         else
             srv_route_error(&out->r, st, 0, "%s", msg);
         return;
@@ -577,12 +373,12 @@ static void lobby_post(srv_people *P, const srv_site *site, srv_people_response 
         }
         memcpy(target, path + 3, tn);
         target[tn] = '\0';
-        srv_seek_form sf = {field(f, "variant"),    field(f, "clock"),      field(f, "rated"), field(f, "color"),
-                            field(f, "min_rating"), field(f, "max_rating"), target, addr};
+        srv_seek_form sf = {srv_form_field(f, "variant"),    srv_form_field(f, "clock"),      srv_form_field(f, "rated"), srv_form_field(f, "color"),
+                            srv_form_field(f, "min_rating"), srv_form_field(f, "max_rating"), target, addr};
         char cid[TP_SEEK_ID_LEN + 1];
         int st = srv_lobby_seek(P->lobby, site, s->user_id, s->name, &sf, cid, msg, sizeof msg);
         if (st == 201)
-            redirect(out, "/lobby");
+            srv_people_redirect(out, "/lobby");
         else
             srv_route_error(&out->r, st, 0, "%s", msg);
         return;
@@ -601,7 +397,7 @@ static void lobby_post(srv_people *P, const srv_site *site, srv_people_response 
              : !strcmp(slash, "/decline") ? srv_lobby_decline(P->lobby, s->user_id, sid, msg, sizeof msg)
                                           : srv_lobby_cancel(P->lobby, s->user_id, sid, msg, sizeof msg);
     if (st == 303)
-        redirect(out, !strcmp(slash, "/accept") ? where : "/lobby");
+        srv_people_redirect(out, !strcmp(slash, "/accept") ? where : "/lobby");
     else
         srv_route_error(&out->r, st, 0, "%s", msg);
 }
@@ -750,7 +546,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
                 srv_route_error(&out->r, 500, 1, "the account store failed");
                 return;
             }
-            json(out, 200, json_pack("{s:s, s:s, s:i, s:o}", "name", s->name, "csrf", s->csrf, "unread", unread,
+            srv_people_json(out, 200, json_pack("{s:s, s:s, s:i, s:o}", "name", s->name, "csrf", s->csrf, "unread", unread,
                                      "games", games));
             return;
         }
@@ -763,13 +559,13 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     }
     if (get) {
         if (!strcmp(path, "/signup"))
-            signup_page(out, 200, NULL, NULL, s);
+            srv_people_credentials_page(out, 200, 1, NULL, NULL, s);
         else if (!strcmp(path, "/login"))
-            login_page(out, 200, NULL, NULL, s);
+            srv_people_credentials_page(out, 200, 0, NULL, NULL, s);
         else if (!strcmp(path, "/account") && s)
             account_page(P, site, out, s, 200, NULL, strstr(t, "?password=changed") != NULL);
         else if (!strcmp(path, "/account")) /* 401, with the login form to hand */
-            login_page(out, 401, NULL, stale ? "your session has ended or was logged out: log in again"
+            srv_people_credentials_page(out, 401, 0, NULL, stale ? "your session has ended or was logged out: log in again"
                                              : "log in to see your account", NULL);
         else {
             out->r.allow = 2;
@@ -791,19 +587,19 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         srv_route_error(&out->r, 415, api, "send the form as application/x-www-form-urlencoded");
         return;
     }
-    form *f = malloc(sizeof *f);
+    srv_form *f = malloc(sizeof *f);
     if (!f) {
         srv_route_error(&out->r, 500, 0, "out of memory");
         return;
     }
-    if (parse_form(rq->body ? rq->body : "", rq->len, f, msg, sizeof msg)) {
+    if (srv_form_parse(rq->body ? rq->body : "", rq->len, f, msg, sizeof msg)) {
         srv_route_error(&out->r, rq->len > SRV_PEOPLE_MAX_BODY ? 413 : 400, api, "%s", msg);
         free(f);
         return;
     }
     if (!strcmp(path, "/signup") || !strcmp(path, "/login")) {
         int signup = path[1] == 's';
-        const char *name = field(f, "name"), *pw = field(f, "password"), *pw2 = field(f, "password2");
+        const char *name = srv_form_field(f, "name"), *pw = srv_form_field(f, "password"), *pw2 = srv_form_field(f, "password2");
         tp_user u;
         srv_acc_code rc;
         if (!name || !pw) {
@@ -828,20 +624,17 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
                 srv_session_cookie(out->set_cookie, sizeof out->set_cookie, sid, secure);
                 char to[64];
                 snprintf(to, sizeof to, signup ? "/@/%s" : "/account", u.name);
-                redirect(out, to);
+                srv_people_redirect(out, to);
             }
         } else {
             static const int status[] = {200, 400, 409, 401, 429, 500};
-            if (signup)
-                signup_page(out, status[rc], name, msg, s);
-            else
-                login_page(out, status[rc], name, msg, s);
+            srv_people_credentials_page(out, status[rc], signup, name, msg, s);
         }
         free(f);
         return;
     }
     /* the rest: a session and its CSRF token (an /api/ form's may come as X-CSRF-Token) */
-    const char *token = field(f, "csrf") ? field(f, "csrf") : api ? rq->csrf_header : NULL;
+    const char *token = srv_form_field(f, "csrf") ? srv_form_field(f, "csrf") : api ? rq->csrf_header : NULL;
     int lobby = !strncmp(path, "/lobby/", 7) || challenge;
     int refused = srv_session_change_check(s, stale, token, rq->origin, rq->host, rq->fetch_site,
                                            tourney ? "log in to make or join a tournament"
@@ -852,21 +645,21 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
     if (refused) {
         srv_route_error(&out->r, refused, api, "%s", msg);
     } else if (tourney) {
-        srv_tourney_form tf = {field(f, "name"),  field(f, "kind"),      field(f, "variant"), field(f, "clock"),
-                               field(f, "rated"), field(f, "starts_in"), field(f, "minutes"), field(f, "max_players")};
+        srv_tourney_form tf = {srv_form_field(f, "name"),  srv_form_field(f, "kind"),      srv_form_field(f, "variant"), srv_form_field(f, "clock"),
+                               srv_form_field(f, "rated"), srv_form_field(f, "starts_in"), srv_form_field(f, "minutes"), srv_form_field(f, "max_players")};
         char to[sizeof out->location];
         srv_tourney_post(P->tourneys, site, s, path, &tf, now, &out->r, to, sizeof to);
         if (to[0])
-            redirect(out, to);
+            srv_people_redirect(out, to);
     } else if (lobby) {
         lobby_post(P, site, out, s, path, f, addr);
     } else if (!strcmp(path, "/account/password")) {
-        srv_password_form pf = {field(f, "current"), field(f, "password"), field(f, "password2")};
+        srv_password_form pf = {srv_form_field(f, "current"), srv_form_field(f, "password"), srv_form_field(f, "password2")};
         char fresh[TP_TOKEN_LEN + 1];
         int st = srv_password_change(P->acc, P->db, s, addr, &pf, now, fresh, msg, sizeof msg);
         if (st == 303) { /* every session ended: this browser gets a new one */
             srv_session_cookie(out->set_cookie, sizeof out->set_cookie, fresh, secure);
-            redirect(out, "/account?password=changed");
+            srv_people_redirect(out, "/account?password=changed");
         } else {
             account_page(P, site, out, s, st, msg, 0);
         }
@@ -877,7 +670,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
             srv_route_error(&out->r, 500, 0, "the account store failed: %s", err.msg);
         } else {
             srv_session_cookie(out->set_cookie, sizeof out->set_cookie, NULL, secure);
-            redirect(out, "/login");
+            srv_people_redirect(out, "/login");
         }
     }
     free(f);
