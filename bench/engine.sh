@@ -9,6 +9,9 @@
 #                        Fairy-Stockfish's FSF_NODES a move, standard chess
 #   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
 #                        UCI_LimitStrength at MOVETIME ms a move
+#   bench/engine.sh smp [THREADS...]          this build with THREADS search
+#                        threads (Lazy SMP) vs itself with one, MOVETIME ms
+#                        a move, standard chess (needs that many idle cores)
 #   bench/engine.sh levels [ELO...]           this build at UCI_Elo ELO vs
 #                        Stockfish at the same UCI_Elo, MOVETIME ms a move
 #                        (the calibration of the limited-strength levels)
@@ -42,6 +45,7 @@ if [ "${SMOKE:-0}" = 1 ] && [ -z "$mode" ]; then
   export BENCH_OUT=$OUT NODES=200 GAMES=2 MOVETIME=20 FSF_NODES=200 SMOKE=0
   "$0" sprt "$TC" torus
   "$0" selfplay torus
+  "$0" smp 2
   for m in fsf stockfish levels; do "$0" "$m" "$([ $m = fsf ] && echo 1 || echo 1500)"; done
   "$0" tune 1
   exit 0
@@ -81,6 +85,12 @@ stockfish)
     run "stockfish-$elo" engine1=self name1=topochess engine2="$sf" name2="stockfish-$elo" \
       option2=UCI_LimitStrength=true option2=UCI_Elo="$elo" movetime="$MOVETIME" games="$GAMES" \
       openings=$((GAMES / 2)) balance=50 seed="$SEED"
+  done
+  ;;
+smp)
+  for n in ${*:-2}; do
+    run "smp-$n" engine1=self name1="threads-$n" option1=Threads="$n" engine2=self name2=threads-1 \
+      movetime="$MOVETIME" games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED"
   done
   ;;
 levels)
