@@ -9,6 +9,10 @@
 #                        Fairy-Stockfish's FSF_NODES a move, standard chess
 #   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
 #                        UCI_LimitStrength at MOVETIME ms a move
+#   bench/engine.sh speed OTHER               nodes a second of this build and
+#                        of the binary OTHER, in turn, RUNS times over three
+#                        positions at SPEED_NODES each (for changes that keep
+#                        the bench signature: same tree, less time)
 #   bench/engine.sh smp [THREADS...]          this build with THREADS search
 #                        threads (Lazy SMP) vs itself with one, MOVETIME ms
 #                        a move, standard chess (needs that many idle cores)
@@ -21,7 +25,8 @@
 #                        writes bench/out/eval_params.c (copy it over
 #                        src/engine/eval_params.c once an SPRT accepts it)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
-# FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt). PGN and logs go to bench/out/.
+# FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt),
+# SPEED_NODES (1500000), RUNS (5). PGN and logs go to bench/out/.
 # SMOKE=1 with no mode (make bench-smoke): every mode at 2 games and 200 nodes
 # (20 ms), this build as its own base, one sweep of the tuner, in a scratch
 # folder; modes whose engine is not installed say so.
@@ -46,6 +51,7 @@ if [ "${SMOKE:-0}" = 1 ] && [ -z "$mode" ]; then
   "$0" sprt "$TC" torus
   "$0" selfplay torus
   "$0" smp 2
+  SPEED_NODES=20000 RUNS=1 "$0" speed "$TC"
   for m in fsf stockfish levels; do "$0" "$m" "$([ $m = fsf ] && echo 1 || echo 1500)"; done
   "$0" tune 1
   exit 0
@@ -85,6 +91,35 @@ stockfish)
     run "stockfish-$elo" engine1=self name1=topochess engine2="$sf" name2="stockfish-$elo" \
       option2=UCI_LimitStrength=true option2=UCI_Elo="$elo" movetime="$MOVETIME" games="$GAMES" \
       openings=$((GAMES / 2)) balance=50 seed="$SEED"
+  done
+  ;;
+speed)
+  other=${1:?usage: bench/engine.sh speed OTHER_BINARY}
+  # one search of SPEED_NODES from a position; prints the nodes a second
+  # of its last info line (the engine answers at EOF at once, so the
+  # coprocess is kept open until bestmove)
+  nps_of() {
+    local bin=$1 pos=$2 line last=""
+    coproc ENG { "$bin" uci 2>/dev/null; }
+    printf 'uci\nisready\nposition %s\ngo nodes %s\n' "$pos" "${SPEED_NODES:-1500000}" >&"${ENG[1]}"
+    while IFS= read -r line <&"${ENG[0]}"; do
+      case $line in bestmove*) break ;; *" nps "*) last=$line ;; esac
+    done
+    echo quit >&"${ENG[1]}"
+    wait "$ENG_PID" 2>/dev/null || true
+    sed -E 's/.* nps ([0-9]+).*/\1/' <<<"$last"
+  }
+  positions=("startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
+    "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1")
+  echo "== speed: $TC against $other, ${SPEED_NODES:-1500000} nodes a search"
+  for ((r = 1; r <= ${RUNS:-5}; r++)); do
+    a=0 b=0
+    for pos in "${positions[@]}"; do
+      a=$((a + $(nps_of "$TC" "$pos")))
+      b=$((b + $(nps_of "$other" "$pos")))
+    done
+    echo "run $r: this build $((a / 3)) nps, other $((b / 3)) nps, ratio $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
   done
   ;;
 smp)
