@@ -23,6 +23,7 @@ void history_clear(move_history *mh)
     size_t n = (size_t)8 * h->n;
     memset(h->capture, 0, sizeof h->capture);
     memset(h->corr, 0, sizeof h->corr);
+    memset(h->corr_np, 0, sizeof h->corr_np);
     memset(h->counter, 0, sizeof h->counter);
     memset(h->cont[0], 0, n * n * sizeof(int16_t));
     memset(h->cont[1], 0, n * n * sizeof(int16_t));

@@ -19,14 +19,15 @@
 
 /// The tables sized by the variant (heap, made on a thread's first search):
 /// the correction history (what searches found beyond the static
-/// evaluation, by pawn structure, added to later static evaluations of that
-/// structure); capture history by moving piece, target and victim type;
+/// evaluation, by pawn structure and by each colour's other pieces, added
+/// to later static evaluations of that structure and those pieces); capture history by moving piece, target and victim type;
 /// the counter move to the previous move; continuation histories one and
 /// two plies back, indexed by (piece type, cell) of that earlier move and
 /// of this one (the colours follow from the distance). n is the cell count.
 typedef struct hist_tables {
     int n;
-    int32_t corr[2][CORR_SIZE]; /* by side to move and pawn structure */
+    int32_t corr[2][CORR_SIZE];       /* by side to move and pawn structure */
+    int32_t corr_np[2][2][CORR_SIZE]; /* by side to move, colour and that colour's other pieces */
     int16_t capture[16][TC_MAX_CELLS][8];
     tc_move counter[16][TC_MAX_CELLS];
     int16_t *cont[2]; /* [(8 * n) * (8 * n)] each */
@@ -115,29 +116,58 @@ static inline uint64_t pawn_hash(const tc_position *p)
     return h ^ (h >> 29);
 }
 
-static inline int32_t *corr_slot(const move_history *mh, const tc_position *p)
+/* A hash of one colour's pieces other than pawns (the king included). */
+static inline uint64_t pieces_hash(const tc_position *p, int col)
 {
-    return mh->h ? &mh->h->corr[p->side][pawn_hash(p) & (CORR_SIZE - 1)] : NULL;
+    uint64_t h = 0x6a09e667f3bcc909ull * (uint64_t)(col + 1);
+    for (int type = TC_KNIGHT; type <= TC_KING; type++) {
+        const tc_bits *b = &p->pieces[TC_PIECE(col, type)];
+        for (int w = 0; w < 4; w++) {
+            h ^= b->w[w] + 0x9e3779b97f4a7c15ull * (uint64_t)(4 * type + w + 1);
+            h *= 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 29;
+        }
+    }
+    return h;
 }
 
-/* The static evaluation with the correction history's adjustment. */
-static inline int corrected(const move_history *mh, const tc_position *p, int raw)
+/* The correction entries of p: by pawn structure, then by White's and by
+ * Black's other pieces (all NULL without the tables). A node looks them up
+ * once, for its static value and for the update after its search. */
+static inline void corr_slots(const move_history *mh, const tc_position *p, int32_t *out[3])
 {
-    const int32_t *c = corr_slot(mh, p);
-    int v = raw + (c ? *c / CORR_GRAIN : 0);
+    if (!mh->h) {
+        out[0] = out[1] = out[2] = NULL;
+        return;
+    }
+    out[0] = &mh->h->corr[p->side][pawn_hash(p) & (CORR_SIZE - 1)];
+    for (int c = 0; c < 2; c++)
+        out[1 + c] = &mh->h->corr_np[p->side][c][pieces_hash(p, c) & (CORR_SIZE - 1)];
+}
+
+/* The static evaluation with the adjustment of the correction entries c
+ * (from corr_slots, or NULL): the pawn structure's entry, and half of
+ * each colour's piece entry. */
+static inline int corrected_by(int32_t *const c[3], int raw)
+{
+    int v = raw;
+    if (c[0])
+        v += (2 * *c[0] + *c[1] + *c[2]) / (2 * CORR_GRAIN);
     return v > 20000 ? 20000 : v < -20000 ? -20000 : v;
 }
 
 /* After a search of depth `depth` found `best` where the static value was
- * `static_eval`: moves the entry toward the difference. */
-static inline void corr_update(move_history *mh, const tc_position *p, int depth, int best, int static_eval)
+ * `static_eval`: moves the entries c (from corr_slots) toward the
+ * difference. */
+static inline void corr_update(int32_t *const c[3], int depth, int best, int static_eval)
 {
-    int32_t *c = corr_slot(mh, p);
-    if (!c)
+    if (!c[0])
         return;
     int w = depth + 1 < 16 ? depth + 1 : 16;
-    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - static_eval) * CORR_GRAIN * w) / 256;
-    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+    for (int k = 0; k < 3; k++) {
+        int64_t v = ((int64_t)*c[k] * (256 - w) + (int64_t)(best - static_eval) * CORR_GRAIN * w) / 256;
+        *c[k] = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+    }
 }
 
 #endif

@@ -50,6 +50,9 @@ static inline int evaluate(search_thread *t)
     return slot->score;
 }
 
+/* Only the king left (no pawns either). */
+static bool bare_king(const tc_position *p, int col) { return bits_count(&p->occ[col]) == 1; }
+
 static bool has_pieces(const tc_position *p, int col)
 {
     for (int type = TC_KNIGHT; type <= TC_QUEEN; type++)
@@ -174,7 +177,9 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     if (in_check)
         best = -MATE + ply;
     else {
-        stand = corrected(&t->mh, p, evaluate(t));
+        int32_t *cs[3];
+        corr_slots(&t->mh, p, cs);
+        stand = corrected_by(cs, evaluate(t));
         if (stand >= beta) {
             if (!tt_move)
                 tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);
@@ -292,7 +297,10 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
     if (root && tt_move && !root_allowed(t, tt_move))
         tt_move = 0;
 
-    int static_eval = in_check ? -INF : corrected(&t->mh, p, evaluate(t));
+    int32_t *cs[3] = {NULL, NULL, NULL};
+    if (!in_check)
+        corr_slots(&t->mh, p, cs);
+    int static_eval = in_check ? -INF : corrected_by(cs, evaluate(t));
     /* a hash bound tighter than the static value is a better guess */
     int eval = static_eval;
     if (tt_hit && !in_check && abs(tt_score) < MATE_BOUND &&
@@ -315,8 +323,12 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
      * futility pruning of quiet moves stay off. Such nodes are rare while
      * a game is still open. (Futility joined the list with the hybrid
      * nets: their correction moves static values by hundreds of
-     * centipawns in won positions, enough to drop a quiet mating move.) */
-    bool decided = !in_check && (abs(static_eval) >= DECIDED || alpha >= DECIDED || beta <= -DECIDED);
+     * centipawns in won positions, enough to drop a quiet mating move.)
+     * A bare king against more is decided too: with the hand-written
+     * evaluation KBNK scores below DECIDED, and the reductions then pushed
+     * its quiet mating moves under the horizon. */
+    bool decided = !in_check && (abs(static_eval) >= DECIDED || alpha >= DECIDED || beta <= -DECIDED ||
+                                 bare_king(p, 0) != bare_king(p, 1));
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
         if (!decided && depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
@@ -523,7 +535,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
          * static value on the side they were searched */
         if (!in_check && (!best_move || quiet_move(p, best_move)) && abs(best) < MATE_BOUND &&
             !(bound == TT_LOWER && best <= static_eval) && !(bound == TT_UPPER && best >= static_eval))
-            corr_update(&t->mh, p, depth, best, static_eval);
+            corr_update(cs, depth, best, static_eval);
     }
     return best;
 }
