@@ -5,7 +5,7 @@
 #   bench/engine.sh sprt BASE [VARIANTS...]   this build vs the engine BASE (a
 #                        topochess binary, e.g. the baseline built from an
 #                        older commit into a scratch folder) at NODES a move
-#   bench/engine.sh fsf [RATIO...]            this build at RATIO times
+#   bench/engine.sh fsf [RATIO...]            this build at RATIO (e.g. 1.5) times
 #                        Fairy-Stockfish's FSF_NODES a move, standard chess
 #   bench/engine.sh stockfish [ELO...]        this build vs Stockfish with
 #                        UCI_LimitStrength at MOVETIME ms a move
@@ -81,7 +81,7 @@ fsf)
   [ -x "$fsf" ] || { echo "== fsf: fairy-stockfish is not installed"; exit 0; }
   for r in ${*:-3}; do
     run "fsf-x$r" engine1=self name1=topochess engine2="$fsf" name2=fairy-stockfish \
-      nodes1=$((FSF_NODES * r)) nodes2="$FSF_NODES" games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED"
+      nodes1="$(awk -v n="$FSF_NODES" -v r="$r" 'BEGIN { printf "%d", n * r }')" nodes2="$FSF_NODES" games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED"
   done
   ;;
 stockfish)
