@@ -50,7 +50,6 @@ void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx)
     P->on_pages_ctx = ctx;
 }
 
-static const char *const TYPE_JSON = "application/json; charset=utf-8";
 
 static int64_t now_ms(void)
 {
@@ -504,14 +503,7 @@ void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_req
         } else if (api) {
             size_t len = 0;
             char *list = srv_lobby_json(P->lobby, &len);
-            if (!list) {
-                srv_route_error(&out->r, 500, 1, "the lobby's store failed");
-                return;
-            }
-            out->r.type = TYPE_JSON;
-            out->r.owned = list;
-            out->r.body = list;
-            out->r.len = len;
+            srv_people_json_text(out, 200, list, len, "the lobby's store failed");
         } else {
             const char *q = strchr(t, '?');
             lobby_page(P, site, out, s, q ? q + 1 : NULL);

@@ -5,20 +5,19 @@
  * on a libmicrohttpd connection, for http.c to hand the targets that
  * srv_people_owns claims to.
  *
- * Limits: form bodies up to SRV_PEOPLE_MAX_BODY bytes and SRV_PEOPLE_MAX_FIELDS
+ * Limits (people_forms.h): form bodies up to SRV_PEOPLE_MAX_BODY bytes and SRV_PEOPLE_MAX_FIELDS
  * fields; a player page lists at most SRV_PEOPLE_MAX_RATINGS variants
  * (player_ratings.h). */
 #ifndef SRV_PEOPLE_H
 #define SRV_PEOPLE_H
 
 #include "jobs.h"
+#include "people_forms.h"
 #include "route.h"
 #include "site.h"
 
 #include <microhttpd.h>
 
-#define SRV_PEOPLE_MAX_BODY 4096
-#define SRV_PEOPLE_MAX_FIELDS 12
 #define SRV_PEOPLE_JOBS_WAITING 256 /* logins and sign-ups queued for a hash (more: 503) */
 
 typedef struct srv_people srv_people;
@@ -53,12 +52,6 @@ typedef struct srv_people_request {
     const char *csrf_header; /* X-CSRF-Token, or NULL (the pages' API) */
     int login_taken;         /* a login whose rate token srv_people_login_take took already */
 } srv_people_request;
-
-typedef struct srv_people_response {
-    srv_response r;
-    char set_cookie[160]; /* "" or a Set-Cookie value */
-    char location[200];   /* "" or where a 303 sends the browser */
-} srv_people_response;
 
 void srv_people_handle(srv_people *P, const srv_site *site, const srv_people_request *rq, srv_people_response *out);
 

@@ -104,8 +104,13 @@ void srv_people_json(srv_people_response *out, int status, json_t *v)
 {
     size_t len = 0;
     char *text = srv_json_text(v, &len);
+    srv_people_json_text(out, status, text, len, "out of memory");
+}
+
+void srv_people_json_text(srv_people_response *out, int status, char *text, size_t len, const char *fail)
+{
     if (!text) {
-        srv_route_error(&out->r, 500, 1, "out of memory");
+        srv_route_error(&out->r, 500, 1, "%s", fail);
         return;
     }
     out->r.status = status;

@@ -2,16 +2,28 @@
  * application/x-www-form-urlencoded bodies, the three kinds of answer (a
  * whole page, a redirect, JSON), the small pieces of HTML every form page
  * shows (who is signed in, an error line, the CSRF field) and the two
- * credential pages, sign-up and log-in. Leaf module: it knows requests and
- * HTML, not the stores. */
+ * credential pages, sign-up and log-in; also the answer type and the form
+ * limits of people.h's API. Leaf module: it knows requests and HTML, not
+ * the stores. */
 #ifndef SRV_PEOPLE_FORMS_H
 #define SRV_PEOPLE_FORMS_H
 
 #include "buf.h"
-#include "people.h"
+#include "route.h"
 #include "session.h"
 
 #include <jansson.h>
+
+#define SRV_PEOPLE_MAX_BODY 4096
+#define SRV_PEOPLE_MAX_FIELDS 12
+
+/// The people pages' answer: a response, and the cookie and redirect it
+/// sets, if any.
+typedef struct srv_people_response {
+    srv_response r;
+    char set_cookie[160]; /* "" or a Set-Cookie value */
+    char location[200];   /* "" or where a 303 sends the browser */
+} srv_people_response;
 
 /// A parsed form: at most SRV_PEOPLE_MAX_FIELDS fields, each name once.
 typedef struct srv_form {
@@ -35,6 +47,9 @@ void srv_people_page(srv_people_response *out, int status, const char *kind, con
 void srv_people_redirect(srv_people_response *out, const char *to);
 /* out answers v (its reference taken) as JSON with `status`. */
 void srv_people_json(srv_people_response *out, int status, json_t *v);
+/* out answers JSON text (taken) with `status`; NULL text answers 500 with
+ * the message `fail`. */
+void srv_people_json_text(srv_people_response *out, int status, char *text, size_t len, const char *fail);
 
 /* An error line (nothing for NULL or ""), escaped. */
 void srv_people_error_line(srv_buf *b, const char *msg);
