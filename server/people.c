@@ -50,7 +50,6 @@ void srv_people_on_pages(srv_people *P, void (*fn)(void *ctx), void *ctx)
     P->on_pages_ctx = ctx;
 }
 
-
 static int64_t now_ms(void)
 {
     struct timespec ts;
