@@ -5,9 +5,9 @@
  * on a libmicrohttpd connection, for http.c to hand the targets that
  * srv_people_owns claims to.
  *
- * Limits (people_forms.h): form bodies up to SRV_PEOPLE_MAX_BODY bytes and SRV_PEOPLE_MAX_FIELDS
- * fields; a player page lists at most SRV_PEOPLE_MAX_RATINGS variants
- * (player_ratings.h). */
+ * Limits: form bodies up to SRV_PEOPLE_MAX_BODY bytes and
+ * SRV_PEOPLE_MAX_FIELDS fields (people_forms.h); a player page lists at
+ * most SRV_PEOPLE_MAX_RATINGS variants (player_ratings.h). */
 #ifndef SRV_PEOPLE_H
 #define SRV_PEOPLE_H
 

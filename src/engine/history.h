@@ -20,7 +20,8 @@
 /// The tables sized by the variant (heap, made on a thread's first search):
 /// the correction history (what searches found beyond the static
 /// evaluation, by pawn structure and by each colour's other pieces, added
-/// to later static evaluations of that structure and those pieces); capture history by moving piece, target and victim type;
+/// to later static evaluations of that structure and those pieces);
+/// capture history by moving piece, target and victim type;
 /// the counter move to the previous move; continuation histories one and
 /// two plies back, indexed by (piece type, cell) of that earlier move and
 /// of this one (the colours follow from the distance). n is the cell count.
