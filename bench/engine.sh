@@ -24,6 +24,10 @@
 #   bench/engine.sh tune [SWEEPS]             build/tune over bench/out/*.pgn;
 #                        writes bench/out/eval_params.c (copy it over
 #                        src/engine/eval_params.c once an SPRT accepts it)
+#   bench/engine.sh spsa [SPSA ARGS...]       the search's parameters tuned by
+#                        SPSA (bench/spsa.py) at NODES a move, this build
+#                        against itself; TC_OPTIONS="Name=V ..." then plays
+#                        sprt with this build set so (`uci --tune`)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
 # FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt),
 # SPEED_NODES (1500000), RUNS (5). PGN and logs go to bench/out/.
@@ -54,6 +58,8 @@ if [ "${SMOKE:-0}" = 1 ] && [ -z "$mode" ]; then
   SPEED_NODES=20000 RUNS=1 "$0" speed "$TC"
   for m in fsf stockfish levels; do "$0" "$m" "$([ $m = fsf ] && echo 1 || echo 1500)"; done
   "$0" tune 1
+  "$0" spsa --smoke
+  TC_OPTIONS="RfpMargin=81" "$0" sprt "$TC" torus
   exit 0
 fi
 mkdir -p "$OUT"
@@ -67,12 +73,21 @@ run() { # name, then match arguments
 }
 
 case "$mode" in
+spsa)
+  exec /usr/bin/python3 bench/spsa.py --bin "$TC" --nodes "$NODES" --seed "$SEED" --concurrency "$CONCURRENCY" \
+    --out "$OUT" "$@"
+  ;;
 sprt)
   base=${1:?usage: bench/engine.sh sprt BASE [VARIANTS...]}
   shift
   variants=${*:-chess cylinder monteiro-cylinder torus mobius klein-bottle folding}
   for v in $variants; do
-    run "sprt-$v" --variant "$v" engine1=self name1=new engine2="$base uci" name2=base nodes="$NODES" \
+    new=(engine1=self)
+    if [ -n "${TC_OPTIONS:-}" ]; then
+      new=(engine1="'$(realpath "$TC")' uci --tune")
+      for o in $TC_OPTIONS; do new+=("option1=$o"); done
+    fi
+    run "sprt-$v" --variant "$v" "${new[@]}" name1=new engine2="$base uci" name2=base nodes="$NODES" \
       games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED" sprt="$SPRT"
   done
   ;;

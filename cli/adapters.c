@@ -10,7 +10,7 @@
 
 int cmd_uci(cli_ctx *c)
 {
-    proto_opts o = {0, NULL, 0, c->eval_file};
+    proto_opts o = {0, NULL, 0, c->eval_file, c->tune};
     return uci_loop_opts(stdin, stdout, &c->def, &o);
 }
 

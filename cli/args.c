@@ -22,7 +22,7 @@ static const option options[] = {
     {"--compact", 0, OPT_COMPACT},   {"--json", 0, OPT_JSON},                 {"--out", 1, OPT_OUT},
     {"--threads", 1, OPT_THREADS},   {"--endgames", 0, OPT_ENDGAMES},
     {"--xboard", 0, OPT_XBOARD},     {"--eval-file", 1, OPT_EVAL_FILE},
-    {"--symmetries", 0, OPT_SYMMETRIES},
+    {"--symmetries", 0, OPT_SYMMETRIES}, {"--tune", 0, OPT_TUNE},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -86,6 +86,7 @@ static int apply(const option *o, const char *value, cli_ctx *c)
     case OPT_PGN_OUT: c->pgn_out = value; break;
     case OPT_COMPACT: c->compact = 1; break;
     case OPT_EVAL_FILE: c->eval_file = value; break;
+    case OPT_TUNE: c->tune = 1; break;
     }
     return 0;
 }

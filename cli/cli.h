@@ -34,6 +34,7 @@ typedef struct cli_ctx {
     int endgames;    /* topology --endgames */
     int symmetries;  /* topology --symmetries */
     const char *eval_file; /* play, uci --eval-file: a net file (docs/nnue.md) */
+    int tune;              /* uci --tune: the search's parameters as options (docs/search.md) */
 } cli_ctx;
 
 /* The options, as bits of a command's `options` mask. */
@@ -60,7 +61,8 @@ enum {
     OPT_XBOARD = 1u << 17,
     OPT_OWN = 1u << 18, /* the command reads every argument itself (serve) */
     OPT_EVAL_FILE = 1u << 19,
-    OPT_SYMMETRIES = 1u << 20
+    OPT_SYMMETRIES = 1u << 20,
+    OPT_TUNE = 1u << 21
 };
 
 /// One command: what it runs, which options and how many arguments it takes.

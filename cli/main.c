@@ -182,7 +182,7 @@ static const cli_command commands[] = {
     {"review", cmd_review, 0, VARIANT_OPTS | OPT_MOVETIME | OPT_JSON, 1, 3, "FILE [nodes N | depth N]",
      "review FILE [nodes N | depth N] [--movetime MS] [--json]"},
     {"bench", cmd_bench, 0, OPT_EVAL_FILE, 0, 1, "one PART", "bench [perft|search] [--eval-file FILE|<none>]"},
-    {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE, 0, 0, "", "uci [--eval-file FILE]"},
+    {"uci", cmd_uci, 0, VARIANT_OPTS | OPT_EVAL_FILE | OPT_TUNE, 0, 0, "", "uci [--eval-file FILE] [--tune]"},
     {"xboard", cmd_xboard, 0, VARIANT_OPTS, 0, 0, "", "xboard"},
     {"match", cmd_match, 0, VARIANT_OPTS, 0, -1, "", "match engine1=CMD engine2=CMD [key=value ...]"},
     {"endgame", cmd_endgame, 1, POSITION_OPTS | OPT_JSON | OPT_OUT | OPT_THREADS, 1, 1, "one ENDING",

@@ -157,6 +157,23 @@ void tc_engine_set_poll(tc_engine *e, tc_poll_fn fn, void *ctx);
 enum { TC_STYLE_FULL = 0, TC_STYLE_MATERIAL = 1, TC_STYLE_NO_PRUNING = 2 };
 void tc_engine_set_style(tc_engine *e, int style);
 
+/* The search's tunable parameters (margins, reduction sizes, windows;
+ * docs/search.md): what tuning (bench/spsa) moves. Each engine holds its
+ * own values, the defaults when made. tc_engine_param_info gives the i-th
+ * parameter's name, default, range and meaning (NULL past the last);
+ * tc_engine_set_param sets one by name, refusing an unknown name or a value
+ * outside its range with err naming the problem (-1); tc_engine_get_param
+ * reads one into *value (-1: no such name). Not during a search. */
+typedef struct tc_param_info {
+    const char *name;
+    int def, min, max;
+    const char *what;
+} tc_param_info;
+const tc_param_info *tc_engine_param_info(int i);
+int tc_engine_set_param(tc_engine *e, const char *name, int value, tc_error *err);
+int tc_engine_get_param(const tc_engine *e, const char *name, int *value);
+void tc_engine_reset_params(tc_engine *e);
+
 /* The learned evaluation (NNUE, docs/nnue.md). A new engine evaluates with
  * the net built into the binary for its board when there is one (nets/ at
  * build time), else with the hand-written evaluation. tc_engine_load_net

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define MATCH_MAX_OPTIONS 32 /* option= words per engine (SPSA sets every search parameter) */
+
 /// How to run one side: the shell command, its protocol, an optional
 /// `Skill Level` to set, other UCI options, and a display name ("" = ask the
 /// engine).
@@ -19,7 +21,7 @@ typedef struct match_engine_cfg {
     int skill; /* -1: leave the engine's default */
     char name[96];
     int noptions; /* UCI options to set: option=NAME=VALUE */
-    char option[8][2][64];
+    char option[MATCH_MAX_OPTIONS][2][64];
     /* this engine's limit per move: one of movetime, nodes, clock */
     int movetime_ms;
     long nodes;

@@ -134,8 +134,8 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
                 return bad(err, "%s: expected NAME=VALUE (each under 64 characters), got '%s'", key, val);
             for (int k = first; k <= last; k++) {
                 match_engine_cfg *e = &cfg->eng[k];
-                if (e->noptions == 8)
-                    return bad(err, "%s: at most 8 options per engine", key);
+                if (e->noptions == MATCH_MAX_OPTIONS)
+                    return bad(err, "%s: at most %d options per engine", key, MATCH_MAX_OPTIONS);
                 snprintf(e->option[e->noptions][0], 64, "%.*s", (int)(eq2 - val), val);
                 snprintf(e->option[e->noptions][1], 64, "%s", eq2 + 1);
                 e->noptions++;
@@ -278,7 +278,7 @@ void match_usage(FILE *out)
     fprintf(out,
             "usage: topochess match [--variant NAME] engine1=CMD engine2=CMD [key=value ...]\n"
             "  engine1=CMD, engine2=CMD  shell commands, or self[:SKILL] for this binary's uci\n"
-            "  option1=NAME=VALUE  a UCI option to set (repeatable)\n"
+            "  option1=NAME=VALUE  a UCI option to set (repeatable, up to 32 per engine)\n"
             "  proto1=, proto2=    uci (default) or cecp\n"
             "  name1=, name2=      names for the report and the PGN\n"
             "  skill1=, skill2=    a Skill Level to set (0-100)\n"

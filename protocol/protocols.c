@@ -99,6 +99,7 @@ static cache_entry *cache_take(proto_cache *c, const tc_variant_def *def, size_t
             tc_engine_set_threads(e->eng, threads))
             return NULL;
         tc_engine_set_style(e->eng, TC_STYLE_FULL);
+        tc_engine_reset_params(e->eng);
         tc_engine_use_builtin_net(e->eng);
         tc_engine_new_game(e->eng);
         e->in_use = true;

@@ -32,6 +32,7 @@ typedef struct proto_opts {
     proto_cache *cache; /* NULL: every variant and engine built afresh */
     int threads;        /* search threads at startup; 0: one */
     const char *eval_file; /* a net file to evaluate with (UCI's EvalFile); NULL: the built-in */
+    int tune;              /* UCI: list the search's parameters as options (tc_engine_param_info) */
 } proto_opts;
 
 /* Each reads commands from `in` until `quit` or end of input and writes

@@ -27,6 +27,8 @@
 
 /// The protocol's state: the variant and position that `position` built,
 /// the engine, and the search thread when one runs.
+#define UCI_MAX_PARAMS 64
+
 typedef struct uci_state {
     FILE *in, *out;
     pthread_mutex_t out_lock;
@@ -54,6 +56,8 @@ typedef struct uci_state {
     int style;  /* TC_STYLE_* from the Evaluation and Pruning options */
     char egtb_path[256]; /* EndgamePath */
     char eval_file[256]; /* EvalFile: a path, <built-in> or <none> */
+    bool tune;           /* uci --tune: the search's parameters are options */
+    int param[UCI_MAX_PARAMS]; /* their values (tc_engine_param_info order), kept across variants */
 } uci_state;
 
 static void say(uci_state *u, const char *fmt, ...)
@@ -279,6 +283,8 @@ static int use_variant(uci_state *u, const tc_variant_def *def, tc_error *err)
         return -1;
     tc_engine_set_style(u->eng, u->style);
     tc_engine_set_endgame_path(u->eng, u->egtb_path);
+    for (int i = 0; u->tune && i < UCI_MAX_PARAMS && tc_engine_param_info(i); i++)
+        tc_engine_set_param(u->eng, tc_engine_param_info(i)->name, u->param[i], err);
     u->def = *def;
     if (u->eval_file[0] && !ieq(u->eval_file, EVAL_BUILTIN))
         apply_eval_file(u); /* the new engine starts on its built-in net */
@@ -339,6 +345,10 @@ static void cmd_uci_hello(uci_state *u)
     say(u, "option name EndgamePath type string default <empty>");
     say(u, "option name EvalFile type string default " EVAL_BUILTIN);
     say(u, "option name UCI_Variant type combo default %s%s", u->def.name, vars ? vars : "");
+    for (int i = 0; u->tune && i < UCI_MAX_PARAMS && tc_engine_param_info(i); i++) {
+        const tc_param_info *pi = tc_engine_param_info(i);
+        say(u, "option name %s type spin default %d min %d max %d", pi->name, pi->def, pi->min, pi->max);
+    }
     free(vars);
     say(u, "uciok");
     say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng)); /* the built-in net, or why not */
@@ -356,6 +366,26 @@ static int join_words(char **tok, int from, int to, char *buf, size_t size)
         len += (size_t)w;
     }
     return 0;
+}
+
+/* A search parameter under --tune: false when name is none of them. */
+static bool set_param(uci_state *u, const char *name, const char *value, const char *clip)
+{
+    for (int i = 0; u->tune && i < UCI_MAX_PARAMS && tc_engine_param_info(i); i++) {
+        const tc_param_info *pi = tc_engine_param_info(i);
+        if (!ieq(name, pi->name))
+            continue;
+        long long x;
+        tc_error err;
+        if (parse_int(value, pi->min, pi->max, &x))
+            ERR(u, "setoption: %s needs a number from %d to %d, got '%s'", pi->name, pi->min, pi->max, clip);
+        else if (tc_engine_set_param(u->eng, pi->name, (int)x, &err))
+            ERR(u, "setoption: %s", err.msg);
+        else
+            u->param[i] = (int)x;
+        return true;
+    }
+    return false;
 }
 
 /* setoption name NAME [value VALUE]; NAME and VALUE may hold spaces. */
@@ -448,7 +478,7 @@ static void cmd_setoption(uci_state *u, char **tok, int n)
             ERR(u, "setoption: UCI_Variant: %s", err.msg); /* the library's text, the name in it cut */
         else if (ieq(u->eval_file, EVAL_BUILTIN)) /* else apply_eval_file said it */
             say(u, "info string evaluation: %s", tc_engine_eval_text(u->eng));
-    } else {
+    } else if (!set_param(u, name, value, clip)) {
         ERR(u, "setoption: unknown option '%s'", proto_clip(name, clip, sizeof clip));
     }
 }
@@ -667,6 +697,9 @@ int uci_loop_opts(FILE *in, FILE *out, const tc_variant_def *def, const proto_op
     u->multipv = 1;
     snprintf(u->eval_file, sizeof u->eval_file, "%s",
              opts && opts->eval_file && opts->eval_file[0] ? opts->eval_file : EVAL_BUILTIN);
+    u->tune = opts && opts->tune;
+    for (int i = 0; u->tune && i < UCI_MAX_PARAMS && tc_engine_param_info(i); i++)
+        u->param[i] = tc_engine_param_info(i)->def;
     tc_error err;
     tc_variant_def start = *def;
     if (use_variant(u, &start, &err)) {

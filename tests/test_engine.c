@@ -365,6 +365,91 @@ static void test_xboard_huge_clocks(void)
     free(out);
 }
 
+/* The search's parameters: listed with their ranges, set and refused by
+ * name, and read by the search (a changed reduction table changes the
+ * tree; back at the default the search is the fresh engine's again). */
+static void test_search_params(void)
+{
+    th_case("engine: search parameters for tuning");
+    int n = 0;
+    for (const tc_param_info *pi; (pi = tc_engine_param_info(n)); n++) {
+        CHECK(pi->name && pi->name[0] && pi->what && pi->what[0], "parameter %d has no name or meaning", n);
+        CHECK(pi->min <= pi->def && pi->def <= pi->max, "%s: default %d outside %d..%d", pi->name, pi->def,
+              pi->min, pi->max);
+        for (int j = 0; j < n; j++)
+            CHECK(strcmp(tc_engine_param_info(j)->name, pi->name), "%s listed twice", pi->name);
+    }
+    CHECK(n >= 10, "only %d parameters", n);
+    CHECK(tc_engine_param_info(-1) == NULL, "a parameter at -1");
+
+    tc_variant_def def;
+    tc_error err;
+    CHECK(tc_preset_find("torus", &def, &err) == 0, "no torus");
+    tc_variant *v = tc_variant_new(&def, &err);
+    tc_engine *e = v ? tc_engine_new(v, 4, 1) : NULL;
+    CHECK(e != NULL, "no engine");
+    if (!e) {
+        tc_variant_free(v);
+        return;
+    }
+    tc_limits lim = {0};
+    lim.depth = 7;
+    uint64_t fresh = tc_engine_search(e, &lim, NULL, NULL).nodes;
+
+    int x = 0;
+    CHECK(tc_engine_set_param(e, "LmrDiv", 150, &err) == 0, "LmrDiv 150 refused: %s", err.msg);
+    CHECK(tc_engine_get_param(e, "LmrDiv", &x) == 0 && x == 150, "LmrDiv reads %d", x);
+    tc_engine_new_game(e);
+    uint64_t changed = tc_engine_search(e, &lim, NULL, NULL).nodes;
+    CHECK(changed != fresh, "LmrDiv 150 searched the same %llu nodes", (unsigned long long)fresh);
+
+    CHECK(tc_engine_set_param(e, "LmrDiv", 99999, &err) == -1, "LmrDiv 99999 taken");
+    CHECK(strstr(err.msg, "LmrDiv") && strstr(err.msg, "99999"), "message: %s", err.msg);
+    CHECK(tc_engine_get_param(e, "LmrDiv", &x) == 0 && x == 150, "a refused value changed LmrDiv to %d", x);
+    CHECK(tc_engine_set_param(e, "NoSuch", 1, &err) == -1 && strstr(err.msg, "NoSuch"), "NoSuch: %s",
+          err.msg);
+    CHECK(tc_engine_get_param(e, "NoSuch", &x) == -1, "NoSuch read");
+
+    tc_engine_reset_params(e);
+    tc_engine_new_game(e);
+    uint64_t again = tc_engine_search(e, &lim, NULL, NULL).nodes;
+    CHECK(again == fresh, "after the reset %llu nodes, fresh %llu", (unsigned long long)again,
+          (unsigned long long)fresh);
+    tc_engine_free(e);
+    tc_variant_free(v);
+}
+
+/* `uci --tune` lists the parameters as spin options and takes them; plain
+ * uci neither lists nor takes them. */
+static void test_uci_tune(void)
+{
+    th_case("engine: uci --tune options");
+    proto_opts o = {0};
+    o.tune = 1;
+    th_proto_run run;
+    th_proto_script(uci_loop_opts, "chess", &o,
+                    "uci\nsetoption name lmrdiv value 300\nsetoption name LmrDiv value 5000\n"
+                    "setoption name RfpMargin value x\nsetoption name UCI_Variant value torus\n"
+                    "isready\nquit\n",
+                    &run);
+    const tc_param_info *first = tc_engine_param_info(0);
+    char want[160];
+    snprintf(want, sizeof want, "option name %s type spin default %d min %d max %d\n", first->name, first->def,
+             first->min, first->max);
+    CHECK(run.out && strstr(run.out, want), "no '%s' in:\n%s", want, run.out ? run.out : "");
+    CHECK(run.out && strstr(run.out, "error: setoption: LmrDiv needs a number from 100 to 450, got '5000'"),
+          "LmrDiv 5000 not refused:\n%s", run.out ? run.out : "");
+    CHECK(run.out && strstr(run.out, "error: setoption: RfpMargin needs a number"), "RfpMargin x not refused");
+    CHECK(run.out && !strstr(run.out, "setoption: LmrDiv needs a number from 100 to 450, got '300'"),
+          "lmrdiv 300 refused");
+    free(run.out);
+
+    char *out = run_loop(uci_loop_opts, "chess", "uci\nsetoption name LmrDiv value 300\nisready\nquit\n", NULL);
+    CHECK(out && !strstr(out, "option name LmrDiv"), "plain uci lists LmrDiv");
+    CHECK(out && strstr(out, "unknown option 'LmrDiv'"), "plain uci takes LmrDiv:\n%s", out ? out : "");
+    free(out);
+}
+
 /* ---------------------------------------------------------------- suite */
 
 void suite_engine(void)
@@ -378,6 +463,8 @@ void suite_engine(void)
     test_uci_no_moves();
     test_xboard();
     test_xboard_huge_clocks();
+    test_search_params();
+    test_uci_tune();
 
     check_mate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, NULL);
     check_mate("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, NULL);

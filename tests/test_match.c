@@ -108,6 +108,24 @@ static void test_args(void)
     char *two[] = {"engine=x", "movetime=10", "tc=5"};
     match_config_init(&cfg, &def);
     CHECK(match_parse_args(&cfg, 3, two, "s", &err), "two limits refused");
+    /* options: up to MATCH_MAX_OPTIONS an engine (SPSA sets every search
+     * parameter), the next refused with the limit */
+    char words[MATCH_MAX_OPTIONS + 2][32], *opts[MATCH_MAX_OPTIONS + 2];
+    snprintf(words[0], sizeof words[0], "engine=x");
+    for (int i = 1; i < MATCH_MAX_OPTIONS + 2; i++)
+        snprintf(words[i], sizeof words[i], "option1=P%d=%d", i, i);
+    for (int i = 0; i < MATCH_MAX_OPTIONS + 2; i++)
+        opts[i] = words[i];
+    match_config_init(&cfg, &def);
+    CHECK(match_parse_args(&cfg, MATCH_MAX_OPTIONS + 1, opts, "s", &err) == 0, "%d options: %s", MATCH_MAX_OPTIONS,
+          err.msg);
+    CHECK(cfg.eng[0].noptions == MATCH_MAX_OPTIONS && cfg.eng[1].noptions == 0 &&
+              !strcmp(cfg.eng[0].option[MATCH_MAX_OPTIONS - 1][0], "P32") &&
+              !strcmp(cfg.eng[0].option[MATCH_MAX_OPTIONS - 1][1], "32"),
+          "options kept: %d", cfg.eng[0].noptions);
+    match_config_init(&cfg, &def);
+    CHECK(match_parse_args(&cfg, MATCH_MAX_OPTIONS + 2, opts, "s", &err) && strstr(err.msg, "at most 32"),
+          "option %d: %s", MATCH_MAX_OPTIONS + 1, err.msg);
     char *badtc[] = {"engine=x", "tc=5+"};
     match_config_init(&cfg, &def);
     CHECK(match_parse_args(&cfg, 2, badtc, "s", &err), "tc=5+ refused");

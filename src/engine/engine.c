@@ -9,7 +9,6 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 
 void tc_limits_init(tc_limits *l) { memset(l, 0, sizeof *l); }
@@ -96,9 +95,7 @@ tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
         tc_engine_free(e);
         return NULL;
     }
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++)
-            e->lmr[d][m] = (int8_t)(0.75 + log((double)d) * log((double)m) / 2.25);
+    search_params_reset(e);
     tc_engine_use_builtin_net(e);
     return e;
 }

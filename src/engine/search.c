@@ -209,7 +209,7 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
             if (TC_MOVE_PROMO(m))
                 gain += eval_piece_value[TC_QUEEN] - 100;
             /* delta pruning: even winning this piece leaves us below alpha */
-            if (stand + gain + 200 < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
+            if (stand + gain + t->e->sp[SP_DELTA] < alpha && !(t->e->style & TC_STYLE_NO_PRUNING))
                 continue;
         }
         t->mh.stack_piece[ply + 1] = p->board[TC_MOVE_FROM(m)];
@@ -255,6 +255,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         return qsearch(t, alpha, beta, ply);
     tc_position *p = t->pos;
     tc_engine *e = t->e;
+    const int *sp = e->sp;
     bool pv = beta - alpha > 1, root = ply == 0;
     tc_move excluded = t->excluded[ply];
     count_node(t);
@@ -331,10 +332,11 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                                  bare_king(p, 0) != bare_king(p, 1));
     if (pruning && !pv && !in_check && !excluded && abs(beta) < MATE_BOUND) {
         /* reverse futility: far above beta at low depth */
-        if (!decided && depth <= 7 && eval - 80 * (depth - improving) >= beta && eval < MATE_BOUND)
+        if (!decided && depth <= sp[SP_RFP_DEPTH] && eval - sp[SP_RFP_MARGIN] * (depth - improving) >= beta &&
+            eval < MATE_BOUND)
             return eval;
         /* razoring: far below alpha, ask quiescence whether anything helps */
-        if (!decided && depth <= 3 && eval + 200 + 150 * depth <= alpha) {
+        if (!decided && depth <= 3 && eval + sp[SP_RAZOR_BASE] + sp[SP_RAZOR_DEPTH] * depth <= alpha) {
             int q = qsearch(t, alpha, alpha + 1, ply);
             if (aborting(t))
                 return 0;
@@ -342,9 +344,10 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 return q;
         }
         /* null move: not with only king and pawns (zugzwang), not twice */
-        if (!decided && depth >= 3 && eval >= beta && static_eval >= beta - 20 * depth + 160 &&
+        if (!decided && depth >= 3 && eval >= beta &&
+            static_eval >= beta - sp[SP_NMP_DEPTH] * depth + sp[SP_NMP_BASE] &&
             !t->null_at[ply] && has_pieces(p, p->side)) {
-            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            int r = 3 + depth / 4 + ((eval - beta) / sp[SP_NMP_DIV] < 3 ? (eval - beta) / sp[SP_NMP_DIV] : 3);
             tc_make_null(p);
             t->null_at[ply + 1] = true;
             t->mh.stack_piece[ply + 1] = 0;
@@ -358,7 +361,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         }
         /* probcut: a capture that beats beta by a margin in a shallow
          * search very likely beats beta in the full one */
-        int pc_beta = beta + 200 - 50 * improving;
+        int pc_beta = beta + sp[SP_PROBCUT_MARGIN] - sp[SP_PROBCUT_IMPROVING] * improving;
         if (depth >= 5 && !(tt_hit && te.depth >= depth - 3 && tt_score < pc_beta)) {
             int n = tc_gen_noisy(p, t->moves[ply]);
             score_moves(t, ply, n, tt_move, true);
@@ -414,13 +417,14 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         if (pruning && !root && best > -MATE_BOUND) {
             bool drop = false;
             if (quiet) {
-                drop = !in_check && ((!pv && depth <= 4 && searched >= 3 + depth * depth * (improving ? 2 : 1)) ||
-                                     (lmr_depth <= 3 && hist < -3000 * depth) ||
-                                     (lmr_depth <= 7 && !see_ge(p, m, -25 * lmr_depth * lmr_depth)));
-                futile = !in_check && !decided && lmr_depth <= 5 && static_eval + 100 + 110 * lmr_depth <= alpha &&
-                         alpha < MATE_BOUND;
+                drop = !in_check &&
+                       ((!pv && depth <= 4 && searched >= sp[SP_LMP_BASE] + depth * depth * (improving ? 2 : 1)) ||
+                        (lmr_depth <= 3 && hist < -sp[SP_HIST_PRUNE] * depth) ||
+                        (lmr_depth <= 7 && !see_ge(p, m, -sp[SP_SEE_QUIET] * lmr_depth * lmr_depth)));
+                futile = !in_check && !decided && lmr_depth <= 5 &&
+                         static_eval + sp[SP_FUT_BASE] + sp[SP_FUT_DEPTH] * lmr_depth <= alpha && alpha < MATE_BOUND;
             } else if (depth <= 6 && t->scores[ply][i] < SC_GOOD / 2) {
-                drop = !see_ge(p, m, -90 * depth);
+                drop = !see_ge(p, m, -sp[SP_SEE_NOISY] * depth);
             }
             if (drop && !quiet)
                 continue;
@@ -431,7 +435,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         int ext = 0;
         if (!root && m == tt_move && !futile && depth >= 7 && !excluded && te.depth >= depth - 3 &&
             te.bound != TT_UPPER && abs(tt_score) < MATE_BOUND && ply < 2 * t->root_depth) {
-            int sbeta = tt_score - 2 * depth;
+            int sbeta = tt_score - sp[SP_SE_MARGIN] * depth / 8;
             t->excluded[ply] = m;
             int s = negamax(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
             t->excluded[ply] = 0;
@@ -487,7 +491,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 if (tt_move && !quiet_move(p, tt_move))
                     r++;
                 if (quiet)
-                    r -= hist / 8000;
+                    r -= hist / sp[SP_LMR_HIST];
                 else
                     r = r > 1 ? r - 1 : r;
                 if (r > nd - 1)
@@ -603,7 +607,7 @@ static int root_list(search_thread *t)
 static int search_line(search_thread *t, int depth, int prev, int line)
 {
     tc_engine *e = t->e;
-    int alpha = -INF, beta = INF, window = 20, score;
+    int alpha = -INF, beta = INF, window = e->sp[SP_ASP_WINDOW], score;
     if (depth >= 5 && abs(prev) < MATE_BOUND) {
         alpha = prev - window;
         beta = prev + window;

@@ -25,6 +25,38 @@
 #define POLL_MASK 1023
 #define EVAL_CACHE 16384 /* entries per thread, a power of two (256 KiB: faster than 1 MiB, see search.md) */
 
+/* The search's tunable parameters (margins, reductions, windows), each
+ * with its default (the value every test of docs/engine.md was played
+ * with), its range and what it is, in the units the search reads.
+ * X(ID, name, default, min, max, what); the names are UCI option names
+ * (`topochess uci --tune`) and SPSA's (bench/spsa). */
+#define SEARCH_PARAMS(X)                                                                                     \
+    X(RFP_MARGIN, "RfpMargin", 80, 30, 200, "reverse futility: centipawns a ply above beta")               \
+    X(RFP_DEPTH, "RfpDepth", 7, 3, 12, "reverse futility: deepest ply")                                     \
+    X(RAZOR_BASE, "RazorBase", 200, 50, 500, "razoring: centipawns below alpha")                            \
+    X(RAZOR_DEPTH, "RazorDepth", 150, 40, 400, "razoring: and centipawns a ply")                            \
+    X(NMP_BASE, "NullBase", 160, 0, 400, "null move: the static value may be this much below beta")         \
+    X(NMP_DEPTH, "NullDepth", 20, 0, 60, "null move: less so by this much a ply")                           \
+    X(NMP_DIV, "NullDiv", 200, 80, 500, "null move: one more ply of reduction per this much above beta")    \
+    X(PROBCUT_MARGIN, "ProbcutMargin", 200, 60, 500, "ProbCut: centipawns above beta")                      \
+    X(PROBCUT_IMPROVING, "ProbcutImproving", 50, 0, 150, "ProbCut: less when improving")                    \
+    X(LMP_BASE, "LmpBase", 3, 1, 10, "late-move pruning: quiet moves kept at depth 0")                       \
+    X(HIST_PRUNE, "HistPrune", 3000, 500, 10000, "history pruning: below minus this a ply")                 \
+    X(SEE_QUIET, "SeeQuiet", 25, 5, 100, "exchange pruning of quiet moves: loss a ply squared")             \
+    X(FUT_BASE, "FutBase", 100, 20, 300, "futility of quiet moves: centipawns")                             \
+    X(FUT_DEPTH, "FutDepth", 110, 30, 300, "futility: and centipawns a ply")                                \
+    X(SEE_NOISY, "SeeNoisy", 90, 20, 250, "exchange pruning of captures: loss a ply")                       \
+    X(SE_MARGIN, "SingularMargin", 16, 4, 48, "singular extension: eighths of a centipawn a ply below")     \
+    X(LMR_BASE, "LmrBase", 75, 0, 200, "reduction table: hundredths of a ply added")                        \
+    X(LMR_DIV, "LmrDiv", 225, 100, 450, "reduction table: log(depth) log(moves) over hundredths this")      \
+    X(LMR_HIST, "LmrHistory", 8000, 2000, 24000, "reduction: one ply less per this much history")           \
+    X(DELTA, "QsDelta", 200, 50, 500, "quiescence delta pruning: centipawns")                               \
+    X(ASP_WINDOW, "AspWindow", 20, 5, 80, "aspiration window: first half-width")
+
+#define SP_ENUM(id, name, def, lo, hi, what) SP_##id,
+enum { SEARCH_PARAMS(SP_ENUM) SP_COUNT };
+#undef SP_ENUM
+
 /// A cached static evaluation, keyed by the full Zobrist key.
 typedef struct {
     uint64_t key;
@@ -82,8 +114,9 @@ struct tc_engine {
     tc_position *root;
     atomic_bool stop;
     atomic_bool halt; /* tc_engine_stop was called (stop also means a limit hit) */
-    int8_t lmr[64][64];
-    int style; /* TC_STYLE_* flags */
+    int8_t lmr[64][64]; /* from sp[SP_LMR_BASE] and sp[SP_LMR_DIV] */
+    int sp[SP_COUNT];   /* the search's parameters (SEARCH_PARAMS) */
+    int style;          /* TC_STYLE_* flags */
     struct egtb_cache *egtb; /* solved endings (egtb_probe.c) */
     tc_poll_fn poll; /* asked every POLL_MASK+1 nodes whether to stop */
     void *poll_ctx;
@@ -130,6 +163,10 @@ static inline void search_unmake(search_thread *t)
     else
         tc_unmake_move(t->pos);
 }
+
+/* params.c: the parameters back to their defaults, the reduction table
+ * made from them. */
+void search_params_reset(tc_engine *e);
 
 /* evaluate.c: the static evaluation the search uses (material, net or
  * hand-written, as the engine is set), centipawns for the side to move. */
