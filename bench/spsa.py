@@ -113,7 +113,9 @@ def main():
 
     N = args.iterations
     A = 0.1 * N
-    c_end = {n: max(1.0, (known[n][2] - known[n][1]) / 20) for n in names}
+    lo = {n: known[n][1] for n in names}
+    hi = {n: known[n][2] for n in names}
+    c_end = {n: max(1.0, (hi[n] - lo[n]) / 20) for n in names}
     c0 = {n: c_end[n] * N ** GAMMA for n in names}
     a0 = {n: args.r_end * c_end[n] ** 2 * (A + N) ** ALPHA for n in names}
     os.makedirs(args.out, exist_ok=True)
@@ -128,8 +130,6 @@ def main():
             ck = {n: c0[n] / (k + 1) ** GAMMA for n in names}
             ak = {n: a0[n] / (A + k + 1) ** ALPHA for n in names}
             delta = {n: rng.choice((-1, 1)) for n in names}
-            lo = {n: known[n][1] for n in names}
-            hi = {n: known[n][2] for n in names}
             plus = {n: min(hi[n], max(lo[n], round(theta[n] + ck[n] * delta[n]))) for n in names}
             minus = {n: min(hi[n], max(lo[n], round(theta[n] - ck[n] * delta[n]))) for n in names}
             w, l, d = play(args, plus, minus, args.seed * 100000 + k)

@@ -25,10 +25,10 @@
  * node (a perft 3 is a few milliseconds even on 16x16 boards). */
 #define PERFT_LEAF_DEPTH 3
 
+#define UCI_MAX_PARAMS 64 /* search parameters kept under --tune (tc_engine_param_info) */
+
 /// The protocol's state: the variant and position that `position` built,
 /// the engine, and the search thread when one runs.
-#define UCI_MAX_PARAMS 64
-
 typedef struct uci_state {
     FILE *in, *out;
     pthread_mutex_t out_lock;

@@ -95,7 +95,7 @@ tc_engine *tc_engine_new(const tc_variant *v, size_t hash_mb, int threads)
         tc_engine_free(e);
         return NULL;
     }
-    search_params_reset(e);
+    tc_engine_reset_params(e); /* params.c: the defaults and the reduction table */
     tc_engine_use_builtin_net(e);
     return e;
 }

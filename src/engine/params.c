@@ -23,14 +23,12 @@ static void make_lmr(tc_engine *e)
         }
 }
 
-void search_params_reset(tc_engine *e)
+void tc_engine_reset_params(tc_engine *e)
 {
     for (int i = 0; i < SP_COUNT; i++)
         e->sp[i] = params[i].def;
     make_lmr(e);
 }
-
-void tc_engine_reset_params(tc_engine *e) { search_params_reset(e); }
 
 const tc_param_info *tc_engine_param_info(int i) { return i >= 0 && i < SP_COUNT ? &params[i] : NULL; }
 

@@ -164,10 +164,6 @@ static inline void search_unmake(search_thread *t)
         tc_unmake_move(t->pos);
 }
 
-/* params.c: the parameters back to their defaults, the reduction table
- * made from them. */
-void search_params_reset(tc_engine *e);
-
 /* evaluate.c: the static evaluation the search uses (material, net or
  * hand-written, as the engine is set), centipawns for the side to move. */
 int engine_static_eval(search_thread *t);
