@@ -30,6 +30,8 @@
 #                        sprt with this build set so (`uci --tune`)
 # Environment: NODES (default 4000), GAMES (default 60), MOVETIME (100),
 # FSF_NODES (10000), SEED (5), CONCURRENCY (1), SPRT (0,20,0.05,0.05, for sprt),
+# SPRT_PRIOR (sprt: the Ptnml counts of an earlier run of the same test, which
+# this run continues; give a new SEED),
 # SPEED_NODES (1500000), RUNS (5). PGN and logs go to bench/out/.
 # SMOKE=1 with no mode (make bench-smoke): every mode at 2 games and 200 nodes
 # (20 ms), this build as its own base, one sweep of the tuner, in a scratch
@@ -59,7 +61,7 @@ if [ "${SMOKE:-0}" = 1 ] && [ -z "$mode" ]; then
   for m in fsf stockfish levels; do "$0" "$m" "$([ $m = fsf ] && echo 1 || echo 1500)"; done
   "$0" tune 1
   "$0" spsa --smoke
-  TC_OPTIONS="RfpMargin=81" "$0" sprt "$TC" torus
+  TC_OPTIONS="RfpMargin=81" SPRT_PRIOR=0,1,2,1,0 "$0" sprt "$TC" torus
   exit 0
 fi
 mkdir -p "$OUT"
@@ -69,7 +71,7 @@ run() { # name, then match arguments
   shift
   echo "== $name"
   nice -n 10 "$TC" match "$@" $ADJ concurrency="$CONCURRENCY" pgn="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
-  grep -E "^(Score|Elo|SPRT|Ptnml)" "$OUT/$name.log" | tail -n 4
+  grep -E "^(Score|Elo|SPRT|Ptnml)" "$OUT/$name.log" | tail -n "$([ -z "${SPRT_PRIOR:-}" ] && echo 4 || echo 5)"
 }
 
 case "$mode" in
@@ -87,6 +89,7 @@ sprt)
       new=(engine1="'$(realpath "$TC")' uci --tune")
       for o in $TC_OPTIONS; do new+=("option1=$o"); done
     fi
+    [ -z "${SPRT_PRIOR:-}" ] || new+=("sprt-prior=$SPRT_PRIOR")
     run "sprt-$v" --variant "$v" "${new[@]}" name1=new engine2="$base uci" name2=base nodes="$NODES" \
       games="$GAMES" openings=$((GAMES / 2)) balance=50 seed="$SEED" sprt="$SPRT"
   done

@@ -338,16 +338,19 @@ static void record_pair(match_state *m, int index, int outcome)
     const match_sprt *t = &m->cfg->sprt;
     if (!t->on)
         return;
-    int pairs = 0;
-    for (int i = 0; i < 5; i++)
-        pairs += m->penta.n[i];
-    double llr = match_sprt_llr_penta(&m->penta, t->elo0, t->elo1);
+    match_penta all = match_sprt_pairs(t, &m->penta);
+    int pairs = 0, own = 0;
+    for (int i = 0; i < 5; i++) {
+        pairs += all.n[i];
+        own += m->penta.n[i];
+    }
+    double llr = match_sprt_llr_penta(&all, t->elo0, t->elo1);
     /* the normal approximation needs a sample: no decision on a handful
      * of pairs, whose variance is mostly the regularisation */
     if (pairs >= MATCH_SPRT_MIN_PAIRS && match_sprt_decide(t, llr) && !m->decided) {
         m->decided = 1;
-        fprintf(m->log, "SPRT decided after %d game pairs; games under way finish\n", pairs);
-    } else if (pairs % 10 == 0) {
+        fprintf(m->log, "SPRT decided after %d game pairs; games under way finish\n", own);
+    } else if (own % 10 == 0) {
         match_print_summary(&m->score, m->names[0], m->names[1], m->log);
         match_print_sprt(t, &m->penta, m->log);
     }

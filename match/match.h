@@ -40,16 +40,20 @@ typedef struct match_adjudication {
 
 /// Sequential probability ratio test: H0 "elo <= elo0" against H1 "elo >=
 /// elo1" (logistic Elo), with error rates alpha and beta.
-typedef struct match_sprt {
-    int on;
-    double elo0, elo1, alpha, beta;
-} match_sprt;
-
 /// Game-pair results (both colours of one opening), the pentanomial
 /// counts: index = points of engine 1 in the pair times 2 (0, 1/2, ... 2).
 typedef struct match_penta {
     int n[5];
 } match_penta;
+
+typedef struct match_sprt {
+    int on;
+    double elo0, elo1, alpha, beta;
+    /* sprt-prior=: the pair counts of an earlier run of the same test
+     * (same engines and settings, other openings) that this match
+     * continues; the SPRT decides on both runs' pairs together */
+    match_penta prior;
+} match_sprt;
 
 /// Everything `topochess match` was told, with defaults filled in by
 /// match_config_init. Times are in milliseconds.
@@ -132,7 +136,11 @@ void match_sprt_bounds(const match_sprt *t, double *lower, double *upper);
  * this many pairs. */
 #define MATCH_SPRT_MIN_PAIRS 10
 int match_sprt_decide(const match_sprt *t, double llr);
-void match_print_sprt(const match_sprt *t, const match_penta *p, FILE *log);
+/* The pairs the SPRT decides on: this match's and the prior's. */
+match_penta match_sprt_pairs(const match_sprt *t, const match_penta *own);
+/* The SPRT line and the pair counts it was computed from (this match's
+ * pairs `own` and the prior's). */
+void match_print_sprt(const match_sprt *t, const match_penta *own, FILE *log);
 
 /* Elo difference for a score fraction in (0, 1); +-INFINITY at 1 and 0. */
 double match_elo(double score);

@@ -189,6 +189,12 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
                 !(t->elo1 > t->elo0) || !(t->alpha > 0 && t->alpha < 0.5) || !(t->beta > 0 && t->beta < 0.5))
                 return bad(err, "sprt=%s: expected ELO0,ELO1,ALPHA,BETA with elo0 < elo1 and 0 < alpha, beta < 0.5", val);
             t->on = 1;
+        } else if (!strcmp(key, "sprt-prior")) {
+            long a[5];
+            if (parse_list(key, val, 5, a, err))
+                return -1;
+            for (int j = 0; j < 5; j++)
+                cfg->sprt.prior.n[j] = (int)a[j];
         } else if (!strcmp(key, "resign")) {
             long a[2];
             if (parse_list(key, val, 2, a, err))
@@ -252,6 +258,9 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
         if (r)
             return -1;
     }
+    const int *prior = cfg->sprt.prior.n;
+    if (!cfg->sprt.on && prior[0] + prior[1] + prior[2] + prior[3] + prior[4] > 0)
+        return bad(err, "sprt-prior= continues an SPRT: give sprt= too");
     if (!cfg->eng[0].cmd[0] || !cfg->eng[1].cmd[0])
         return bad(err, "give both engines: engine1=CMD engine2=CMD (or engine=CMD for both)");
     if (!glob.kind)
@@ -295,6 +304,8 @@ void match_usage(FILE *out)
             "  openings=FILE       one FEN or one move list per line; .epd (FEN first\n"
             "                      fields) or .pgn (each game's moves, plies= caps them)\n"
             "  sprt=ELO0,ELO1,ALPHA,BETA   stop when the SPRT (pentanomial GSPRT) decides\n"
+            "  sprt-prior=N0,N1,N2,N3,N4   continue an earlier run of the same SPRT: its\n"
+            "                      pair counts (the Ptnml line of its log) count too\n"
             "  resign=MOVES,CP     adjudicate a win when both engines score it >= CP for\n"
             "                      MOVES moves each\n"
             "  draw=MOVENUMBER,MOVES,CP   adjudicate a draw after MOVENUMBER when both\n"

@@ -56,7 +56,7 @@ static void test_sprt(void)
     match_penta none = {{0, 0, 0, 0, 0}};
     CHECK(match_sprt_llr_penta(&none, 0, 5) == 0, "no pairs, no evidence");
 
-    match_sprt t = {1, 0, 5, 0.05, 0.05};
+    match_sprt t = {1, 0, 5, 0.05, 0.05, {{0, 0, 0, 0, 0}}};
     double lo, hi;
     match_sprt_bounds(&t, &lo, &hi);
     CHECK(near(lo, -2.94444, 1e-4) && near(hi, 2.94444, 1e-4), "bounds %.5f %.5f", lo, hi);
@@ -69,6 +69,26 @@ static void test_sprt(void)
     match_penta lost = {{3, 0, 0, 0, 0}};
     double l = match_sprt_llr_penta(&lost, 0, 5);
     CHECK(isfinite(l) && l < lo, "three lost pairs: %.3f", l);
+
+    th_case("match: an SPRT continued from an earlier run's pairs");
+    /* the continued test decides on both runs' pairs: the sum of `up`
+     * and `down` is the sample {30, 100, 200, 100, 30}, even */
+    match_sprt cont = {1, 0, 5, 0.05, 0.05, up};
+    match_penta all = match_sprt_pairs(&cont, &down);
+    CHECK(all.n[0] == 30 && all.n[1] == 100 && all.n[2] == 200 && all.n[3] == 100 && all.n[4] == 30,
+          "pairs %d %d %d %d %d", all.n[0], all.n[1], all.n[2], all.n[3], all.n[4]);
+    double even = match_sprt_llr_penta(&all, 0, 5);
+    CHECK(even < a && even > b, "llr of both runs %.5f between %.5f and %.5f", even, b, a);
+    FILE *out = tmpfile();
+    match_print_sprt(&cont, &down, out);
+    char *text = th_read_stream(out);
+    fclose(out);
+    char want[64];
+    snprintf(want, sizeof want, "SPRT: llr %.2f ", even);
+    CHECK(text && strstr(text, "SPRT counts 230 earlier pairs (sprt-prior) and this match's 230") && strstr(text, want) &&
+              strstr(text, "Ptnml(0-2): 30, 100, 200, 100, 30"),
+          "%s", text ? text : "");
+    free(text);
 }
 
 static void test_pairs(void)
@@ -145,6 +165,14 @@ static void test_args(void)
     CHECK(cfg.adj.resign_moves == 3 && cfg.adj.resign_cp == 700, "resign");
     CHECK(cfg.adj.draw_movenumber == 40 && cfg.adj.draw_moves == 8 && cfg.adj.draw_cp == 10, "draw");
     CHECK(cfg.balance_cp == 30 && cfg.balance_depth == 4, "balance");
+    char *prior[] = {"engine=x", "sprt-prior=1,2,30,4,5", "sprt=0,10,0.05,0.05"};
+    match_config_init(&cfg, &def);
+    CHECK(match_parse_args(&cfg, 3, prior, "s", &err) == 0, "%s", err.msg);
+    CHECK(cfg.sprt.prior.n[0] == 1 && cfg.sprt.prior.n[2] == 30 && cfg.sprt.prior.n[4] == 5 && cfg.sprt.elo1 == 10,
+          "sprt-prior before sprt= is kept");
+    char *lone_prior[] = {"engine=x", "sprt-prior=1,2,3,4,5"};
+    match_config_init(&cfg, &def);
+    CHECK(match_parse_args(&cfg, 2, lone_prior, "s", &err) && strstr(err.msg, "give sprt="), "%s", err.msg);
     char *one[] = {"engine=x", "movetime2=300"};
     match_config_init(&cfg, &def);
     CHECK(match_parse_args(&cfg, 2, one, "s", &err) == 0, "%s", err.msg);
@@ -152,7 +180,8 @@ static void test_args(void)
     const char *refused[][2] = {{"sprt=5,0,0.05,0.05", "ELO0"}, {"sprt=0,5,0.05", "ELO0"},
                                 {"sprt=0,5,0.7,0.05", "alpha"}, {"resign=3", "2 whole numbers"},
                                 {"draw=40,8", "3 whole numbers"}, {"draw=40,-8,10", "3 whole numbers"},
-                                {"nodes1=0", "nodes1=0"}};
+                                {"nodes1=0", "nodes1=0"}, {"sprt-prior=1,2,3,4", "5 whole numbers"},
+                                {"sprt-prior=1,2,-3,4,5", "5 whole numbers"}};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         char *args[] = {"engine=x", (char *)refused[i][0]};
         match_config_init(&cfg, &def);
@@ -392,6 +421,18 @@ static void test_runner_features(void)
           played, s.losses);
     CHECK(pt.n[0] * 2 == played, "pairs: %d lost of %d games", pt.n[0], played);
     CHECK(log && strstr(log, "H0 was accepted") && strstr(log, "SPRT: llr"), "log: %s", log ? log : "");
+    free(log);
+
+    th_case("match: a continued SPRT weighs the earlier pairs");
+    /* the same lopsided match, continuing a run whose 8 pairs were all
+     * won: the SPRT needs more lost pairs to outweigh them */
+    char *cont[] = {"sprt=0,10,0.05,0.05", "games=200", "sprt-prior=0,0,0,0,8"};
+    log = shuffle_match(0, 0, "never", cont, 3, &s, &pt, &status);
+    int more = s.wins + s.losses + s.draws;
+    CHECK(status == 0 && s.losses == more && more > played && more < 200, "played %d (without the prior %d)", more,
+          played);
+    CHECK(log && strstr(log, "H0 was accepted") && strstr(log, "SPRT counts 8 earlier pairs"), "log: %s",
+          log ? log : "");
     free(log);
 }
 
