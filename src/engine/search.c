@@ -163,13 +163,14 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
     bool in_check = tc_in_check(p);
     tt_entry te;
     tc_move tt_move = 0;
-    bool pv = beta - alpha > 1;
-    if (tt_probe(&t->e->tt, p->key, &te)) {
+    bool pv = beta - alpha > 1, tt_hit = tt_probe(&t->e->tt, p->key, &te);
+    int tt_score = 0;
+    if (tt_hit) {
         tt_move = te.move;
-        int s = tt_score_from(te.score, ply);
-        if (!pv && (te.bound == TT_EXACT || (te.bound == TT_LOWER && s >= beta) ||
-                    (te.bound == TT_UPPER && s <= alpha)))
-            return s;
+        tt_score = tt_score_from(te.score, ply);
+        if (!pv && (te.bound == TT_EXACT || (te.bound == TT_LOWER && tt_score >= beta) ||
+                    (te.bound == TT_UPPER && tt_score <= alpha)))
+            return tt_score;
     }
 
     int best, stand = -INF, orig_alpha = alpha;
@@ -180,6 +181,11 @@ static int qsearch(search_thread *t, int alpha, int beta, int ply)
         int32_t *cs[3];
         corr_slots(&t->mh, p, cs);
         stand = corrected_by(cs, evaluate(t));
+        /* a hash bound tighter than the static value is a better guess */
+        if (tt_hit && abs(tt_score) < MATE_BOUND &&
+            (te.bound == TT_EXACT || (te.bound == TT_LOWER && tt_score > stand) ||
+             (te.bound == TT_UPPER && tt_score < stand)))
+            stand = tt_score;
         if (stand >= beta) {
             if (!tt_move)
                 tt_store(&t->e->tt, p->key, 0, tt_score_to(stand, ply), 0, TT_LOWER);

@@ -438,6 +438,10 @@ int tc_tactic_find(tc_engine *e, const tc_position *p, const tc_tactic_options *
         out->depth_confirmed = conf.l1.depth;
         out->key = tc_key(q);
         why = build_line(e, q, o, deep, conf.l1.move, conf.l1.mate > 0, paths, out);
+        /* a material win must not be a horizon effect: the confirming
+         * search sees at least two plies past the line's last move */
+        if (!why && !out->mate && out->depth_confirmed < out->nline + 2)
+            why = "the confirming search does not see two plies past the line";
     }
     tc_position_free(q);
     free(paths);
