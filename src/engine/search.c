@@ -618,16 +618,21 @@ static int search_line(search_thread *t, int depth, int prev, int line)
         alpha = prev - window;
         beta = prev + window;
     }
+    int fail_highs = 0; /* after a fail high the root goes shallower, by up to 3 plies */
     for (;;) {
-        score = negamax(t, alpha, beta, depth, 0, false);
+        int d = depth - fail_highs > 1 ? depth - fail_highs : 1;
+        score = negamax(t, alpha, beta, d, 0, false);
         if (aborting(t))
             break;
         if (score <= alpha) {
+            fail_highs = 0;
             beta = (alpha + beta) / 2;
             alpha = score - window > -INF ? score - window : -INF;
             if (search_now_ms() - e->start_ms > 1000)
                 report(t, depth, score, TC_BOUND_UPPER, line);
         } else if (score >= beta) {
+            if (fail_highs < 3)
+                fail_highs++;
             beta = score + window < INF ? score + window : INF;
             if (search_now_ms() - e->start_ms > 1000)
                 report(t, depth, score, TC_BOUND_LOWER, line);
