@@ -320,6 +320,9 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
         improving = static_eval > t->static_eval[ply - 4];
     t->mh.killers[ply + 1][0] = t->mh.killers[ply + 1][1] = 0;
     t->excluded[ply + 1] = 0;
+    t->cutoffs[ply + 2] = 0;
+    if (root)
+        t->cutoffs[1] = 0;
 
     bool pruning = !(e->style & TC_STYLE_NO_PRUNING);
     /* a decided node (the static value, or the whole window, about a queen
@@ -496,6 +499,9 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                     r--;
                 if (tt_move && !quiet_move(p, tt_move))
                     r++;
+                /* the nodes beside the child kept failing high */
+                if (t->cutoffs[ply + 1] > 3)
+                    r++;
                 if (quiet)
                     r -= hist / sp[SP_LMR_HIST];
                 else
@@ -524,6 +530,7 @@ static int negamax(search_thread *t, int alpha, int beta, int depth, int ply, bo
                 alpha = s;
                 update_pv(t, ply, m);
                 if (s >= beta) {
+                    t->cutoffs[ply]++;
                     if (quiet)
                         history_update_quiets(&t->mh, p, ply, depth, m, quiets, nquiets);
                     history_update_captures(&t->mh, p, depth, quiet ? 0 : m, caps, ncaps);

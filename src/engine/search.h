@@ -77,6 +77,7 @@ typedef struct search_thread {
     int pv_len[MAX_PLY + 1];
     int static_eval[MAX_PLY + 1];
     bool null_at[MAX_PLY + 1]; /* the move into this ply was a null move */
+    int cutoffs[MAX_PLY + 2];  /* beta cutoffs among the nodes at this ply under one grandparent */
     nnue_state *nn; /* the net's accumulators when a net evaluates, else NULL */
     tc_move excluded[MAX_PLY + 1]; /* singular search: the move left out */
     tc_move root_moves[TC_MAX_MOVES]; /* searchmoves / MultiPV: roots allowed */
