@@ -339,11 +339,7 @@ static void record_pair(match_state *m, int index, int outcome)
     if (!t->on)
         return;
     match_penta all = match_sprt_pairs(t, &m->penta);
-    int pairs = 0, own = 0;
-    for (int i = 0; i < 5; i++) {
-        pairs += all.n[i];
-        own += m->penta.n[i];
-    }
+    int pairs = match_penta_total(&all), own = match_penta_total(&m->penta);
     double llr = match_sprt_llr_penta(&all, t->elo0, t->elo1);
     /* the normal approximation needs a sample: no decision on a handful
      * of pairs, whose variance is mostly the regularisation */

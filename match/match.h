@@ -38,14 +38,14 @@ typedef struct match_adjudication {
     int draw_movenumber, draw_moves, draw_cp;
 } match_adjudication;
 
-/// Sequential probability ratio test: H0 "elo <= elo0" against H1 "elo >=
-/// elo1" (logistic Elo), with error rates alpha and beta.
 /// Game-pair results (both colours of one opening), the pentanomial
 /// counts: index = points of engine 1 in the pair times 2 (0, 1/2, ... 2).
 typedef struct match_penta {
     int n[5];
 } match_penta;
 
+/// Sequential probability ratio test: H0 "elo <= elo0" against H1 "elo >=
+/// elo1" (logistic Elo), with error rates alpha and beta.
 typedef struct match_sprt {
     int on;
     double elo0, elo1, alpha, beta;
@@ -136,6 +136,8 @@ void match_sprt_bounds(const match_sprt *t, double *lower, double *upper);
  * this many pairs. */
 #define MATCH_SPRT_MIN_PAIRS 10
 int match_sprt_decide(const match_sprt *t, double llr);
+/* The number of pairs counted in p. */
+int match_penta_total(const match_penta *p);
 /* The pairs the SPRT decides on: this match's and the prior's. */
 match_penta match_sprt_pairs(const match_sprt *t, const match_penta *own);
 /* The SPRT line and the pair counts it was computed from (this match's

@@ -258,8 +258,7 @@ int match_parse_args(match_config *cfg, int argc, char **argv, const char *self,
         if (r)
             return -1;
     }
-    const int *prior = cfg->sprt.prior.n;
-    if (!cfg->sprt.on && prior[0] + prior[1] + prior[2] + prior[3] + prior[4] > 0)
+    if (!cfg->sprt.on && match_penta_total(&cfg->sprt.prior) > 0)
         return bad(err, "sprt-prior= continues an SPRT: give sprt= too");
     if (!cfg->eng[0].cmd[0] || !cfg->eng[1].cmd[0])
         return bad(err, "give both engines: engine1=CMD engine2=CMD (or engine=CMD for both)");

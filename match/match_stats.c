@@ -110,6 +110,11 @@ int match_sprt_decide(const match_sprt *t, double llr)
     return llr >= hi ? 1 : llr <= lo ? -1 : 0;
 }
 
+int match_penta_total(const match_penta *p)
+{
+    return p->n[0] + p->n[1] + p->n[2] + p->n[3] + p->n[4];
+}
+
 match_penta match_sprt_pairs(const match_sprt *t, const match_penta *own)
 {
     match_penta all;
@@ -124,13 +129,11 @@ void match_print_sprt(const match_sprt *t, const match_penta *own, FILE *log)
     const match_penta *p = &all;
     double lo, hi, llr = match_sprt_llr_penta(p, t->elo0, t->elo1);
     match_sprt_bounds(t, &lo, &hi);
-    int earlier = t->prior.n[0] + t->prior.n[1] + t->prior.n[2] + t->prior.n[3] + t->prior.n[4];
-    int d = earlier + own->n[0] + own->n[1] + own->n[2] + own->n[3] + own->n[4] >= MATCH_SPRT_MIN_PAIRS
-                ? match_sprt_decide(t, llr)
-                : 0;
+    int earlier = match_penta_total(&t->prior);
+    int d = match_penta_total(p) >= MATCH_SPRT_MIN_PAIRS ? match_sprt_decide(t, llr) : 0;
     if (earlier)
         fprintf(log, "SPRT counts %d earlier pairs (sprt-prior) and this match's %d\n", earlier,
-                own->n[0] + own->n[1] + own->n[2] + own->n[3] + own->n[4]);
+                match_penta_total(own));
     fprintf(log, "SPRT: llr %.2f (%.1f%%), lbound %.2f, ubound %.2f, elo0 %g elo1 %g alpha %g beta %g%s\n", llr,
             100.0 * llr / hi, lo, hi, t->elo0, t->elo1, t->alpha, t->beta,
             d > 0 ? " - H1 was accepted" : d < 0 ? " - H0 was accepted" : "");
