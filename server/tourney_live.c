@@ -18,23 +18,21 @@ typedef struct twatch {
     srv_sse_queue q;
     char tid[TP_TOURNEY_ID_LEN + 1];
     char addr[48];
+    /* The version of the last state this stream was sent. Every change of
+     * a tournament is followed by a bump of its version, and a state is read
+     * version first: a stream is sent a state only when its version is newer
+     * than the last it was sent. So versions only grow on a stream, and a
+     * state read between a change and its bump waits for the bump's state
+     * (which has the change). */
+    long long version;
     struct twatch *next;
 } twatch;
-
-/// The state last sent for a watched tournament (the beat sends it again
-/// only when its text differs).
-typedef struct tsent {
-    char tid[TP_TOURNEY_ID_LEN + 1];
-    char *json;
-} tsent;
 
 struct srv_tlive {
     srv_tourneys *T;
     pthread_mutex_t reg; /* ws, closing */
     twatch *ws;
     int closing;
-    tsent *sent; /* the beat's own (one thread) */
-    int nsent;
 };
 
 srv_tlive *srv_tlive_new(srv_tourneys *T)
@@ -51,9 +49,6 @@ void srv_tlive_free(srv_tlive *X)
 {
     if (!X)
         return;
-    for (int i = 0; i < X->nsent; i++)
-        free(X->sent[i].json);
-    free(X->sent);
     pthread_mutex_destroy(&X->reg);
     free(X);
 }
@@ -79,14 +74,17 @@ static void tlive_done(void *cls)
     free(w);
 }
 
-/* 1 when the tournament's JSON says it is over (finished or cancelled). */
-static int over(const char *json)
+/* The version the tournament's JSON gives (-1 when it has none); *over
+ * is 1 when it says the tournament is over (finished or cancelled). */
+static long long version_of(const char *json, int *over)
 {
     json_t *o = json_loads(json, 0, NULL);
     const char *st = o ? json_string_value(json_object_get(o, "state")) : NULL;
-    int done = st && (!strcmp(st, "finished") || !strcmp(st, "cancelled"));
+    json_t *v = o ? json_object_get(o, "version") : NULL;
+    long long version = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+    *over = st && (!strcmp(st, "finished") || !strcmp(st, "cancelled"));
     json_decref(o);
-    return done;
+    return version;
 }
 
 /* "event: tournament\ndata: JSON\n\n" (heap), with a "retry" first when
@@ -123,7 +121,8 @@ enum MHD_Result srv_tlive_stream(srv_tlive *X, struct MHD_Connection *c, const c
     }
     size_t n = 0;
     char *first = event_text(json, 1, &n);
-    int ended = over(json);
+    int ended = 0;
+    long long version = version_of(json, &ended);
     free(json);
     twatch *w = first ? calloc(1, sizeof *w) : NULL;
     if (!w) {
@@ -133,6 +132,7 @@ enum MHD_Result srv_tlive_stream(srv_tlive *X, struct MHD_Connection *c, const c
     w->X = X;
     snprintf(w->tid, sizeof w->tid, "%s", tid);
     snprintf(w->addr, sizeof w->addr, "%s", addr && addr[0] ? addr : "?");
+    w->version = version;
     srv_sse_init(&w->q, c, first);
     free(first);
     pthread_mutex_lock(&X->reg);
@@ -155,21 +155,6 @@ enum MHD_Result srv_tlive_stream(srv_tlive *X, struct MHD_Connection *c, const c
     return srv_sse_respond(c, tlive_read, w, tlive_done, NULL, SRV_LOBBY_TIMEOUT);
 }
 
-/* The slot of tid in the sent states (made when missing), or -1. */
-static int sent_slot(srv_tlive *X, const char tid[TP_TOURNEY_ID_LEN + 1])
-{
-    for (int i = 0; i < X->nsent; i++)
-        if (!strcmp(X->sent[i].tid, tid))
-            return i;
-    tsent *grown = realloc(X->sent, (size_t)(X->nsent + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    X->sent = grown;
-    memcpy(X->sent[X->nsent].tid, tid, TP_TOURNEY_ID_LEN + 1); /* tid: one of the beat's ids */
-    X->sent[X->nsent].json = NULL;
-    return X->nsent++;
-}
-
 void srv_tlive_beat(srv_tlive *X)
 {
     if (!X)
@@ -188,35 +173,23 @@ void srv_tlive_beat(srv_tlive *X)
     for (twatch *w = X->ws; w; w = w->next)
         srv_sse_push(&w->q, ": ping\n\n", 8);
     pthread_mutex_unlock(&X->reg);
-    /* forget what was sent for tournaments nobody watches here now */
-    int kept = 0;
-    for (int i = 0; i < X->nsent; i++) {
-        int watched = 0;
-        for (int k = 0; k < nt && !watched; k++)
-            watched = !strcmp(tids[k], X->sent[i].tid);
-        if (watched)
-            X->sent[kept++] = X->sent[i];
-        else
-            free(X->sent[i].json);
-    }
-    X->nsent = kept;
     for (int i = 0; i < nt; i++) {
-        int status = 200, slot = sent_slot(X, tids[i]);
+        int status = 200, ended = 0;
         size_t len = 0, n = 0;
-        char *json = slot >= 0 ? srv_tourney_json(X->T, tids[i], &status, &len) : NULL;
-        if (!json || status != 200 || (X->sent[slot].json && !strcmp(X->sent[slot].json, json))) {
+        char *json = srv_tourney_json(X->T, tids[i], &status, &len);
+        long long version = json && status == 200 ? version_of(json, &ended) : -1;
+        if (version < 0) {
             free(json);
             continue;
         }
         char *ev = event_text(json, 0, &n);
-        int ended = over(json);
-        free(X->sent[slot].json);
-        X->sent[slot].json = json;
+        free(json);
         if (!ev)
             continue;
         pthread_mutex_lock(&X->reg);
         for (twatch *w = X->ws; w; w = w->next)
-            if (!strcmp(w->tid, tids[i])) {
+            if (!strcmp(w->tid, tids[i]) && w->version < version) {
+                w->version = version;
                 srv_sse_push(&w->q, ev, n);
                 if (ended)
                     srv_sse_end(&w->q, NULL);

@@ -128,6 +128,9 @@ for n in "${names[@]}"; do
     r=$(apost "$tmp/$n.jar" "/api/tournament/$t/join")
     is "$n joins $t" "$(code "$r")" 200
   done
+  # a second watcher that comes while the joins go on: its first state
+  # and the beat's next ones race, and its versions too must only grow
+  [ "$n" = Cy ] && { curl -sN --max-time 300 "$U2/api/tournament/$A2/events" > "$tmp/live2.A2" & live2=$!; }
 done
 r=$(apost "$tmp/Ann.jar" "/api/tournament/$A1/join")
 is "joining twice: 409" "$(code "$r")" 409
@@ -282,7 +285,14 @@ wait "$live" 2> /dev/null
 states=$(sed -n 's/^data: //p' "$tmp/live.A2" | jq -c '[.version, .state]' | jq -sc .)
 n_ev=$(jq length <<< "$states")
 [ "$n_ev" -ge 5 ] && ok || bad "the stream sent only $n_ev states: $states"
-is "the stream's versions only grow" "$(jq '[range(1; length) as $i | select(.[$i][0] <= .[$i - 1][0])] | length' <<< "$states")" 0
+grows='[range(1; length) as $i | select(.[$i][0] <= .[$i - 1][0])] | length'
+is "the stream's versions only grow" "$(jq "$grows" <<< "$states")" 0
+while kill -0 "$live2" 2> /dev/null && [ $SECONDS -lt $end ]; do sleep 0.5; done
+kill "$live2" 2> /dev/null
+wait "$live2" 2> /dev/null
+states2=$(sed -n 's/^data: //p' "$tmp/live2.A2" | jq -c '[.version, .state]' | jq -sc .)
+is "the second stream's versions only grow" "$(jq "$grows" <<< "$states2")" 0
+is "the second stream ends as the first" "$(jq -c '.[-1]' <<< "$states2")" "$(jq -c '.[-1]' <<< "$states")"
 has "the stream began before the games" "upcoming running" "$(jq -r '.[0][1]' <<< "$states")"
 is "the stream showed the joins as they came" "$(sed -n 's/^data: //p' "$tmp/live.A2" | jq -s '(.[0].standings | length) < (.[-1].standings | length)')" true
 has "the stream showed it running" "$(jq -r '[.[][1]] | join(" ")' <<< "$states")" running
