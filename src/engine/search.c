@@ -568,7 +568,7 @@ int search_mate_moves(int score)
     return 0;
 }
 
-static void report(search_thread *t, int depth, int score, tc_bound bound, int line)
+static void report(search_thread *t, int depth, int score, tc_bound bound, int line, const root_line *l)
 {
     tc_engine *e = t->e;
     if (!e->info || t->id != 0)
@@ -580,7 +580,7 @@ static void report(search_thread *t, int depth, int score, tc_bound bound, int l
     memset(&in, 0, sizeof in);
     in.multipv = line;
     in.depth = depth;
-    in.seldepth = t->seldepth;
+    in.seldepth = l ? l->seldepth : t->seldepth;
     in.score = score;
     in.mate = search_mate_moves(score);
     in.bound = bound;
@@ -588,10 +588,49 @@ static void report(search_thread *t, int depth, int score, tc_bound bound, int l
     in.time_ms = search_now_ms() - e->start_ms;
     in.nps = in.time_ms > 0 ? in.nodes * 1000 / (uint64_t)in.time_ms : 0;
     in.hashfull = tt_hashfull(&e->tt);
-    in.pv_len = t->pv_len[0];
+    in.pv_len = l ? l->pv_len : t->pv_len[0];
     for (int i = 0; i < in.pv_len; i++)
-        in.pv[i] = t->pv[0][i];
+        in.pv[i] = l ? l->pv[i] : t->pv[0][i];
     e->info(&in, e->ctx);
+}
+
+/* Keeps the line just searched as lines[k]. */
+static void keep_line(search_thread *t, int k, int score)
+{
+    root_line *l = &t->lines[k];
+    l->score = score;
+    l->seldepth = t->seldepth;
+    l->pv_len = t->pv_len[0] < MAX_PLY ? t->pv_len[0] : MAX_PLY;
+    for (int i = 0; i < l->pv_len; i++)
+        l->pv[i] = t->pv[0][i];
+}
+
+/* Orders the n lines of a finished iteration best first (stable: of equal
+ * scores the line searched first stays first), and prev[] with them.
+ * Line k is searched without the moves of the lines before it, so it can
+ * score above one of them (its window and its hash entries differ). */
+static void sort_lines(search_thread *t, int n, int prev[])
+{
+    for (int i = 1; i < n; i++) {
+        root_line l = t->lines[i];
+        int p = prev[i], j = i;
+        for (; j > 0 && t->lines[j - 1].score < l.score; j--) {
+            t->lines[j] = t->lines[j - 1];
+            prev[j] = prev[j - 1];
+        }
+        t->lines[j] = l;
+        prev[j] = p;
+    }
+}
+
+/* The root's best line is l. */
+static void take_best(search_thread *t, const root_line *l)
+{
+    t->best_score = l->score;
+    t->root_pv_len = l->pv_len;
+    for (int i = 0; i < l->pv_len; i++)
+        t->root_pv[i] = l->pv[i];
+    t->best = l->pv[0];
 }
 
 /* The legal root moves that `searchmoves` allows (all when it names none
@@ -636,13 +675,13 @@ static int search_line(search_thread *t, int depth, int prev, int line)
             beta = (alpha + beta) / 2;
             alpha = score - window > -INF ? score - window : -INF;
             if (search_now_ms() - e->start_ms > 1000)
-                report(t, depth, score, TC_BOUND_UPPER, line);
+                report(t, depth, score, TC_BOUND_UPPER, line, NULL);
         } else if (score >= beta) {
             if (fail_highs < 3)
                 fail_highs++;
             beta = score + window < INF ? score + window : INF;
             if (search_now_ms() - e->start_ms > 1000)
-                report(t, depth, score, TC_BOUND_LOWER, line);
+                report(t, depth, score, TC_BOUND_LOWER, line, NULL);
         } else
             break;
         window += window / 2 + 10;
@@ -657,7 +696,8 @@ static int search_line(search_thread *t, int depth, int prev, int line)
 /* Iterative deepening for one thread. Helpers start at staggered depths so
  * that the threads spread over the tree instead of repeating each other.
  * The main thread searches MultiPV lines one after the other, each without
- * the moves of the lines before it. */
+ * the moves of the lines before it, and when the iteration ends shows them
+ * best first and plays the first. */
 void search_iterate(search_thread *t)
 {
     tc_engine *e = t->e;
@@ -676,8 +716,6 @@ void search_iterate(search_thread *t)
         lines = nbase;
     bool restrict_roots = lines > 1 || nbase < tc_gen_legal(t->pos, t->moves[MAX_PLY]);
     int prev[TC_ENGINE_MAX_MULTIPV] = {0};
-    tc_move cur_move[TC_ENGINE_MAX_MULTIPV];
-    int cur_score[TC_ENGINE_MAX_MULTIPV];
     int changes = 0; /* best-move changes, decaying */
     t->mpv_count = 0;
     t->nroot_moves = 0;
@@ -691,7 +729,7 @@ void search_iterate(search_thread *t)
                 for (int i = 0; i < nbase; i++) {
                     bool taken = false;
                     for (int j = 0; j < k; j++)
-                        taken |= cur_move[j] == t->root_base[i];
+                        taken |= t->lines[j].pv[0] == t->root_base[i];
                     if (!taken)
                         t->root_moves[t->nroot_moves++] = t->root_base[i];
                 }
@@ -703,24 +741,26 @@ void search_iterate(search_thread *t)
             if (aborting(t) || t->pv_len[0] < 1)
                 break;
             prev[k] = score;
-            cur_move[k] = t->pv[0][0];
-            cur_score[k] = score;
+            keep_line(t, k, score);
             done++;
-            if (k == 0) {
+            if (k == 0) { /* what a stop before the other lines plays */
                 t->completed = depth;
-                t->best_score = score;
-                t->root_pv_len = t->pv_len[0];
-                for (int i = 0; i < t->pv_len[0]; i++)
-                    t->root_pv[i] = t->pv[0][i];
-                t->best = t->pv[0][0];
+                take_best(t, &t->lines[0]);
             }
-            report(t, depth, score, TC_BOUND_EXACT, k + 1);
+            if (lines == 1)
+                report(t, depth, score, TC_BOUND_EXACT, 1, &t->lines[0]);
+        }
+        if (done == lines && lines > 1) { /* shown best first, and the best is played */
+            sort_lines(t, lines, prev);
+            take_best(t, &t->lines[0]);
+            for (int k = 0; k < lines; k++)
+                report(t, depth, t->lines[k].score, TC_BOUND_EXACT, k + 1, &t->lines[k]);
         }
         if (done == lines) {
             t->mpv_count = lines;
             for (int k = 0; k < lines; k++) {
-                t->mpv_move[k] = cur_move[k];
-                t->mpv_score[k] = cur_score[k];
+                t->mpv_move[k] = t->lines[k].pv[0];
+                t->mpv_score[k] = t->lines[k].score;
             }
         }
         if (aborting(t))

@@ -65,6 +65,15 @@ typedef struct {
 
 /// Everything one search thread owns: its position, per-ply move buffers
 /// (heap: TC_MAX_MOVES per ply), move-ordering tables and its result.
+/// One MultiPV line as its search ended: score, principal variation, the
+/// selective depth it reached.
+typedef struct root_line {
+    int score;
+    int seldepth;
+    int pv_len;
+    tc_move pv[MAX_PLY];
+} root_line;
+
 typedef struct search_thread {
     struct tc_engine *e;
     int id;
@@ -83,6 +92,9 @@ typedef struct search_thread {
     tc_move root_moves[TC_MAX_MOVES]; /* searchmoves / MultiPV: roots allowed */
     int nroot_moves;                  /* 0: every legal move */
     tc_move root_base[TC_MAX_MOVES];  /* the legal roots searchmoves allows */
+    /* MultiPV: the lines of the iteration in progress, in the order searched
+     * until the iteration ends, then best first */
+    root_line lines[TC_ENGINE_MAX_MULTIPV];
     /* MultiPV: best move and score of each line of the last full iteration */
     tc_move mpv_move[TC_ENGINE_MAX_MULTIPV];
     int mpv_score[TC_ENGINE_MAX_MULTIPV];
